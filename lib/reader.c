@@ -1,0 +1,1578 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * reader.c - stream the records of a perf.data file or pipe.
+ *
+ * Reader states: HEADER → ATTRS → DATA → END (or FAILED). sampo_reader__open()
+ * does the first two (and reads the feature table); sampo_reader__next() walks
+ * DATA. After an error the reader stays FAILED and keeps its message.
+ *
+ * Input comes from a "source" that hands out contiguous byte ranges at
+ * increasing offsets: a window mapped over a regular file (the window moves
+ * forward, so resident memory stays at one window whatever the file size), a
+ * read buffer for pipes, or a caller's memory image (fuzzing, tests).
+ *
+ * Each record is checked before anyone sees it: its size against what is
+ * left, then (after swapping an opposite-endian record into host order the
+ * way perf does) its variable-length parts (record.c) and, for kernel
+ * records, its sample fields (sample.c). A record whose type is unknown is
+ * skipped by its size and counted.
+ *
+ * COMPRESSED records are fed to one zstd stream per file (perf flushes but
+ * never ends the frame); the inflated bytes are a record stream of their own,
+ * and a record cut between two chunks is completed by the next chunk.
+ *
+ * In ordered mode records with a timestamp wait in a queue (a binary heap on
+ * (time, arrival)) and come out round by round, as in perf's ordered_events:
+ * at each FINISHED_ROUND the records up to the previous round's highest
+ * timestamp are released; at the end everything is. Queued records are copied
+ * into chunked arenas that are recycled when all their records are gone.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <zstd.h>
+
+#include <sampo/reader.h>
+#include "internal/log.h"
+#include "internal/record.h"
+#include "internal/util.h"
+
+#define WINDOW_SIZE (64ULL << 20)     /* bytes mapped at once over a file */
+#define STREAM_CHUNK (256U << 10)     /* read() size for pipes */
+#define MAX_ATTRS 65536U	      /* more attrs than any real file has */
+#define MAX_IDS (1U << 24)	      /* ids per attr */
+#define MAX_INFLATE (64U << 20)	      /* bytes one COMPRESSED record may inflate to */
+#define QUEUE_LIMIT (512ULL << 20)    /* queued bytes before half the queue is flushed */
+#define ARENA_CHUNK (1U << 20)
+
+/* ---- sources ----------------------------------------------------------- */
+
+enum source_kind { SRC_MEM, SRC_MMAP, SRC_STREAM };
+
+struct source {
+	enum source_kind kind;
+	int fd;
+	uint64_t size; /* SRC_MEM, SRC_MMAP: bytes in the input */
+	const uint8_t *mem;
+	/* SRC_MMAP: the current window */
+	uint8_t *win;
+	uint64_t win_off;
+	size_t win_len;
+	/* SRC_STREAM: bytes [buf_off, buf_off + buf_len) are in buf */
+	uint8_t *buf;
+	size_t buf_cap, buf_len;
+	uint64_t buf_off;
+	bool eof;
+};
+
+/*
+ * Make [off, off + len) available; *ret points to it until the next call.
+ * Return 0, 1 when the input ends first (*avail tells how much is there), or -errno.
+ */
+static int src_get(struct source *src, uint64_t off, size_t len, const uint8_t **ret,
+		   size_t *avail)
+{
+	switch (src->kind) {
+	case SRC_MEM:
+		if (off > src->size || len > src->size - off) {
+			*avail = off < src->size ? (size_t)(src->size - off) : 0;
+			return 1;
+		}
+		*ret = src->mem + off;
+		return 0;
+	case SRC_MMAP: {
+		uint64_t start, map_len;
+		long page = sysconf(_SC_PAGESIZE);
+
+		if (off > src->size || len > src->size - off) {
+			*avail = off < src->size ? (size_t)(src->size - off) : 0;
+			return 1;
+		}
+		if (src->win && off >= src->win_off && off + len <= src->win_off + src->win_len) {
+			*ret = src->win + (off - src->win_off);
+			return 0;
+		}
+		if (src->win)
+			munmap(src->win, src->win_len);
+		src->win = NULL;
+		start = off & ~((uint64_t)page - 1);
+		map_len = MAX(WINDOW_SIZE, off + len - start);
+		if (map_len > src->size - start)
+			map_len = src->size - start;
+		src->win = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, src->fd,
+				(off_t)start);
+		if (src->win == MAP_FAILED) {
+			src->win = NULL;
+			return -errno;
+		}
+		(void)madvise(src->win, map_len, MADV_SEQUENTIAL);
+		src->win_off = start;
+		src->win_len = map_len;
+		*ret = src->win + (off - start);
+		return 0;
+	}
+	case SRC_STREAM:
+		if (off < src->buf_off)
+			return -EINVAL; /* streams only move forward */
+		/* drop what lies before off */
+		if (off - src->buf_off >= src->buf_len) {
+			uint64_t skip = off - src->buf_off - src->buf_len;
+
+			src->buf_off += src->buf_len;
+			src->buf_len = 0;
+			while (skip > 0 && !src->eof) {
+				uint8_t tmp[4096];
+				ssize_t n = read(src->fd, tmp, MIN(skip, sizeof(tmp)));
+
+				if (n < 0 && errno == EINTR)
+					continue;
+				if (n < 0)
+					return -errno;
+				if (n == 0)
+					src->eof = true;
+				skip -= (uint64_t)n;
+				src->buf_off += (uint64_t)n;
+			}
+			if (skip) {
+				*avail = 0;
+				return 1;
+			}
+		} else if (off > src->buf_off) {
+			size_t drop = (size_t)(off - src->buf_off);
+
+			memmove(src->buf, src->buf + drop, src->buf_len - drop);
+			src->buf_len -= drop;
+			src->buf_off = off;
+		}
+		if (len > src->buf_cap) {
+			size_t cap = MAX((size_t)STREAM_CHUNK, len);
+			uint8_t *nb = realloc(src->buf, cap);
+
+			if (!nb)
+				return -ENOMEM;
+			src->buf = nb;
+			src->buf_cap = cap;
+		}
+		while (src->buf_len < len && !src->eof) {
+			ssize_t n = read(src->fd, src->buf + src->buf_len, src->buf_cap - src->buf_len);
+
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return -errno;
+			if (n == 0)
+				src->eof = true;
+			src->buf_len += (size_t)n;
+		}
+		if (src->buf_len < len) {
+			*avail = src->buf_len;
+			return 1;
+		}
+		*ret = src->buf;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static void src_release(struct source *src)
+{
+	if (src->win)
+		munmap(src->win, src->win_len);
+	free(src->buf);
+	src->win = NULL;
+	src->buf = NULL;
+}
+
+/* ---- attrs and ids ------------------------------------------------------ */
+
+struct attr_entry {
+	struct sampo_event_attr attr;
+	uint64_t *ids;
+	size_t nr_ids;
+};
+
+/* Open addressing, id → attr index; id 0 is never stored (synthesized records use it). */
+struct id_table {
+	uint64_t *keys;
+	int32_t *vals;
+	size_t cap; /* power of two */
+	size_t nr;
+};
+
+static size_t id_hash(uint64_t id, size_t cap)
+{
+	return (size_t)((id * 0x9E3779B97F4A7C15ULL) >> 17) & (cap - 1);
+}
+
+static int id_table_add(struct id_table *t, uint64_t id, int32_t idx)
+{
+	size_t i;
+
+	if (id == 0)
+		return 0;
+	if ((t->nr + 1) * 2 > t->cap) {
+		size_t ncap = t->cap ? t->cap * 2 : 64;
+		uint64_t *nk = calloc(ncap, sizeof(*nk));
+		int32_t *nv = calloc(ncap, sizeof(*nv));
+
+		if (!nk || !nv) {
+			free(nk);
+			free(nv);
+			return -ENOMEM;
+		}
+		for (size_t j = 0; j < t->cap; j++) {
+			if (!t->keys[j])
+				continue;
+			i = id_hash(t->keys[j], ncap);
+			while (nk[i])
+				i = (i + 1) & (ncap - 1);
+			nk[i] = t->keys[j];
+			nv[i] = t->vals[j];
+		}
+		free(t->keys);
+		free(t->vals);
+		t->keys = nk;
+		t->vals = nv;
+		t->cap = ncap;
+	}
+	i = id_hash(id, t->cap);
+	while (t->keys[i] && t->keys[i] != id)
+		i = (i + 1) & (t->cap - 1);
+	if (!t->keys[i])
+		t->nr++;
+	t->keys[i] = id; /* a later attr claiming the same id wins, as in perf */
+	t->vals[i] = idx;
+	return 0;
+}
+
+static int id_table_find(const struct id_table *t, uint64_t id)
+{
+	size_t i;
+
+	if (!t->cap)
+		return -1;
+	i = id_hash(id, t->cap);
+	while (t->keys[i]) {
+		if (t->keys[i] == id)
+			return t->vals[i];
+		i = (i + 1) & (t->cap - 1);
+	}
+	return -1;
+}
+
+/* ---- the time-ordering queue ------------------------------------------- */
+
+struct arena_chunk {
+	struct arena_chunk *next;
+	size_t used;
+	size_t live; /* queued records still in this chunk */
+	uint8_t data[] __attribute__((aligned(8)));
+};
+
+struct queued {
+	uint64_t time;
+	uint64_t seq; /* arrival order: equal times keep it */
+	struct sampo_event ev;
+	union sampo_record *rec; /* in chunk */
+	struct arena_chunk *chunk;
+};
+
+struct queue {
+	struct queued *heap;
+	size_t nr, cap;
+	uint64_t seq;
+	uint64_t bytes;
+	uint64_t max_time;   /* highest timestamp queued */
+	uint64_t next_flush; /* release records up to this time */
+	uint64_t flush_limit; /* releasing now up to this (0: not releasing) */
+	bool releasing;
+	uint64_t last_flush; /* time of the last released record */
+	struct arena_chunk *cur, *free_chunks;
+	struct queued out; /* the record handed out last; its chunk ref is dropped next time */
+	bool out_valid;
+};
+
+static bool q_less(const struct queued *a, const struct queued *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+}
+
+static void q_sift_up(struct queue *q, size_t i)
+{
+	struct queued tmp = q->heap[i];
+
+	while (i > 0) {
+		size_t parent = (i - 1) / 2;
+
+		if (!q_less(&tmp, &q->heap[parent]))
+			break;
+		q->heap[i] = q->heap[parent];
+		i = parent;
+	}
+	q->heap[i] = tmp;
+}
+
+static void q_sift_down(struct queue *q, size_t i)
+{
+	struct queued tmp = q->heap[i];
+
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		const struct queued *best = &tmp;
+
+		if (l < q->nr && q_less(&q->heap[l], best)) {
+			m = l;
+			best = &q->heap[l];
+		}
+		if (l + 1 < q->nr && q_less(&q->heap[l + 1], best))
+			m = l + 1;
+		if (m == i)
+			break;
+		q->heap[i] = q->heap[m];
+		i = m;
+	}
+	q->heap[i] = tmp;
+}
+
+static void *arena_alloc(struct queue *q, size_t size, struct arena_chunk **chunk)
+{
+	struct arena_chunk *c = q->cur;
+	void *p;
+
+	size = ALIGN_UP(size, 8);
+	if (!c || c->used + size > ARENA_CHUNK) {
+		c = q->free_chunks;
+		if (c)
+			q->free_chunks = c->next;
+		else
+			c = malloc(sizeof(*c) + ARENA_CHUNK);
+		if (!c)
+			return NULL;
+		c->next = NULL;
+		c->used = 0;
+		c->live = 0;
+		if (q->cur && q->cur->live == 0) {
+			q->cur->next = q->free_chunks;
+			q->free_chunks = q->cur;
+		}
+		q->cur = c;
+	}
+	p = c->data + c->used;
+	c->used += size;
+	c->live++;
+	*chunk = c;
+	return p;
+}
+
+static void arena_put(struct queue *q, struct arena_chunk *c)
+{
+	if (--c->live == 0 && c != q->cur) {
+		c->next = q->free_chunks;
+		q->free_chunks = c;
+	} else if (c->live == 0) {
+		c->used = 0; /* the current chunk empties: reuse it from the start */
+	}
+}
+
+static void queue_release(struct queue *q)
+{
+	struct arena_chunk *c, *n;
+
+	free(q->heap);
+	for (c = q->free_chunks; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	/* chunks still referenced by queued records */
+	for (size_t i = 0; i < q->nr; i++) {
+		c = q->heap[i].chunk;
+		if (c && c != q->cur && --c->live == 0)
+			free(c);
+	}
+	if (q->out_valid && q->out.chunk && q->out.chunk != q->cur && --q->out.chunk->live == 0)
+		free(q->out.chunk);
+	free(q->cur);
+	memset(q, 0, sizeof(*q));
+}
+
+/* ---- the reader ------------------------------------------------------- */
+
+enum reader_state { ST_DATA, ST_END, ST_FAILED };
+
+struct feature_slot {
+	uint64_t offset, size;
+	uint8_t *data; /* loaded copy (file mode), or the payload (pipe mode) */
+	bool present;
+};
+
+struct reader_decomp {
+	ZSTD_DStream *zstd;
+	uint8_t *buf; /* inflated bytes not yet handed out */
+	size_t len, head, cap;
+	uint64_t offset; /* of the COMPRESSED record they came from */
+};
+
+struct sampo_reader {
+	char *name;
+	struct source src;
+	bool own_fd;
+	bool pipe;
+	bool swap;
+	bool ordered;
+	bool raw;
+	enum reader_state state;
+	char err[512];
+	char *errbuf; /* the caller's, from opts */
+	size_t errbuf_sz;
+
+	struct sampo_file_header header;
+	uint64_t file_size;
+	int64_t mtime;
+
+	struct attr_entry *attrs;
+	size_t nr_attrs;
+	struct id_table ids;
+	int id_pos, is_pos; /* where ids sit in samples / other records (first attr's) */
+	bool sample_id_all; /* of the first attr */
+
+	struct feature_slot features[SAMPO_FEAT_MAX_BITS];
+
+	uint64_t pos;	   /* source offset of the next record */
+	uint64_t data_end; /* file mode: end of the data section (clamped to the file) */
+	bool data_truncated;
+	uint64_t offset_base; /* subtracted from source offsets for sampo_event.offset */
+
+	union sampo_record *recbuf; /* aligned copy of the current record (64 KiB + 8) */
+	struct reader_decomp decomp;
+	union sampo_record *pending; /* HEADER_ATTR/FEATURE to apply before the next record */
+
+	struct queue queue;
+	struct sampo_reader_stats stats;
+};
+
+static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...) SAMPO_PRINTF(3, 4);
+static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(r->err, sizeof(r->err), "%s: ", r->name);
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, sizeof(r->err) - (size_t)n, fmt, ap);
+	va_end(ap);
+	if (r->errbuf && r->errbuf_sz)
+		snprintf(r->errbuf, r->errbuf_sz, "%s", r->err);
+	r->state = ST_FAILED;
+	return err;
+}
+
+static int io_fail(struct sampo_reader *r, int err, uint64_t off)
+{
+	char buf[128];
+
+	return reader_fail(r, err, "read error at offset %#" PRIx64 ": %s", off,
+			   sampo_strerror(err, buf, sizeof(buf)));
+}
+
+/* Read exactly len bytes at off during open; a short input is truncation. */
+static int reader_read_at(struct sampo_reader *r, uint64_t off, void *dst, size_t len,
+			  const char *what)
+{
+	const uint8_t *p;
+	size_t avail = 0;
+	int err;
+
+	if (r->src.kind == SRC_MMAP) {
+		/* random access during open: pread, so the data window is not disturbed */
+		ssize_t n;
+
+		if (off > r->file_size || len > r->file_size - off)
+			goto truncated;
+		n = pread(r->src.fd, dst, len, (off_t)off);
+		if (n < 0)
+			return io_fail(r, -errno, off);
+		if ((size_t)n != len)
+			goto truncated;
+		return 0;
+	}
+	err = src_get(&r->src, off, len, &p, &avail);
+	if (err < 0)
+		return io_fail(r, err, off);
+	if (err > 0)
+		goto truncated;
+	memcpy(dst, p, len);
+	return 0;
+truncated:
+	return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+			   "%s at offset %#" PRIx64 " (%zu bytes) runs past the end of the file (%" PRIu64
+			   " bytes)",
+			   what, off, len, r->file_size);
+}
+
+static void compute_id_pos(struct sampo_reader *r)
+{
+	uint64_t st = r->attrs[0].attr.sample_type;
+
+	r->sample_id_all = !!(r->attrs[0].attr.flags & SAMPO_ATTR_SAMPLE_ID_ALL);
+	if (st & SAMPO_SAMPLE_IDENTIFIER) {
+		r->id_pos = 0;
+		r->is_pos = 1;
+	} else if (!(st & SAMPO_SAMPLE_ID)) {
+		r->id_pos = r->is_pos = -1;
+	} else {
+		r->id_pos = !!(st & SAMPO_SAMPLE_IP) + !!(st & SAMPO_SAMPLE_TID) +
+			    !!(st & SAMPO_SAMPLE_TIME) + !!(st & SAMPO_SAMPLE_ADDR);
+		r->is_pos = 1 + !!(st & SAMPO_SAMPLE_CPU) + !!(st & SAMPO_SAMPLE_STREAM_ID);
+	}
+}
+
+/* Take ownership of ids. */
+static int reader_add_attr(struct sampo_reader *r, const void *attr_bytes, size_t attr_len,
+			   uint64_t *ids, size_t nr_ids)
+{
+	struct attr_entry *e;
+	struct attr_entry *na;
+	size_t copy = MIN(attr_len, sizeof(struct sampo_event_attr));
+
+	if (r->nr_attrs >= MAX_ATTRS) {
+		free(ids);
+		return reader_fail(r, -SAMPO_ERR_MALFORMED, "more than %u attrs", MAX_ATTRS);
+	}
+	na = realloc(r->attrs, (r->nr_attrs + 1) * sizeof(*na));
+	if (!na) {
+		free(ids);
+		return -ENOMEM;
+	}
+	r->attrs = na;
+	e = &r->attrs[r->nr_attrs];
+	memset(e, 0, sizeof(*e));
+	memcpy(&e->attr, attr_bytes, copy);
+	e->ids = ids;
+	e->nr_ids = nr_ids;
+	for (size_t i = 0; i < nr_ids; i++) {
+		int err = id_table_add(&r->ids, ids[i], (int32_t)r->nr_attrs);
+
+		if (err)
+			return err;
+	}
+	r->nr_attrs++;
+	if (r->nr_attrs == 1)
+		compute_id_pos(r);
+	return 0;
+}
+
+static int reader_read_attrs(struct sampo_reader *r)
+{
+	const struct sampo_file_header *h = &r->header;
+	uint64_t attr_size = h->attr_size, nr;
+	uint8_t entry[4096];
+
+	if (h->attrs.size == 0)
+		return 0;
+	if (attr_size < SAMPO_ATTR_SIZE_VER0 + 16 || attr_size > sizeof(entry) || attr_size % 8)
+		return reader_fail(r, -SAMPO_ERR_MALFORMED,
+				   "header field attr_size at offset 0x10: %" PRIu64
+				   " is not a valid attr entry size",
+				   attr_size);
+	if (h->attrs.size % attr_size)
+		return reader_fail(r, -SAMPO_ERR_MALFORMED,
+				   "attrs section size %" PRIu64 " at offset 0x20 is not a multiple of attr_size %" PRIu64,
+				   h->attrs.size, attr_size);
+	if (h->attrs.offset > r->file_size || h->attrs.size > r->file_size - h->attrs.offset)
+		return reader_fail(r, -SAMPO_ERR_MALFORMED,
+				   "attrs section [%#" PRIx64 ", +%#" PRIx64
+				   ") (header offset 0x18) lies outside the file (%" PRIu64 " bytes)",
+				   h->attrs.offset, h->attrs.size, r->file_size);
+	nr = h->attrs.size / attr_size;
+	if (nr > MAX_ATTRS)
+		return reader_fail(r, -SAMPO_ERR_MALFORMED, "%" PRIu64 " attrs is too many", nr);
+
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t off = h->attrs.offset + i * attr_size;
+		size_t asz = (size_t)attr_size - 16;
+		struct sampo_file_section ids_sec;
+		struct sampo_event_attr *attr = (struct sampo_event_attr *)entry;
+		uint32_t declared;
+		uint64_t *ids = NULL;
+		size_t nr_ids;
+		int err;
+
+		memset(entry, 0, sizeof(entry));
+		err = reader_read_at(r, off, entry, (size_t)attr_size, "attr entry");
+		if (err)
+			return err;
+		memcpy(&ids_sec, entry + asz, sizeof(ids_sec));
+		memset(entry + asz, 0, 16);
+		declared = r->swap ? bswap_32(attr->size) : attr->size;
+		if (declared == 0)
+			declared = SAMPO_ATTR_SIZE_VER0;
+		if (declared > asz || declared < SAMPO_ATTR_SIZE_VER0)
+			return reader_fail(r, -SAMPO_ERR_MALFORMED,
+					   "attr %" PRIu64 " at offset %#" PRIx64
+					   ": size field %u does not fit the %zu-byte entry",
+					   i, off, declared, asz);
+		/* bytes past the declared size belong to nobody: keep them zero */
+		memset(entry + declared, 0, sizeof(entry) - declared);
+		if (r->swap) {
+			sampo_attr__swap(attr, declared);
+			ids_sec.offset = bswap_64(ids_sec.offset);
+			ids_sec.size = bswap_64(ids_sec.size);
+		}
+		attr->size = declared;
+		if (ids_sec.size % 8 || ids_sec.offset > r->file_size ||
+		    ids_sec.size > r->file_size - ids_sec.offset || ids_sec.size / 8 > MAX_IDS)
+			return reader_fail(r, -SAMPO_ERR_MALFORMED,
+					   "attr %" PRIu64 " at offset %#" PRIx64
+					   ": ids section [%#" PRIx64 ", +%#" PRIx64 ") lies outside the file (%" PRIu64 " bytes)",
+					   i, off, ids_sec.offset, ids_sec.size, r->file_size);
+		nr_ids = (size_t)(ids_sec.size / 8);
+		if (nr_ids) {
+			ids = malloc(nr_ids * 8);
+			if (!ids)
+				return -ENOMEM;
+			err = reader_read_at(r, ids_sec.offset, ids, nr_ids * 8, "ids array");
+			if (err) {
+				free(ids);
+				return err;
+			}
+			if (r->swap)
+				mem_bswap_64(ids, nr_ids * 8);
+		}
+		err = reader_add_attr(r, entry, declared, ids, nr_ids);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int reader_read_feature_table(struct sampo_reader *r)
+{
+	uint64_t table = r->header.data.offset + r->header.data.size;
+	uint64_t off = table;
+
+	for (int bit = 0; bit < SAMPO_FEAT_MAX_BITS; bit++) {
+		struct sampo_file_section sec;
+		int err;
+
+		if (!(r->header.adds_features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		err = reader_read_at(r, off, &sec, sizeof(sec), "feature table entry");
+		if (err)
+			return err;
+		if (r->swap) {
+			sec.offset = bswap_64(sec.offset);
+			sec.size = bswap_64(sec.size);
+		}
+		if (sec.offset > r->file_size || sec.size > r->file_size - sec.offset)
+			return reader_fail(r, -SAMPO_ERR_MALFORMED,
+					   "feature %s (bit %d) at table offset %#" PRIx64
+					   ": section [%#" PRIx64 ", +%#" PRIx64
+					   ") lies outside the file (%" PRIu64 " bytes)",
+					   sampo_feature__name(bit) ?: "unknown", bit, off, sec.offset,
+					   sec.size, r->file_size);
+		r->features[bit].present = true;
+		r->features[bit].offset = sec.offset;
+		r->features[bit].size = sec.size;
+		off += sizeof(sec);
+	}
+	return 0;
+}
+
+static int reader_read_header(struct sampo_reader *r)
+{
+	struct sampo_file_header *h = &r->header;
+	uint8_t first[16];
+	int err;
+
+	err = reader_read_at(r, 0, first, sizeof(first), "file header");
+	if (err) {
+		if (err == -SAMPO_ERR_TRUNCATED && r->file_size == 0 && r->src.kind != SRC_STREAM)
+			return reader_fail(r, -SAMPO_ERR_TRUNCATED, "empty file, not a perf.data file");
+		return err;
+	}
+	memcpy(&h->magic, first, 8);
+	memcpy(&h->size, first + 8, 8);
+	if (h->magic == SAMPO_MAGIC2_SWAPPED) {
+		r->swap = true;
+	} else if (h->magic != SAMPO_MAGIC2) {
+		if (!memcmp(first, "PERFFILE", 8))
+			return reader_fail(r, -SAMPO_ERR_UNSUPPORTED,
+					   "perf.data version 1 (magic PERFFILE) is not supported");
+		return reader_fail(r, -SAMPO_ERR_BAD_MAGIC,
+				   "bad magic at offset 0: not a perf.data file (expected PERFILE2)");
+	}
+	if (r->swap) {
+		h->magic = SAMPO_MAGIC2;
+		h->size = bswap_64(h->size);
+	}
+	if (h->size == sizeof(struct sampo_pipe_file_header)) {
+		r->pipe = true;
+		r->pos = 16;
+		r->offset_base = 16;
+		return 0;
+	}
+	if (h->size != sizeof(*h))
+		return reader_fail(r, -SAMPO_ERR_MALFORMED,
+				   "header size field at offset 0x8 is %" PRIu64 ", expected 104 or 16",
+				   h->size);
+	if (r->src.kind == SRC_STREAM)
+		return reader_fail(r, -SAMPO_ERR_UNSUPPORTED,
+				   "a file-mode perf.data (header size 104) cannot be read from a "
+				   "pipe; pass it with -i FILE");
+	err = reader_read_at(r, 0, h, sizeof(*h), "file header");
+	if (err)
+		return err;
+	if (r->swap) {
+		h->magic = SAMPO_MAGIC2;
+		h->size = bswap_64(h->size);
+		h->attr_size = bswap_64(h->attr_size);
+		h->attrs.offset = bswap_64(h->attrs.offset);
+		h->attrs.size = bswap_64(h->attrs.size);
+		h->data.offset = bswap_64(h->data.offset);
+		h->data.size = bswap_64(h->data.size);
+		h->event_types.offset = bswap_64(h->event_types.offset);
+		h->event_types.size = bswap_64(h->event_types.size);
+		for (int i = 0; i < 4; i++)
+			h->adds_features[i] = bswap_64(h->adds_features[i]);
+	}
+	err = reader_read_attrs(r);
+	if (err)
+		return err;
+	if (h->data.offset > r->file_size)
+		return reader_fail(r, -SAMPO_ERR_MALFORMED,
+				   "data section offset %#" PRIx64
+				   " (header offset 0x28) lies past the end of the file (%" PRIu64 " bytes)",
+				   h->data.offset, r->file_size);
+	r->pos = h->data.offset;
+	r->data_end = h->data.offset + h->data.size;
+	if (h->data.size > r->file_size - h->data.offset) {
+		/* a cut file: read what is there, then say where it ends */
+		r->data_end = r->file_size;
+		r->data_truncated = true;
+		return 0;
+	}
+	return reader_read_feature_table(r);
+}
+
+static int reader_init(struct sampo_reader *r, const char *name,
+		       const struct sampo_reader_opts *opts)
+{
+	r->name = strdup(name);
+	if (!r->name)
+		return -ENOMEM;
+	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, ordered) + sizeof(bool))
+		r->ordered = opts->ordered;
+	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, raw) + sizeof(bool))
+		r->raw = opts->raw;
+	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, errbuf_sz) + sizeof(size_t)) {
+		r->errbuf = opts->errbuf;
+		r->errbuf_sz = opts->errbuf_sz;
+		if (r->errbuf && r->errbuf_sz)
+			r->errbuf[0] = '\0';
+	}
+	r->recbuf = aligned_alloc(8, 65536 + 8);
+	if (!r->recbuf)
+		return -ENOMEM;
+	return 0;
+}
+
+static int reader_finish_open(struct sampo_reader *r, struct sampo_reader **ret_reader)
+{
+	int err = reader_read_header(r);
+
+	if (err) {
+		if (err == -ENOMEM && r->state != ST_FAILED)
+			reader_fail(r, err, "out of memory");
+		sampo_reader__close(r);
+		return err;
+	}
+	r->state = ST_DATA;
+	*ret_reader = r;
+	return 0;
+}
+
+static int open_fail_early(const struct sampo_reader_opts *opts, const char *name, int err)
+{
+	char buf[128];
+
+	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, errbuf_sz) + sizeof(size_t) &&
+	    opts->errbuf && opts->errbuf_sz)
+		snprintf(opts->errbuf, opts->errbuf_sz, "%s: %s", name,
+			 sampo_strerror(err, buf, sizeof(buf)));
+	return err;
+}
+
+int sampo_reader__open_fd(int fd, const char *name, const struct sampo_reader_opts *opts,
+			  struct sampo_reader **ret_reader)
+{
+	struct sampo_reader *r;
+	struct stat st;
+	int err;
+
+	if (fstat(fd, &st) < 0)
+		return open_fail_early(opts, name, -errno);
+	if (S_ISDIR(st.st_mode))
+		return open_fail_early(opts, name, -EISDIR);
+	r = calloc(1, sizeof(*r));
+	if (!r)
+		return open_fail_early(opts, name, -ENOMEM);
+	err = reader_init(r, name, opts);
+	if (err) {
+		sampo_reader__close(r);
+		return open_fail_early(opts, name, err);
+	}
+	r->src.fd = fd;
+	r->mtime = st.st_mtime;
+	if (S_ISREG(st.st_mode)) {
+		r->src.kind = SRC_MMAP;
+		r->src.size = (uint64_t)st.st_size;
+		r->file_size = (uint64_t)st.st_size;
+	} else {
+		r->src.kind = SRC_STREAM;
+	}
+	return reader_finish_open(r, ret_reader);
+}
+
+int sampo_reader__open(const char *path, const struct sampo_reader_opts *opts,
+		       struct sampo_reader **ret_reader)
+{
+	struct sampo_reader *r = NULL;
+	int fd, err;
+
+	if (!strcmp(path, "-"))
+		return sampo_reader__open_fd(STDIN_FILENO, "pipe", opts, ret_reader);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return open_fail_early(opts, path, -errno);
+	err = sampo_reader__open_fd(fd, path, opts, &r);
+	if (err) {
+		close(fd);
+		return err;
+	}
+	r->own_fd = true;
+	*ret_reader = r;
+	return 0;
+}
+
+int sampo_reader__open_mem(const void *buf, size_t len, const char *name,
+			   const struct sampo_reader_opts *opts, struct sampo_reader **ret_reader)
+{
+	struct sampo_reader *r = calloc(1, sizeof(*r));
+	int err;
+
+	if (!r)
+		return open_fail_early(opts, name, -ENOMEM);
+	err = reader_init(r, name, opts);
+	if (err) {
+		sampo_reader__close(r);
+		return open_fail_early(opts, name, err);
+	}
+	r->src.kind = SRC_MEM;
+	r->src.fd = -1;
+	r->src.mem = buf;
+	r->src.size = len;
+	r->file_size = len;
+	return reader_finish_open(r, ret_reader);
+}
+
+void sampo_reader__close(struct sampo_reader *r)
+{
+	if (!r)
+		return;
+	src_release(&r->src);
+	if (r->own_fd)
+		close(r->src.fd);
+	for (size_t i = 0; i < r->nr_attrs; i++)
+		free(r->attrs[i].ids);
+	free(r->attrs);
+	free(r->ids.keys);
+	free(r->ids.vals);
+	for (int i = 0; i < SAMPO_FEAT_MAX_BITS; i++)
+		free(r->features[i].data);
+	if (r->decomp.zstd)
+		ZSTD_freeDStream(r->decomp.zstd);
+	free(r->decomp.buf);
+	free(r->pending);
+	queue_release(&r->queue);
+	free(r->recbuf);
+	free(r->name);
+	free(r);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+static int record_attr(struct sampo_reader *r, const union sampo_record *rec)
+{
+	size_t nwords = (rec->header.size - 8u) / 8;
+	const uint8_t *body = (const uint8_t *)rec + 8;
+	uint64_t id;
+	int idx;
+
+	if (r->nr_attrs == 0)
+		return -1;
+	if (r->nr_attrs == 1)
+		return 0;
+	if (rec->header.type != SAMPO_RECORD_SAMPLE && !r->sample_id_all)
+		return 0;
+	if (rec->header.type == SAMPO_RECORD_SAMPLE) {
+		if (r->id_pos < 0)
+			return 0;
+		if ((size_t)r->id_pos >= nwords)
+			return -1;
+		id = load_u64(body + 8 * (size_t)r->id_pos);
+	} else {
+		if (r->is_pos < 0)
+			return 0;
+		if ((size_t)r->is_pos > nwords)
+			return -1;
+		id = load_u64(body + 8 * (nwords - (size_t)r->is_pos));
+	}
+	if (id == 0) /* synthesized records carry id 0: the first attr */
+		return 0;
+	idx = id_table_find(&r->ids, id);
+	return idx;
+}
+
+static void apply_pending(struct sampo_reader *r)
+{
+	union sampo_record *rec = r->pending;
+
+	r->pending = NULL;
+	if (rec->header.type == SAMPO_RECORD_HEADER_ATTR) {
+		size_t asz = rec->attr.attr.size;
+		size_t nr_ids = (rec->header.size - 8u - asz) / 8;
+		uint64_t *ids = nr_ids ? malloc(nr_ids * 8) : NULL;
+
+		if (nr_ids && !ids) {
+			reader_fail(r, -ENOMEM, "out of memory");
+		} else {
+			if (nr_ids)
+				memcpy(ids, (uint8_t *)&rec->attr.attr + asz, nr_ids * 8);
+			(void)reader_add_attr(r, &rec->attr.attr, asz, ids, nr_ids);
+		}
+	} else if (rec->header.type == SAMPO_RECORD_HEADER_FEATURE) {
+		uint64_t feat = rec->feature.feat_id;
+		size_t len = rec->header.size - sizeof(rec->feature);
+
+		if (feat < SAMPO_FEAT_MAX_BITS) {
+			struct feature_slot *f = &r->features[feat];
+			uint8_t *copy = malloc(len ? len : 1);
+
+			if (copy) {
+				memcpy(copy, rec->feature.data, len);
+				free(f->data);
+				f->data = copy;
+				f->size = len;
+				f->present = true;
+				r->header.adds_features[feat / 64] |= 1ULL << (feat % 64);
+			}
+		}
+	}
+	free(rec);
+}
+
+/*
+ * Get the next raw record from the inflated stream (if any) or the source,
+ * copied or pointed to in host order, checked. Return 1 with *out set, 0 at
+ * the end, or an error.
+ */
+static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *offset,
+		    bool *decompressed, const void **payload, size_t *payload_size);
+
+static int inflate_chunk(struct sampo_reader *r, const void *data, size_t len, uint64_t offset)
+{
+	struct reader_decomp *d = &r->decomp;
+	ZSTD_inBuffer in = { data, len, 0 };
+	size_t produced = 0;
+
+	if (!d->zstd) {
+		d->zstd = ZSTD_createDStream();
+		if (!d->zstd || ZSTD_isError(ZSTD_initDStream(d->zstd)))
+			return reader_fail(r, -ENOMEM, "cannot set up zstd decompression");
+	}
+	/* keep the unread tail (a record cut between chunks) at the front */
+	if (d->head) {
+		memmove(d->buf, d->buf + d->head, d->len - d->head);
+		d->len -= d->head;
+		d->head = 0;
+	}
+	while (in.pos < in.size) {
+		ZSTD_outBuffer outb;
+		size_t ret;
+
+		if (d->cap - d->len < 65536) {
+			size_t ncap = d->cap ? d->cap * 2 : 1 << 20;
+			uint8_t *nb;
+
+			if (produced > MAX_INFLATE)
+				return reader_fail(r, -SAMPO_ERR_DECOMPRESS,
+						   "COMPRESSED record at offset %#" PRIx64
+						   " inflates to more than %u bytes",
+						   offset, MAX_INFLATE);
+			nb = realloc(d->buf, ncap);
+			if (!nb)
+				return reader_fail(r, -ENOMEM, "out of memory inflating records");
+			d->buf = nb;
+			d->cap = ncap;
+		}
+		outb = (ZSTD_outBuffer){ d->buf + d->len, d->cap - d->len, 0 };
+		ret = ZSTD_decompressStream(d->zstd, &outb, &in);
+		if (ZSTD_isError(ret))
+			return reader_fail(r, -SAMPO_ERR_DECOMPRESS,
+					   "COMPRESSED record at offset %#" PRIx64 ": zstd: %s", offset,
+					   ZSTD_getErrorName(ret));
+		d->len += outb.pos;
+		produced += outb.pos;
+		if (outb.pos == 0 && in.pos < in.size && outb.size > 0 && ret == 0)
+			break;
+	}
+	/* drain what zstd still holds */
+	for (;;) {
+		ZSTD_outBuffer outb;
+		size_t ret;
+
+		if (d->cap - d->len < 65536)
+			break;
+		outb = (ZSTD_outBuffer){ d->buf + d->len, d->cap - d->len, 0 };
+		ret = ZSTD_decompressStream(d->zstd, &outb, &in);
+		if (ZSTD_isError(ret))
+			return reader_fail(r, -SAMPO_ERR_DECOMPRESS,
+					   "COMPRESSED record at offset %#" PRIx64 ": zstd: %s", offset,
+					   ZSTD_getErrorName(ret));
+		d->len += outb.pos;
+		if (outb.pos == 0)
+			break;
+	}
+	d->offset = offset;
+	return 0;
+}
+
+/* Swap, check and count one record that sits in r->recbuf or at *p. */
+static int take_record(struct sampo_reader *r, const uint8_t *p, size_t size, uint64_t where,
+		       bool from_decomp, union sampo_record **out)
+{
+	union sampo_record *rec;
+	char why[200];
+	int err;
+
+	if (r->swap || ((uintptr_t)p & 7)) {
+		memcpy(r->recbuf, p, size);
+		rec = r->recbuf;
+	} else {
+		rec = (union sampo_record *)p;
+	}
+	if (r->swap) {
+		/* header first: the type-specific swap needs the host-order size */
+		rec->header.type = bswap_32(rec->header.type);
+		rec->header.misc = bswap_16(rec->header.misc);
+		rec->header.size = bswap_16(rec->header.size);
+	}
+	if (rec->header.type < SAMPO_RECORD_MAX)
+		r->stats.nr_records[rec->header.type]++;
+	else
+		r->stats.nr_unknown_type++;
+	if (r->swap)
+		sampo_record__swap(rec, r->sample_id_all);
+	err = sampo_record__validate(rec, why, sizeof(why));
+	if (err)
+		return reader_fail(r, err, "%s record at offset %#" PRIx64 "%s: %s",
+				   sampo_record__name(rec->header.type), where,
+				   from_decomp ? " (inflated from a COMPRESSED record)" : "", why);
+	*out = rec;
+	return 0;
+}
+
+static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *offset,
+		    bool *decompressed, const void **payload, size_t *payload_size)
+{
+	for (;;) {
+		struct reader_decomp *d = &r->decomp;
+		const uint8_t *p;
+		size_t avail = 0, size;
+		uint16_t size16;
+		uint64_t where;
+		int err;
+
+		*payload = NULL;
+		*payload_size = 0;
+		/* records inflated from the last COMPRESSED record come first */
+		if (d->len - d->head >= 8) {
+			memcpy(&size16, d->buf + d->head + 6, 2);
+			size = r->swap ? bswap_16(size16) : size16;
+			if (size < 8)
+				return reader_fail(r, -SAMPO_ERR_MALFORMED,
+						   "record in the COMPRESSED data at offset %#" PRIx64
+						   ": size %zu is smaller than the 8-byte header",
+						   d->offset, size);
+			if (d->len - d->head >= size) {
+				p = d->buf + d->head;
+				d->head += size;
+				*offset = d->offset - r->offset_base;
+				*decompressed = true;
+				err = take_record(r, p, size, d->offset, true, out);
+				return err ? err : 1;
+			}
+		}
+
+		if (!r->pipe && r->pos >= r->data_end) {
+			if (r->data_truncated)
+				return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+						   "truncated: the data section should end at %#" PRIx64
+						   " but the file ends at %#" PRIx64,
+						   r->header.data.offset + r->header.data.size,
+						   r->file_size);
+			return 0;
+		}
+		where = r->pos;
+		err = src_get(&r->src, where, 8, &p, &avail);
+		if (err < 0)
+			return io_fail(r, err, where);
+		if (err > 0) {
+			if (avail == 0 && r->pipe)
+				return 0; /* a stream ends between records */
+			return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+					   "record header at offset %#" PRIx64 " is cut off: only %zu of 8 bytes",
+					   where, avail);
+		}
+		memcpy(&size16, p + 6, 2);
+		size = r->swap ? bswap_16(size16) : size16;
+		if (size < 8)
+			return reader_fail(r, -SAMPO_ERR_MALFORMED,
+					   "record at offset %#" PRIx64
+					   ": size %zu is smaller than the 8-byte header",
+					   where, size);
+		if (!r->pipe && size > r->data_end - where)
+			return reader_fail(r, r->data_truncated ? -SAMPO_ERR_TRUNCATED : -SAMPO_ERR_MALFORMED,
+					   "record at offset %#" PRIx64 " of size %#zx runs past the end of the %s (%#" PRIx64 ")",
+					   where, size, r->data_truncated ? "file" : "data section", r->data_end);
+		err = src_get(&r->src, where, size, &p, &avail);
+		if (err < 0)
+			return io_fail(r, err, where);
+		if (err > 0)
+			return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+					   "record at offset %#" PRIx64 " of size %#zx is cut off after %zu bytes",
+					   where, size, avail);
+		r->pos += size;
+		r->stats.bytes_read += size;
+
+		err = take_record(r, p, size, where, false, out);
+		if (err)
+			return err;
+		*offset = where - r->offset_base;
+		*decompressed = false;
+
+		switch ((*out)->header.type) {
+		case SAMPO_RECORD_COMPRESSED:
+		case SAMPO_RECORD_COMPRESSED2: {
+			const union sampo_record *c = *out;
+			const void *data = c->compressed.data;
+			size_t len = size - 8;
+
+			if (c->header.type == SAMPO_RECORD_COMPRESSED2) {
+				data = c->compressed2.data;
+				len = (size_t)c->compressed2.data_size;
+			}
+			err = inflate_chunk(r, data, len, where);
+			if (err)
+				return err;
+			continue; /* not handed out: its records are */
+		}
+		case SAMPO_RECORD_HEADER_TRACING_DATA:
+		case SAMPO_RECORD_AUXTRACE: {
+			/* the payload follows the record; keep the record, then map the payload */
+			uint64_t extra = (*out)->header.type == SAMPO_RECORD_AUXTRACE ?
+						 (*out)->auxtrace.size :
+						 (*out)->tracing_data.size;
+
+			if (*out != r->recbuf) {
+				memcpy(r->recbuf, *out, size);
+				*out = r->recbuf;
+			}
+			if (!r->pipe && extra > r->data_end - r->pos)
+				return reader_fail(r, -SAMPO_ERR_MALFORMED,
+						   "%s record at offset %#" PRIx64 ": payload of %" PRIu64
+						   " bytes runs past the end of the data section",
+						   sampo_record__name((*out)->header.type), where, extra);
+			if (extra <= WINDOW_SIZE) {
+				err = src_get(&r->src, r->pos, (size_t)extra, &p, &avail);
+				if (err < 0)
+					return io_fail(r, err, r->pos);
+				if (err > 0)
+					return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+							   "%s payload at offset %#" PRIx64 " is cut off",
+							   sampo_record__name((*out)->header.type), r->pos);
+				*payload = p;
+			}
+			*payload_size = (size_t)extra;
+			r->pos += extra;
+			return 1;
+		}
+		default:
+			return 1;
+		}
+	}
+}
+
+static void relocate_sample(struct sampo_sample *s, const void *from, const void *to)
+{
+	ptrdiff_t delta = (const uint8_t *)to - (const uint8_t *)from;
+
+#define MOVE(ptr) ((ptr) = (ptr) ? (__typeof__(ptr))((const uint8_t *)(ptr) + delta) : NULL)
+	MOVE(s->read_values);
+	MOVE(s->callchain);
+	MOVE(s->raw_data);
+	MOVE(s->branch);
+	MOVE(s->user_regs.regs);
+	MOVE(s->user_stack);
+	MOVE(s->intr_regs.regs);
+	MOVE(s->aux_data);
+#undef MOVE
+}
+
+static int decode_event(struct sampo_reader *r, union sampo_record *rec, struct sampo_event *ev)
+{
+	uint32_t type = rec->header.type;
+	int err;
+
+	ev->record = rec;
+	ev->attr_idx = -1;
+	ev->has_sample_id = false;
+	memset(&ev->sample, 0, sizeof(ev->sample));
+	ev->sample.time = (uint64_t)-1;
+	ev->sample.cpu = ev->sample.pid = ev->sample.tid = (uint32_t)-1;
+	ev->sample.cpumode = rec->header.misc & SAMPO_MISC_CPUMODE_MASK;
+	ev->sample.misc = rec->header.misc;
+	if (type >= SAMPO_RECORD_USER_TYPE_START || !sampo_record__known(type))
+		return 0;
+	ev->attr_idx = record_attr(r, rec);
+	if (ev->attr_idx < 0) {
+		if (type == SAMPO_RECORD_SAMPLE)
+			r->stats.nr_unknown_id++;
+		return 0;
+	}
+	if (r->raw && !r->ordered)
+		return 0;
+	err = sampo_sample__parse(&r->attrs[ev->attr_idx].attr, rec, r->swap, &ev->sample);
+	if (err)
+		return reader_fail(r, err,
+				   "%s record at offset %#" PRIx64 ": sample fields of sample_type %#" PRIx64
+				   " run past the end of the %u-byte record",
+				   sampo_record__name(type), ev->offset,
+				   r->attrs[ev->attr_idx].attr.sample_type, rec->header.size);
+	ev->has_sample_id = type != SAMPO_RECORD_SAMPLE &&
+			    (r->attrs[ev->attr_idx].attr.flags & SAMPO_ATTR_SAMPLE_ID_ALL);
+	return 0;
+}
+
+static uint64_t event_time(const struct sampo_reader *r, const struct sampo_event *ev)
+{
+	const struct sampo_event_attr *attr;
+
+	if (ev->attr_idx < 0)
+		return (uint64_t)-1;
+	attr = &r->attrs[ev->attr_idx].attr;
+	if (!(attr->sample_type & SAMPO_SAMPLE_TIME))
+		return (uint64_t)-1;
+	if (ev->record->header.type != SAMPO_RECORD_SAMPLE && !ev->has_sample_id)
+		return (uint64_t)-1;
+	return ev->sample.time;
+}
+
+static int queue_push(struct sampo_reader *r, const struct sampo_event *ev, uint64_t time)
+{
+	struct queue *q = &r->queue;
+	struct queued *e;
+	size_t size = ev->record->header.size;
+	void *copy;
+
+	if (q->nr == q->cap) {
+		size_t ncap = q->cap ? q->cap * 2 : 4096;
+		struct queued *nh = realloc(q->heap, ncap * sizeof(*nh));
+
+		if (!nh)
+			return reader_fail(r, -ENOMEM, "out of memory queueing records");
+		q->heap = nh;
+		q->cap = ncap;
+	}
+	e = &q->heap[q->nr];
+	copy = arena_alloc(q, size, &e->chunk);
+	if (!copy)
+		return reader_fail(r, -ENOMEM, "out of memory queueing records");
+	memcpy(copy, ev->record, size);
+	e->rec = copy;
+	e->ev = *ev;
+	relocate_sample(&e->ev.sample, ev->record, copy);
+	e->ev.record = copy;
+	e->time = time;
+	e->seq = q->seq++;
+	if (time < q->last_flush)
+		r->stats.nr_out_of_order++;
+	if (time > q->max_time)
+		q->max_time = time;
+	q->bytes += size;
+	q->nr++;
+	q_sift_up(q, q->nr - 1);
+	return 0;
+}
+
+/* Pop the earliest queued record if it may be released now. */
+static bool queue_pop(struct sampo_reader *r, struct sampo_event *ev)
+{
+	struct queue *q = &r->queue;
+
+	if (!q->releasing || q->nr == 0 || q->heap[0].time > q->flush_limit) {
+		q->releasing = false;
+		return false;
+	}
+	q->out = q->heap[0];
+	q->out_valid = true;
+	q->heap[0] = q->heap[--q->nr];
+	if (q->nr)
+		q_sift_down(q, 0);
+	q->bytes -= q->out.rec->header.size;
+	q->last_flush = q->out.time;
+	*ev = q->out.ev;
+	return true;
+}
+
+static void queue_start_release(struct queue *q, uint64_t limit)
+{
+	q->flush_limit = limit;
+	q->releasing = limit != 0;
+}
+
+int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
+{
+	struct queue *q = &r->queue;
+
+	if (r->state == ST_FAILED)
+		return -SAMPO_ERR_MALFORMED;
+	if (q->out_valid) {
+		arena_put(q, q->out.chunk);
+		q->out_valid = false;
+	}
+	if (r->pending)
+		apply_pending(r);
+	if (r->state == ST_FAILED)
+		return -ENOMEM;
+
+	for (;;) {
+		union sampo_record *rec;
+		const void *payload;
+		size_t payload_size;
+		bool decompressed;
+		uint64_t offset = 0, time;
+		int ret, err;
+
+		if (queue_pop(r, ev))
+			return 1;
+		if (r->state == ST_END) {
+			/* the final flush */
+			queue_start_release(q, UINT64_MAX);
+			if (queue_pop(r, ev))
+				return 1;
+			return 0;
+		}
+		ret = read_one(r, &rec, &offset, &decompressed, &payload, &payload_size);
+		if (ret < 0)
+			return ret;
+		if (ret == 0) {
+			r->state = ST_END;
+			continue;
+		}
+		ev->offset = offset;
+		ev->decompressed = decompressed;
+		ev->payload = payload;
+		ev->payload_size = payload_size;
+		err = decode_event(r, rec, ev);
+		if (err)
+			return err;
+
+		if (rec->header.type == SAMPO_RECORD_HEADER_ATTR ||
+		    rec->header.type == SAMPO_RECORD_HEADER_FEATURE) {
+			r->pending = malloc(rec->header.size);
+			if (!r->pending)
+				return reader_fail(r, -ENOMEM, "out of memory");
+			memcpy(r->pending, rec, rec->header.size);
+		}
+		if (!r->ordered)
+			return 1;
+
+		if (rec->header.type == SAMPO_RECORD_FINISHED_ROUND) {
+			/* hand out the round marker first, then what it releases */
+			queue_start_release(q, q->next_flush);
+			if (q->nr)
+				q->next_flush = q->max_time;
+			return 1;
+		}
+		time = event_time(r, ev);
+		if (time == 0 || time == (uint64_t)-1)
+			return 1;
+		err = queue_push(r, ev, time);
+		if (err)
+			return err;
+		if (q->bytes > QUEUE_LIMIT && !q->releasing) {
+			/* perf's OE_FLUSH__HALF: release the older half of the time span */
+			uint64_t first = q->heap[0].time;
+
+			queue_start_release(q, first + (q->max_time - first) / 2);
+		}
+	}
+}
+
+/* ---- accessors --------------------------------------------------------- */
+
+const char *sampo_reader__error(const struct sampo_reader *r)
+{
+	return r->err;
+}
+
+const char *sampo_reader__name(const struct sampo_reader *r)
+{
+	return r->name;
+}
+
+bool sampo_reader__is_pipe(const struct sampo_reader *r)
+{
+	return r->pipe;
+}
+
+bool sampo_reader__needs_swap(const struct sampo_reader *r)
+{
+	return r->swap;
+}
+
+const struct sampo_file_header *sampo_reader__file_header(const struct sampo_reader *r)
+{
+	return &r->header;
+}
+
+uint64_t sampo_reader__file_size(const struct sampo_reader *r)
+{
+	return r->src.kind == SRC_STREAM ? 0 : r->file_size;
+}
+
+int64_t sampo_reader__mtime(const struct sampo_reader *r)
+{
+	return r->mtime;
+}
+
+size_t sampo_reader__nr_attrs(const struct sampo_reader *r)
+{
+	return r->nr_attrs;
+}
+
+const struct sampo_event_attr *sampo_reader__attr(const struct sampo_reader *r, size_t idx)
+{
+	return idx < r->nr_attrs ? &r->attrs[idx].attr : NULL;
+}
+
+const uint64_t *sampo_reader__attr_ids(const struct sampo_reader *r, size_t idx, size_t *nr)
+{
+	if (idx >= r->nr_attrs) {
+		*nr = 0;
+		return NULL;
+	}
+	*nr = r->attrs[idx].nr_ids;
+	return r->attrs[idx].ids;
+}
+
+int sampo_reader__attr_by_id(const struct sampo_reader *r, uint64_t id)
+{
+	return id_table_find(&r->ids, id);
+}
+
+bool sampo_reader__has_feature(const struct sampo_reader *r, int feat)
+{
+	return feat >= 0 && feat < SAMPO_FEAT_MAX_BITS && r->features[feat].present;
+}
+
+uint64_t sampo_reader__feature_offset(const struct sampo_reader *r, int feat)
+{
+	return sampo_reader__has_feature(r, feat) ? r->features[feat].offset : 0;
+}
+
+int sampo_reader__feature(struct sampo_reader *r, int feat, const void **data, size_t *size)
+{
+	struct feature_slot *f;
+	uint8_t *copy;
+	int err;
+
+	if (!sampo_reader__has_feature(r, feat))
+		return -ENOENT;
+	f = &r->features[feat];
+	if (!f->data) {
+		if (r->src.kind == SRC_MEM) {
+			*data = r->src.mem + f->offset;
+			*size = (size_t)f->size;
+			return 0;
+		}
+		copy = malloc(f->size ? (size_t)f->size : 1);
+		if (!copy)
+			return -ENOMEM;
+		err = reader_read_at(r, f->offset, copy, (size_t)f->size, "feature section");
+		if (err) {
+			free(copy);
+			return err;
+		}
+		f->data = copy;
+	}
+	*data = f->data;
+	*size = (size_t)f->size;
+	return 0;
+}
+
+const struct sampo_reader_stats *sampo_reader__stats(const struct sampo_reader *r)
+{
+	return &r->stats;
+}
+
+static const char *const feature_names[SAMPO_FEAT_LAST_KNOWN + 1] = {
+	[SAMPO_FEAT_RESERVED] = "RESERVED",
+	[SAMPO_FEAT_TRACING_DATA] = "TRACING_DATA",
+	[SAMPO_FEAT_BUILD_ID] = "BUILD_ID",
+	[SAMPO_FEAT_HOSTNAME] = "HOSTNAME",
+	[SAMPO_FEAT_OSRELEASE] = "OSRELEASE",
+	[SAMPO_FEAT_VERSION] = "VERSION",
+	[SAMPO_FEAT_ARCH] = "ARCH",
+	[SAMPO_FEAT_NRCPUS] = "NRCPUS",
+	[SAMPO_FEAT_CPUDESC] = "CPUDESC",
+	[SAMPO_FEAT_CPUID] = "CPUID",
+	[SAMPO_FEAT_TOTAL_MEM] = "TOTAL_MEM",
+	[SAMPO_FEAT_CMDLINE] = "CMDLINE",
+	[SAMPO_FEAT_EVENT_DESC] = "EVENT_DESC",
+	[SAMPO_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY",
+	[SAMPO_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[SAMPO_FEAT_BRANCH_STACK] = "BRANCH_STACK",
+	[SAMPO_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[SAMPO_FEAT_GROUP_DESC] = "GROUP_DESC",
+	[SAMPO_FEAT_AUXTRACE] = "AUXTRACE",
+	[SAMPO_FEAT_STAT] = "STAT",
+	[SAMPO_FEAT_CACHE] = "CACHE",
+	[SAMPO_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
+	[SAMPO_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
+	[SAMPO_FEAT_CLOCKID] = "CLOCKID",
+	[SAMPO_FEAT_DIR_FORMAT] = "DIR_FORMAT",
+	[SAMPO_FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[SAMPO_FEAT_BPF_BTF] = "BPF_BTF",
+	[SAMPO_FEAT_COMPRESSED] = "COMPRESSED",
+	[SAMPO_FEAT_CPU_PMU_CAPS] = "CPU_PMU_CAPS",
+	[SAMPO_FEAT_CLOCK_DATA] = "CLOCK_DATA",
+	[SAMPO_FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
+	[SAMPO_FEAT_PMU_CAPS] = "PMU_CAPS",
+};
+
+const char *sampo_feature__name(int feat)
+{
+	if (feat < 0 || feat > SAMPO_FEAT_LAST_KNOWN)
+		return NULL;
+	return feature_names[feat];
+}
