@@ -386,7 +386,6 @@ static void queue_release(struct queue *q)
 {
 	struct arena_chunk *c, *n;
 
-	free(q->heap);
 	for (c = q->free_chunks; c; c = n) {
 		n = c->next;
 		free(c);
@@ -400,12 +399,17 @@ static void queue_release(struct queue *q)
 	if (q->out_valid && q->out.chunk && q->out.chunk != q->cur && --q->out.chunk->live == 0)
 		free(q->out.chunk);
 	free(q->cur);
+	free(q->heap);
 	memset(q, 0, sizeof(*q));
 }
 
 /* ---- the reader ------------------------------------------------------- */
 
-enum reader_state { ST_DATA, ST_END, ST_FAILED };
+/*
+ * ST_DRAIN: reading failed in ordered mode; the records already queued are
+ * handed out before the error, so nothing valid is lost.
+ */
+enum reader_state { ST_DATA, ST_END, ST_DRAIN, ST_FAILED };
 
 struct feature_slot {
 	uint64_t offset, size;
@@ -429,6 +433,7 @@ struct sampo_reader {
 	bool ordered;
 	bool raw;
 	enum reader_state state;
+	int last_err; /* returned again by every call after a failure */
 	char err[512];
 	char *errbuf; /* the caller's, from opts */
 	size_t errbuf_sz;
@@ -471,6 +476,7 @@ static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...)
 	if (r->errbuf && r->errbuf_sz)
 		snprintf(r->errbuf, r->errbuf_sz, "%s", r->err);
 	r->state = ST_FAILED;
+	r->last_err = err;
 	return err;
 }
 
@@ -1075,7 +1081,7 @@ static int take_record(struct sampo_reader *r, const uint8_t *p, size_t size, ui
 		rec->header.misc = bswap_16(rec->header.misc);
 		rec->header.size = bswap_16(rec->header.size);
 	}
-	if (rec->header.type < SAMPO_RECORD_MAX)
+	if (sampo_record__known(rec->header.type))
 		r->stats.nr_records[rec->header.type]++;
 	else
 		r->stats.nr_unknown_type++;
@@ -1354,7 +1360,7 @@ int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 	struct queue *q = &r->queue;
 
 	if (r->state == ST_FAILED)
-		return -SAMPO_ERR_MALFORMED;
+		return r->last_err;
 	if (q->out_valid) {
 		arena_put(q, q->out.chunk);
 		q->out_valid = false;
@@ -1374,6 +1380,10 @@ int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 
 		if (queue_pop(r, ev))
 			return 1;
+		if (r->state == ST_DRAIN) {
+			r->state = ST_FAILED;
+			return r->last_err;
+		}
 		if (r->state == ST_END) {
 			/* the final flush */
 			queue_start_release(q, UINT64_MAX);
@@ -1382,8 +1392,13 @@ int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 			return 0;
 		}
 		ret = read_one(r, &rec, &offset, &decompressed, &payload, &payload_size);
-		if (ret < 0)
-			return ret;
+		if (ret < 0) {
+			if (!r->ordered || q->nr == 0)
+				return ret;
+			r->state = ST_DRAIN;
+			queue_start_release(q, UINT64_MAX);
+			continue;
+		}
 		if (ret == 0) {
 			r->state = ST_END;
 			continue;
@@ -1393,8 +1408,13 @@ int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 		ev->payload = payload;
 		ev->payload_size = payload_size;
 		err = decode_event(r, rec, ev);
-		if (err)
-			return err;
+		if (err) {
+			if (!r->ordered || q->nr == 0)
+				return err;
+			r->state = ST_DRAIN;
+			queue_start_release(q, UINT64_MAX);
+			continue;
+		}
 
 		if (rec->header.type == SAMPO_RECORD_HEADER_ATTR ||
 		    rec->header.type == SAMPO_RECORD_HEADER_FEATURE) {
