@@ -1,0 +1,88 @@
+# sampo - thin wrapper around meson/ninja (the real build is meson.build).
+#
+# On a fresh Debian 12 machine:
+#	make demo	install what is missing, build, profile a demo program, show it
+#	make check	install what is missing, build, run every test normally and
+#			under ASan+UBSan; ends with "N passed, N failed"
+#
+# Other targets (no package installation):
+#	make build	configure (once) and build in $(BUILDDIR)
+#	make test	build and run every test in $(BUILDDIR)
+#	make asan	build and run every test under ASan+UBSan in $(ASANDIR)
+#	make fuzz	build the libFuzzer targets with clang in $(FUZZDIR)
+#	make fuzz-run	run each fuzz target for FUZZ_TIME seconds (default 60)
+#	make bench	build and run the microbenchmarks (bench/bench-*)
+#	make deps	only install the missing packages
+#	make clean	remove the build directories of this Makefile and demo output
+#	make check-kernel  kernel-level tests (not available yet)
+
+BUILDDIR ?= build
+ASANDIR ?= build-asan
+FUZZDIR ?= build-fuzz
+SANITIZE_CC ?= gcc
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+
+export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
+
+.PHONY: all help deps build test asan check demo fuzz fuzz-run bench clean check-kernel
+
+all: build
+
+help:
+	@sed -n '2,/^$$/s/^# \{0,1\}//p' Makefile
+
+deps:
+	@scripts/install-deps.sh
+
+build:
+	@scripts/setup-build.sh $(BUILDDIR)
+	@ninja -C $(BUILDDIR)
+
+test:
+	@scripts/setup-build.sh $(BUILDDIR)
+	@scripts/run-tests.sh $(BUILDDIR) "tests"
+
+asan:
+	@CC=$(SANITIZE_CC) scripts/setup-build.sh $(ASANDIR) \
+		-Db_sanitize=address,undefined -Db_lundef=false
+	@scripts/run-tests.sh $(ASANDIR) "sanitizer tests" --timeout-multiplier 3
+
+check: deps
+	@BUILDDIR=$(BUILDDIR) ASANDIR=$(ASANDIR) SANITIZE_CC=$(SANITIZE_CC) scripts/check.sh
+
+demo: deps build
+	@BUILDDIR=$(BUILDDIR) scripts/demo.sh
+
+fuzz:
+	@CC=$(FUZZ_CC) scripts/setup-build.sh $(FUZZDIR) -Dfuzz=true -Dtests=false \
+		-Db_sanitize=address,undefined -Db_lundef=false
+	@ninja -C $(FUZZDIR)
+	@targets=$$(find $(FUZZDIR)/fuzz -maxdepth 1 -type f -name 'fuzz-*' -perm -u+x | sort); \
+	if [ -n "$$targets" ]; then echo "fuzz targets:" $$targets; \
+	else echo "fuzz: no fuzz/fuzz-*.c targets yet"; fi
+
+# Run each fuzz target for FUZZ_TIME seconds. New inputs go to
+# fuzz/corpus-out/<name>/ (ignored by git); the committed seeds in
+# fuzz/corpus/<name>/ are only read.
+fuzz-run: fuzz
+	@for t in $$(find $(FUZZDIR)/fuzz -maxdepth 1 -type f -name 'fuzz-*' -perm -u+x | sort); do \
+		name=$${t##*/fuzz-}; mkdir -p fuzz/corpus-out/$$name; \
+		echo "==> $$t ($(FUZZ_TIME) s)"; \
+		$$t -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+			fuzz/corpus-out/$$name $$( [ -d fuzz/corpus/$$name ] && echo fuzz/corpus/$$name) \
+			|| exit 1; \
+	done
+
+bench: build
+	@found=; for b in $(BUILDDIR)/bench/bench-*; do \
+		[ -x "$$b" ] && [ -f "$$b" ] || continue; found=1; \
+		echo "==> $$b"; command time -f '    %e s wall, %M KiB peak RSS' "$$b" || exit 1; \
+	done; [ -n "$$found" ] || echo "bench: no benchmarks yet (bench/meson.build)"
+
+check-kernel:
+	@echo "check-kernel: not available yet (kernel-level tests are a later issue); nothing run"
+
+clean:
+	rm -rf $(BUILDDIR) $(ASANDIR) $(FUZZDIR) demo/perf.data demo/perf.data.old

@@ -1,0 +1,53 @@
+#!/bin/sh
+# install-deps.sh - install the Debian packages sampo needs to build, test,
+# fuzz and benchmark; silent when everything is already installed.
+#
+#   scripts/install-deps.sh           install what is missing (apt-get, sudo if not root)
+#   scripts/install-deps.sh --check   list what is missing; exit 1 if anything is
+#
+# Checks each package with dpkg-query and runs `apt-get update` once and one
+# `apt-get install` only when something is missing, so it is cheap to call
+# from every make target. Package names are Debian 12 (bookworm) names.
+set -eu
+
+packages="
+	make git meson ninja-build pkg-config gcc clang libclang-rt-14-dev
+	libelf-dev libdw-dev libdebuginfod-dev libzstd-dev liblzma-dev zlib1g-dev
+	libcmocka-dev linux-perf zstd xz-utils bzip2 python3 binutils time
+"
+# libclang-rt-14-dev: libFuzzer runtime (libclang_rt.fuzzer-x86_64.a) for make fuzz
+# linux-perf: the reference implementation the tests compare against
+# time: GNU time, peak memory in make bench
+
+if ! command -v dpkg-query >/dev/null 2>&1; then
+	echo "install-deps: not a Debian system; install the equivalents of:" $packages >&2
+	exit 0
+fi
+
+missing=
+for p in $packages; do
+	status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "install ok installed" ] || missing="$missing $p"
+done
+
+[ -n "$missing" ] || exit 0
+
+if [ "${1:-}" = "--check" ]; then
+	echo "install-deps: missing:$missing"
+	exit 1
+fi
+
+if [ "$(id -u)" -eq 0 ]; then
+	sudo=
+elif command -v sudo >/dev/null 2>&1; then
+	sudo=sudo
+else
+	echo "install-deps: missing:$missing; run as root or install sudo" >&2
+	exit 1
+fi
+
+echo "install-deps: installing:$missing"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -q
+# shellcheck disable=SC2086
+$sudo apt-get install -y -q --no-install-recommends $missing

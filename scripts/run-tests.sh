@@ -1,0 +1,56 @@
+#!/bin/bash
+# run-tests.sh BUILDDIR LABEL [MESON TEST OPTIONS...] - build BUILDDIR, run
+# its tests and record the counts.
+#
+# Writes "<passed> <failed> <skipped>" to BUILDDIR/sampo-test-counts and
+# prints "LABEL: N passed, N failed, N skipped". Counts are meson's (one per
+# registered test: a cmocka executable or a CLI script). A build that fails
+# counts as one failed test, so that a broken build can never look green.
+# Exit status: 0 if nothing failed.
+set -u -o pipefail
+
+dir=$1
+label=$2
+shift 2
+
+counts=$dir/sampo-test-counts
+rm -f "$counts" "$dir/meson-logs/testlog.json"
+
+if ! ninja -C "$dir"; then
+	echo "0 1 0" >"$counts"
+	echo "$label: build failed"
+	echo "$label: 0 passed, 1 failed, 0 skipped"
+	exit 1
+fi
+
+meson test -C "$dir" --no-rebuild --print-errorlogs "$@"
+rc=$?
+
+# testlog.json: one JSON object per test with a "result" field
+read -r passed failed skipped < <(python3 - "$dir/meson-logs/testlog.json" <<'PY'
+import json, sys
+ok = fail = skip = 0
+try:
+    with open(sys.argv[1]) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            r = json.loads(line).get("result", "")
+            if r in ("OK", "EXPECTEDFAIL"):
+                ok += 1
+            elif r == "SKIP":
+                skip += 1
+            else:  # FAIL, TIMEOUT, ERROR, UNEXPECTEDPASS
+                fail += 1
+except FileNotFoundError:
+    fail = 1
+print(ok, fail, skip)
+PY
+)
+if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
+	failed=1 # meson itself failed (bad option, crash): never report green
+fi
+echo "$passed $failed $skipped" >"$counts"
+echo "$label: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

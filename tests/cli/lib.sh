@@ -1,0 +1,168 @@
+# shellcheck shell=bash
+# lib.sh - helpers for the CLI tests (tests/cli/tNNNN-<command>-<detail>.sh)
+#
+# A test script looks like this:
+#
+#	#!/bin/bash
+#	# t1000-dump-basic: sampo dump prints every record of the callchain fixture
+#	. "$(dirname "$0")/lib.sh"
+#
+#	f=$(fixture b-callchain-fp/perf.data)	# skips the test if missing
+#	run_sampo dump -i "$f" >"$tmpdir/out"
+#	compare_golden "$tmpdir/out"		# against expected/t1000-dump-basic.out
+#	pass
+#
+# Environment (set by meson, see tests/meson.build; defaults make a script
+# runnable by hand from the source tree after `make build`):
+#	SAMPO		the sampo binary
+#	SAMPO_SHARED	the shared directory (fixtures in $SAMPO_SHARED/fixtures/perf-6.1)
+#	SAMPO_SRCDIR	the source root
+#	SAMPO_BUILDDIR	the build directory
+#	PERF		the perf binary, or empty when perf is not installed
+#	SAMPO_UPDATE_GOLDEN=1	compare_* rewrite the golden file instead of failing
+#
+# Exit status: 0 pass, 1 fail, 77 skip (meson reports SKIP).
+# Every helper that fails calls die, so scripts need no error handling of
+# their own; the script runs with "set -e -u -o pipefail".
+
+set -e -u -o pipefail
+
+test_name=$(basename "$0" .sh)
+: "${SAMPO_SRCDIR:=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+: "${SAMPO_BUILDDIR:=$SAMPO_SRCDIR/build}"
+: "${SAMPO:=$SAMPO_BUILDDIR/tools/sampo/sampo}"
+if [ -z "${SAMPO_SHARED:-}" ] && [ -d "$SAMPO_SRCDIR/../shared" ]; then
+	SAMPO_SHARED=$(cd "$SAMPO_SRCDIR/../shared" && pwd)
+fi
+: "${SAMPO_SHARED:=}"
+: "${PERF=$(command -v perf || true)}"
+: "${SAMPO_UPDATE_GOLDEN:=}"
+export SAMPO SAMPO_SHARED SAMPO_SRCDIR SAMPO_BUILDDIR PERF LC_ALL=C
+
+expected_dir=$SAMPO_SRCDIR/tests/cli/expected
+
+# A scratch directory, removed when the script exits (kept with SAMPO_KEEP_TMP=1)
+tmpdir=$(mktemp -d "${TMPDIR:-/tmp}/sampo-$test_name.XXXXXX")
+cleanup_tmpdir() {
+	if [ -z "${SAMPO_KEEP_TMP:-}" ]; then
+		rm -rf "$tmpdir"
+	else
+		echo "# kept $tmpdir" >&2
+	fi
+}
+trap cleanup_tmpdir EXIT
+
+# die MESSAGE...: fail the test
+die() {
+	echo "FAIL $test_name: $*" >&2
+	exit 1
+}
+
+# skip REASON...: skip the test (exit 77)
+skip() {
+	echo "SKIP $test_name: $*" >&2
+	exit 77
+}
+
+# pass: end the test successfully
+pass() {
+	echo "ok $test_name"
+	exit 0
+}
+
+# say MESSAGE...: progress note on stderr (shown by meson test -v)
+say() {
+	echo "# $*" >&2
+}
+
+# fixtures_dir: print the perf 6.1 fixtures directory; skip if missing
+fixtures_dir() {
+	local d=${SAMPO_SHARED:+$SAMPO_SHARED/fixtures/perf-6.1}
+	[ -n "$d" ] && [ -d "$d" ] || skip "no fixtures (SAMPO_SHARED='${SAMPO_SHARED:-}')"
+	echo "$d"
+}
+
+# fixture REL: print the path of one fixture file; skip if missing.
+# f=$(fixture REL) skips the whole script: the subshell exits 77 and set -e
+# propagates that status.
+fixture() {
+	local d f
+	d=$(fixtures_dir) || exit $?
+	f=$d/$1
+	[ -e "$f" ] || skip "no fixture '$1'"
+	echo "$f"
+}
+
+# need_perf: skip unless perf is installed
+need_perf() {
+	[ -n "${PERF:-}" ] && [ -x "$PERF" ] || skip "perf not installed"
+}
+
+# need_perf_record: skip unless perf can record here (perf_event_paranoid, containers)
+need_perf_record() {
+	need_perf
+	"$PERF" record -q -e cpu-clock -o "$tmpdir/.probe.data" -- true >/dev/null 2>&1 ||
+		skip "perf cannot record here"
+	rm -f "$tmpdir/.probe.data"
+}
+
+# need_cmd NAME...: skip unless each program is installed (cc, xz, ...)
+need_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null 2>&1 || skip "'$c' not installed"
+	done
+}
+
+# run_sampo ARGS...: run sampo; fail the test unless it exits 0
+run_sampo() {
+	local rc=0
+	"$SAMPO" "$@" || rc=$?
+	[ "$rc" -eq 0 ] || die "'sampo $*' exited with $rc"
+}
+
+# expect_status CODE ARGS...: run sampo, fail unless it exits with CODE.
+# stdout and stderr go to $tmpdir/stdout and $tmpdir/stderr.
+expect_status() {
+	local want=$1 rc=0
+	shift
+	"$SAMPO" "$@" >"$tmpdir/stdout" 2>"$tmpdir/stderr" || rc=$?
+	if [ "$rc" -ne "$want" ]; then
+		sed 's/^/# stderr: /' "$tmpdir/stderr" >&2
+		die "'sampo $*' exited with $rc, expected $want"
+	fi
+}
+
+# compare_files EXPECTED ACTUAL: fail with a unified diff if they differ.
+# With SAMPO_UPDATE_GOLDEN=1 and EXPECTED under tests/cli/expected/, copy
+# ACTUAL over EXPECTED instead.
+compare_files() {
+	local expected=$1 actual=$2
+	if [ -n "$SAMPO_UPDATE_GOLDEN" ] && [[ "$expected" == "$expected_dir"/* ]]; then
+		mkdir -p "$(dirname "$expected")"
+		cp "$actual" "$expected"
+		say "updated ${expected#"$SAMPO_SRCDIR"/}"
+		return 0
+	fi
+	[ -e "$expected" ] || die "missing golden file '$expected' (run with SAMPO_UPDATE_GOLDEN=1)"
+	if ! diff -u "$expected" "$actual" >"$tmpdir/.diff"; then
+		cat "$tmpdir/.diff"
+		die "output differs from '${expected#"$SAMPO_SRCDIR"/}'"
+	fi
+}
+
+# compare_golden ACTUAL [NAME]: compare with tests/cli/expected/NAME
+# (default: <test name>.out)
+compare_golden() {
+	compare_files "$expected_dir/${2:-$test_name.out}" "$1"
+}
+
+# normalize FILE: replace unstable text (the fixture and tmp paths) in place
+normalize() {
+	local f=$1
+	sed -i -e "s|$tmpdir|TMPDIR|g" \
+		${SAMPO_SHARED:+-e "s|$SAMPO_SHARED/fixtures/perf-6.1|FIXTURES|g"} \
+		-e "s|$SAMPO_SRCDIR|SRCDIR|g" "$f"
+}
+
+[ -x "$SAMPO" ] || die "no sampo binary at '$SAMPO' (build first)"

@@ -1,0 +1,9 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* builtin.h - one entry point per sampo subcommand */
+#ifndef SAMPO_BUILTIN_H
+#define SAMPO_BUILTIN_H
+
+int cmd_dump(int argc, const char **argv);
+int cmd_header(int argc, const char **argv);
+
+#endif

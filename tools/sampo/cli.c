@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.c - messages and exit status shared by all subcommands (see cli.h)
+ *
+ * The only state is the name of the running command and the global -v
+ * count, set once by main() before the command runs: one process runs one
+ * command, so file-scope statics are enough and keep cli_err() calls short.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+#include <sampo/common.h>
+
+#include "cli.h"
+#include "options.h"
+
+static const char *cli_cmd_name;
+static int cli_verbose_level;
+
+void cli_set_cmd(const char *name)
+{
+	cli_cmd_name = name;
+}
+
+const char *cli_cmd(void)
+{
+	return cli_cmd_name;
+}
+
+void cli_set_verbose(int level)
+{
+	cli_verbose_level = level;
+}
+
+int cli_verbose(void)
+{
+	return cli_verbose_level;
+}
+
+static void cli_vmsg(const char *kind, const char *fmt, va_list ap, int err)
+{
+	char buf[256];
+
+	if (cli_cmd_name)
+		fprintf(stderr, "sampo %s: %s", cli_cmd_name, kind);
+	else
+		fprintf(stderr, "sampo: %s", kind);
+	vfprintf(stderr, fmt, ap);
+	if (err)
+		fprintf(stderr, ": %s", sampo_strerror(err, buf, sizeof(buf)));
+	fputc('\n', stderr);
+}
+
+int cli_err(int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err == -EPIPE)
+		return err;
+	va_start(ap, fmt);
+	cli_vmsg("", fmt, ap, err);
+	va_end(ap);
+	return err ? err : CLI_EXIT_FAILURE;
+}
+
+void cli_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	cli_vmsg("warning: ", fmt, ap, 0);
+	va_end(ap);
+}
+
+int cli_exit_code(int ret)
+{
+	switch (ret) {
+	case 0:
+	case PARSE_OPT_HELP:
+	case -EPIPE:
+		return CLI_EXIT_OK;
+	case PARSE_OPT_USAGE:
+	case CLI_EXIT_USAGE:
+		return CLI_EXIT_USAGE;
+	default:
+		return CLI_EXIT_FAILURE;
+	}
+}

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * cli.h - helpers shared by the sampo subcommands: messages and exit status
+ *
+ * Every message of the CLI starts with "sampo <cmd>: " where <cmd> is the
+ * command the user typed (main() sets it with cli_set_cmd() before running
+ * the command). Messages follow STYLE.md: lowercase, no trailing period,
+ * subject in single quotes.
+ *
+ *	err = sampo_reader__open(path, NULL, &reader);
+ *	if (err)
+ *		return cli_err(err, "cannot open '%s'", path);
+ *
+ * prints "sampo dump: cannot open 'perf.data': No such file or directory" and
+ * returns err; main() turns any negative errno / SAMPO_ERR_* into exit 1.
+ *
+ * Exit status (only main() decides it, see cli_exit_code()):
+ *	0	success, also after -h (PARSE_OPT_HELP) and after a closed pipe (-EPIPE)
+ *	1	failure (any other non-zero return)
+ *	129	usage error (PARSE_OPT_USAGE)
+ *
+ * SIGPIPE: main() ignores SIGPIPE so that writing to a closed pipe
+ * ("sampo dump | head") fails with EPIPE, which ends the command quietly with
+ * status 0, as git does. A command that runs a child program must restore
+ * SIGPIPE to SIG_DFL in the child before exec.
+ */
+#ifndef SAMPO_CLI_H
+#define SAMPO_CLI_H
+
+#include <stdbool.h>
+
+#define CLI_EXIT_OK	 0
+#define CLI_EXIT_FAILURE 1
+#define CLI_EXIT_USAGE	 129
+
+/* cli_set_cmd() - set the name used in messages; NULL means plain "sampo" */
+void cli_set_cmd(const char *name);
+
+/* cli_cmd() - the current command name, or NULL */
+const char *cli_cmd(void);
+
+/*
+ * cli_set_verbose() / cli_verbose() - the global -v count (sampo -v CMD);
+ * commands may add it to their own -v.
+ */
+void cli_set_verbose(int level);
+int cli_verbose(void);
+
+/**
+ * cli_err() - print an error message to stderr
+ * @err: negative errno or SAMPO_ERR_*; its text is appended after ": ".
+ *	0 means no error text; the function then returns CLI_EXIT_FAILURE.
+ *	-EPIPE prints nothing (the reader went away, see above).
+ *
+ * Prints "sampo <cmd>: <message>: <sampo_strerror(err)>".
+ * Return: @err, or CLI_EXIT_FAILURE if @err is 0
+ */
+int cli_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* cli_warn() - print "sampo <cmd>: warning: <message>" to stderr */
+void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* cli_exit_code() - map a command's return value to the process exit status */
+int cli_exit_code(int ret);
+
+#endif /* SAMPO_CLI_H */
