@@ -1,0 +1,441 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mkperfdata - write a synthetic perf.data with libsampo's writer.
+ *
+ *	mkperfdata [--big-endian | --little-endian] [--pipe] [--samples N]
+ *		   [--no-features] [--stats] -o FILE
+ *
+ * The file looks like a `perf record -e cpu-clock,task-clock -g ./burn`
+ * recording (perf 6.1 layout and record order): two attrs with two ids
+ * each, ID_INDEX, the kernel MMAP, EVENT_UPDATE, THREAD_MAP, CPU_MAP, COMM,
+ * FINISHED_INIT, exec COMM, MMAP2 (inode and build-id forms), FORK, samples
+ * with user callchains, FINISHED_ROUND, EXIT, and the features hostname,
+ * osrelease, version, arch, nrcpus, cmdline, event_desc, total_mem,
+ * sample_time and a build-id table. tests/cli/t1300-writer-perf-reads.sh
+ * checks that perf 6.1 reads it back, in every byte order and in pipe mode.
+ *
+ * Everything is deterministic (no clock, no pid): files written in the two
+ * byte orders carry the same values. "-o -" writes to standard output.
+ * With --stats, prints the number of records of each type written, in the
+ * shape of perf's "Aggregated stats" (for the test's expected counts).
+ * --no-features leaves out the features (not the build-ids): perf 6.1 cannot
+ * read HEADER_FEATURE records of an opposite-endian stream (it does not swap
+ * their feature id), so a big-endian pipe stream for perf must do without.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sampo/writer.h>
+
+#define NR_ATTRS 2
+#define PID 4242
+#define CHILD 4243
+#define THREAD 4244 /* a second thread of PID: pid != tid catches crossed u32 pairs */
+#define T0 1000000000ULL /* first timestamp, ns */
+
+static const uint64_t attr_ids[NR_ATTRS][2] = { { 101, 102 }, { 201, 202 } };
+
+static const uint8_t kernel_bid[20] = {
+	0x4a, 0x5a, 0x9b, 0x0a, 0xff, 0xb6, 0x6c, 0x43, 0x7a, 0xbc,
+	0xd4, 0x55, 0xd2, 0x73, 0x8a, 0xf8, 0x79, 0x98, 0x5f, 0xa9,
+};
+static const uint8_t burn_bid[20] = {
+	0x69, 0x0c, 0xfd, 0x66, 0x6a, 0x0f, 0xa1, 0xf2, 0xe4, 0xb6,
+	0x7d, 0xda, 0xd8, 0x6e, 0xa1, 0xa7, 0x54, 0x05, 0xb6, 0x1c,
+};
+static const uint8_t libc_bid[20] = {
+	0x93, 0xac, 0x61, 0xec, 0x5a, 0x8e, 0xb1, 0x39, 0x6f, 0x9f,
+	0xbd, 0x35, 0x0f, 0x31, 0x69, 0xa5, 0x58, 0x52, 0x8a, 0x40,
+};
+static const uint8_t md5_bid[16] = {
+	0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef,
+	0xfe, 0xdc, 0xba, 0x98, 0x76, 0x54, 0x32, 0x10,
+};
+
+#define BURN_START 0x5576e0270000ULL
+#define LIBC_START 0x7f3a1c600000ULL
+
+struct gen {
+	struct sampo_writer *w;
+	bool pipe;
+	bool features;
+	unsigned long nr_samples;
+	unsigned long counts[SAMPO_RECORD_MAX];
+};
+
+static void die(int err, const char *what)
+{
+	fprintf(stderr, "mkperfdata: %s: %s\n", what, strerror(-err));
+	exit(1);
+}
+
+static void check(struct gen *g, int err, uint32_t type, const char *what)
+{
+	if (err < 0)
+		die(err, what);
+	g->counts[type]++;
+}
+
+static void add_attrs(struct gen *g)
+{
+	static const struct sampo_event_attr base = {
+		.type = SAMPO_TYPE_SOFTWARE,
+		.size = SAMPO_ATTR_SIZE_VER7,
+		.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_TIME |
+			       SAMPO_SAMPLE_CALLCHAIN | SAMPO_SAMPLE_ID | SAMPO_SAMPLE_CPU |
+			       SAMPO_SAMPLE_PERIOD,
+		.read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_LOST,
+		.sample_max_stack = 127,
+	};
+	struct sampo_event_attr a = base;
+	int idx;
+
+	/* cpu-clock, the tracking event: perf 6.1's flags for `record -g` */
+	a.config = 0;
+	a.sample_period = 4000;
+	a.flags = 0x61943703;
+	idx = sampo_writer__add_attr(g->w, &a, attr_ids[0], 2);
+	if (idx != 0)
+		die(idx < 0 ? idx : -EINVAL, "add attr 0");
+
+	/* task-clock: a period, precise_ip 1, exclude_hv, a wakeup watermark */
+	a = base;
+	a.config = 1;
+	a.sample_period = 100000;
+	a.flags = SAMPO_ATTR_DISABLED | SAMPO_ATTR_INHERIT | SAMPO_ATTR_EXCLUDE_HV |
+		  SAMPO_ATTR_ENABLE_ON_EXEC | (1ULL << SAMPO_ATTR_PRECISE_IP_SHIFT) |
+		  SAMPO_ATTR_SAMPLE_ID_ALL | SAMPO_ATTR_EXCLUDE_GUEST | SAMPO_ATTR_WATERMARK;
+	a.wakeup_events = 4096;
+	idx = sampo_writer__add_attr(g->w, &a, attr_ids[1], 2);
+	if (idx != 1)
+		die(idx < 0 ? idx : -EINVAL, "add attr 1");
+	if (g->pipe)
+		g->counts[SAMPO_RECORD_HEADER_ATTR] += 2;
+}
+
+static void set_features(struct gen *g, uint64_t first_ns, uint64_t last_ns)
+{
+	static const char *const cmdline[] = {
+		"/usr/bin/perf", "record", "-e", "cpu-clock,task-clock", "-g", "./burn",
+	};
+	static const char *const names[NR_ATTRS] = { "cpu-clock", "task-clock" };
+	const uint32_t nrcpus[2] = { 2, 2 };
+	const uint64_t total_mem = 4026532;
+	const uint64_t sample_time[2] = { first_ns, last_ns };
+	struct sampo_writer *w = g->w;
+	int nr = 0;
+
+	if (!g->features)
+		return;
+#define FEAT(call)                                                                                 \
+	do {                                                                                       \
+		int err_ = (call);                                                                 \
+		if (err_)                                                                          \
+			die(err_, #call);                                                          \
+		nr++;                                                                              \
+	} while (0)
+	FEAT(sampo_writer__set_feature_string(w, SAMPO_FEAT_HOSTNAME, "sampo-writer-test"));
+	FEAT(sampo_writer__set_feature_string(w, SAMPO_FEAT_OSRELEASE, "6.1.0-sampo"));
+	FEAT(sampo_writer__set_feature_string(w, SAMPO_FEAT_VERSION, "6.1.187"));
+	FEAT(sampo_writer__set_feature_string(w, SAMPO_FEAT_ARCH, "x86_64"));
+	FEAT(sampo_writer__set_feature_u32s(w, SAMPO_FEAT_NRCPUS, nrcpus, 2));
+	FEAT(sampo_writer__set_feature_u64s(w, SAMPO_FEAT_TOTAL_MEM, &total_mem, 1));
+	FEAT(sampo_writer__set_feature_strings(w, SAMPO_FEAT_CMDLINE, cmdline, 6));
+	FEAT(sampo_writer__set_feature_event_desc(w, names, NR_ATTRS));
+	FEAT(sampo_writer__set_feature_u64s(w, SAMPO_FEAT_SAMPLE_TIME, sample_time, 2));
+#undef FEAT
+	if (g->pipe)
+		g->counts[SAMPO_RECORD_HEADER_FEATURE] += (unsigned long)nr;
+}
+
+static void add_build_ids(struct gen *g)
+{
+	struct {
+		uint16_t cpumode;
+		const uint8_t *bid;
+		size_t size;
+		const char *name;
+	} const t[] = {
+		{ SAMPO_CPUMODE_KERNEL, kernel_bid, 20, "[kernel.kallsyms]" },
+		{ SAMPO_CPUMODE_USER, burn_bid, 20, "/tmp/pfx/burn" },
+		{ SAMPO_CPUMODE_USER, libc_bid, 20, "/usr/lib/x86_64-linux-gnu/libc.so.6" },
+		{ SAMPO_CPUMODE_USER, md5_bid, 16, "/usr/lib/sampo/libmd5-style-build-id.so" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int err = sampo_writer__add_build_id(g->w, t[i].cpumode, -1, t[i].bid, t[i].size,
+						     t[i].name);
+
+		if (err)
+			die(err, "add build-id");
+		if (g->pipe)
+			g->counts[SAMPO_RECORD_HEADER_BUILD_ID]++;
+	}
+}
+
+static struct sampo_sample sid_at(uint32_t pid, uint32_t tid, uint64_t time, uint64_t id,
+				  uint32_t cpu)
+{
+	struct sampo_sample s = { .pid = pid, .tid = tid, .time = time, .id = id, .cpu = cpu };
+
+	return s;
+}
+
+static void write_prologue(struct gen *g)
+{
+	struct sampo_id_index_entry idx[4];
+	const struct sampo_thread_map_entry threads[1] = { { .pid = PID, .comm = "burn" } };
+	const uint16_t cpus[2] = { 0, 1 };
+	struct sampo_writer_map kmap = {
+		.misc = SAMPO_CPUMODE_KERNEL,
+		.pid = (uint32_t)-1,
+		.tid = 0,
+		.start = 0xffffffff81000000ULL,
+		.len = 0x120bb08,
+		.pgoff = 0xffffffff81000000ULL,
+		.filename = "[kernel.kallsyms]_text",
+	};
+	struct sampo_writer *w = g->w;
+	size_t n = 0;
+
+	for (size_t a = 0; a < NR_ATTRS; a++) {
+		for (size_t i = 0; i < 2; i++) {
+			idx[n].id = attr_ids[a][i];
+			idx[n].idx = i;
+			idx[n].cpu = i;
+			idx[n].tid = (uint64_t)-1;
+			n++;
+		}
+	}
+	check(g, sampo_writer__write_id_index(w, idx, n), SAMPO_RECORD_ID_INDEX, "id_index");
+	check(g, sampo_writer__write_mmap(w, &kmap, NULL), SAMPO_RECORD_MMAP, "kernel mmap");
+	check(g, sampo_writer__write_event_update(w, SAMPO_EVENT_UPDATE_UNIT, attr_ids[0][0], "msec"),
+	      SAMPO_RECORD_EVENT_UPDATE, "event_update");
+	check(g, sampo_writer__write_event_update(w, SAMPO_EVENT_UPDATE_UNIT, attr_ids[1][0], "msec"),
+	      SAMPO_RECORD_EVENT_UPDATE, "event_update");
+	check(g, sampo_writer__write_thread_map(w, threads, 1), SAMPO_RECORD_THREAD_MAP,
+	      "thread_map");
+	check(g, sampo_writer__write_cpu_map(w, cpus, 2), SAMPO_RECORD_CPU_MAP, "cpu_map");
+	check(g, sampo_writer__write_comm(w, PID, PID, "perf-exec", false, NULL), SAMPO_RECORD_COMM,
+	      "comm");
+	check(g, sampo_writer__write_finished_init(w), SAMPO_RECORD_FINISHED_INIT, "finished_init");
+}
+
+static void write_task_records(struct gen *g)
+{
+	struct sampo_writer_map burn = {
+		.misc = SAMPO_CPUMODE_USER,
+		.pid = PID,
+		.tid = PID,
+		.start = BURN_START,
+		.len = 0x1000,
+		.pgoff = 0x1000,
+		.maj = 0xfe,
+		.min = 0,
+		.ino = 10954796,
+		.ino_generation = 1083144261,
+		.prot = 5,  /* PROT_READ | PROT_EXEC */
+		.flags = 2, /* MAP_PRIVATE */
+		.filename = "/tmp/pfx/burn",
+	};
+	struct sampo_writer_map libc = {
+		.misc = SAMPO_CPUMODE_USER,
+		.pid = PID,
+		.tid = PID,
+		.start = LIBC_START,
+		.len = 0x195000,
+		.pgoff = 0x26000,
+		.prot = 5,
+		.flags = 2,
+		.build_id = libc_bid,
+		.build_id_size = 20,
+		.filename = "/usr/lib/x86_64-linux-gnu/libc.so.6",
+	};
+	struct sampo_sample sid;
+	struct sampo_writer *w = g->w;
+
+	sid = sid_at(PID, PID, T0, attr_ids[0][0], 0);
+	check(g, sampo_writer__write_comm(w, PID, PID, "burn", true, &sid), SAMPO_RECORD_COMM,
+	      "exec comm");
+	sid = sid_at(PID, PID, T0 + 1, attr_ids[0][0], 0);
+	check(g, sampo_writer__write_mmap2(w, &burn, &sid), SAMPO_RECORD_MMAP2, "mmap2");
+	sid = sid_at(PID, PID, T0 + 2, attr_ids[0][0], 0);
+	check(g, sampo_writer__write_mmap2(w, &libc, &sid), SAMPO_RECORD_MMAP2, "mmap2 build-id");
+	sid = sid_at(PID, PID, T0 + 3, attr_ids[0][1], 1);
+	check(g, sampo_writer__write_fork(w, CHILD, PID, CHILD, PID, T0 + 3, &sid),
+	      SAMPO_RECORD_FORK, "fork");
+	sid = sid_at(PID, PID, T0 + 4, attr_ids[0][0], 0);
+	check(g, sampo_writer__write_fork(w, PID, PID, THREAD, PID, T0 + 4, &sid),
+	      SAMPO_RECORD_FORK, "fork thread");
+}
+
+static uint64_t sample_time(unsigned long i)
+{
+	return T0 + 10 + (uint64_t)i * 1000;
+}
+
+static void write_samples(struct gen *g)
+{
+	struct sampo_writer *w = g->w;
+
+	for (unsigned long i = 0; i < g->nr_samples; i++) {
+		size_t attr = i % NR_ATTRS;
+		uint32_t cpu = (uint32_t)((i / NR_ATTRS) % 2);
+		uint32_t pid = (i % 3 == 2) ? CHILD : PID;
+		uint32_t tid = (pid == PID && i % 5 == 4) ? THREAD : pid;
+		uint64_t ip = BURN_START + 0x169 + 0x10 * (i % 4);
+		const uint64_t chain[4] = {
+			SAMPO_CONTEXT_USER, ip, BURN_START + 0x200, LIBC_START + 0x27000,
+		};
+		struct sampo_sample s = {
+			.ip = ip,
+			.pid = pid,
+			.tid = tid,
+			.time = sample_time(i),
+			.id = attr_ids[attr][cpu],
+			.cpu = cpu,
+			.period = attr == 0 ? 1000000 : 100000,
+			.callchain_nr = 4,
+			.callchain = chain,
+		};
+
+		check(g, sampo_writer__write_sample(w, attr, SAMPO_CPUMODE_USER, &s),
+		      SAMPO_RECORD_SAMPLE, "sample");
+		if (i + 1 == g->nr_samples / 2)
+			check(g, sampo_writer__write_finished_round(w),
+			      SAMPO_RECORD_FINISHED_ROUND, "finished_round");
+	}
+}
+
+static void write_epilogue(struct gen *g)
+{
+	uint64_t t = sample_time(g->nr_samples);
+	struct sampo_sample sid;
+
+	sid = sid_at(PID, THREAD, t, attr_ids[0][1], 1);
+	check(g, sampo_writer__write_exit(g->w, PID, PID, THREAD, PID, t, &sid),
+	      SAMPO_RECORD_EXIT, "exit thread");
+	sid = sid_at(CHILD, CHILD, t, attr_ids[0][1], 1);
+	check(g, sampo_writer__write_exit(g->w, CHILD, PID, CHILD, PID, t, &sid),
+	      SAMPO_RECORD_EXIT, "exit");
+	sid = sid_at(PID, PID, t + 1, attr_ids[0][0], 0);
+	check(g, sampo_writer__write_exit(g->w, PID, PID, PID, PID, t + 1, &sid),
+	      SAMPO_RECORD_EXIT, "exit");
+	check(g, sampo_writer__write_finished_round(g->w), SAMPO_RECORD_FINISHED_ROUND,
+	      "finished_round");
+}
+
+static void print_stats(const struct gen *g)
+{
+	/* perf's order: kernel types, then user types, by number */
+	static const char *const names[SAMPO_RECORD_MAX] = {
+		[SAMPO_RECORD_MMAP] = "MMAP",
+		[SAMPO_RECORD_COMM] = "COMM",
+		[SAMPO_RECORD_EXIT] = "EXIT",
+		[SAMPO_RECORD_FORK] = "FORK",
+		[SAMPO_RECORD_SAMPLE] = "SAMPLE",
+		[SAMPO_RECORD_MMAP2] = "MMAP2",
+		[SAMPO_RECORD_HEADER_ATTR] = "ATTR",
+		[SAMPO_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
+		[SAMPO_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+		[SAMPO_RECORD_ID_INDEX] = "ID_INDEX",
+		[SAMPO_RECORD_THREAD_MAP] = "THREAD_MAP",
+		[SAMPO_RECORD_CPU_MAP] = "CPU_MAP",
+		[SAMPO_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+		[SAMPO_RECORD_HEADER_FEATURE] = "FEATURE",
+		[SAMPO_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+	};
+	unsigned long total = 0;
+
+	for (size_t i = 0; i < SAMPO_RECORD_MAX; i++)
+		total += g->counts[i];
+	printf("TOTAL %lu\n", total);
+	for (size_t i = 0; i < SAMPO_RECORD_MAX; i++) {
+		if (g->counts[i])
+			printf("%s %lu\n", names[i] ? names[i] : "?", g->counts[i]);
+	}
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: mkperfdata [--big-endian | --little-endian] [--pipe] "
+			"[--samples N] [--no-features] [--stats] -o FILE\n");
+	exit(129);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "big-endian", no_argument, NULL, 'b' },
+		{ "little-endian", no_argument, NULL, 'l' },
+		{ "pipe", no_argument, NULL, 'p' },
+		{ "samples", required_argument, NULL, 'n' },
+		{ "stats", no_argument, NULL, 's' },
+		{ "no-features", no_argument, NULL, 'F' },
+		{ "output", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	SAMPO_OPTS(sampo_writer_opts, opts);
+	struct gen g = { .nr_samples = 20, .features = true };
+	const char *out = NULL;
+	bool stats = false;
+	int c, err;
+
+	while ((c = getopt_long(argc, argv, "blpn:so:", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			opts.byte_order = SAMPO_BYTE_ORDER_BIG;
+			break;
+		case 'l':
+			opts.byte_order = SAMPO_BYTE_ORDER_LITTLE;
+			break;
+		case 'p':
+			opts.pipe = true;
+			break;
+		case 'n':
+			g.nr_samples = strtoul(optarg, NULL, 0);
+			break;
+		case 's':
+			stats = true;
+			break;
+		case 'F':
+			g.features = false;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		default:
+			usage();
+		}
+	}
+	if (!out || optind != argc || g.nr_samples < 2)
+		usage();
+	g.pipe = opts.pipe;
+
+	err = sampo_writer__open(out, &opts, &g.w);
+	if (err)
+		die(err, out);
+	add_attrs(&g);
+	if (g.pipe) {
+		/* perf record -o -: features right after the attrs */
+		set_features(&g, sample_time(0), sample_time(g.nr_samples - 1));
+		add_build_ids(&g);
+	}
+	write_prologue(&g);
+	write_task_records(&g);
+	write_samples(&g);
+	write_epilogue(&g);
+	if (!g.pipe) {
+		set_features(&g, sample_time(0), sample_time(g.nr_samples - 1));
+		add_build_ids(&g);
+	}
+	err = sampo_writer__close(g.w);
+	if (err)
+		die(err, "close");
+	if (stats)
+		print_stats(&g);
+	return 0;
+}
