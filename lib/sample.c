@@ -79,6 +79,27 @@ static bool take_regs(struct cursor *c, uint64_t mask, struct sampo_regs *regs)
 	return true;
 }
 
+/*
+ * The branch flags are a bitfield of mixed widths, which a big-endian compiler
+ * lays out from the top bit: after the u64 swap each field sits mirrored
+ * across the word. Put every field back (perf's bitfield_swap).
+ */
+static uint64_t mirror_branch_flags(uint64_t v)
+{
+	/* mispred, predicted, in_tx, abort, cycles, type, spec, new_type, priv, reserved */
+	static const uint8_t fields[][2] = { { 0, 1 },	 { 1, 1 },   { 2, 1 },	 { 3, 1 },   { 4, 16 },
+					      { 20, 4 }, { 24, 2 }, { 26, 4 }, { 30, 3 }, { 33, 31 } };
+	uint64_t out = 0;
+
+	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+		unsigned pos = fields[i][0], size = fields[i][1];
+		uint64_t mask = size == 64 ? ~0ULL : (1ULL << size) - 1;
+
+		out |= ((v >> (63 - (pos + size - 1))) & mask) << pos;
+	}
+	return out;
+}
+
 static size_t read_format_words(uint64_t read_format, uint64_t group_nr)
 {
 	size_t per_value = 1 + !!(read_format & SAMPO_FORMAT_ID) + !!(read_format & SAMPO_FORMAT_LOST);
@@ -248,6 +269,12 @@ int sampo_sample__parse(const struct sampo_event_attr *attr, const union sampo_r
 			return -SAMPO_ERR_MALFORMED;
 		take_bytes(&c, s->branch_nr * sizeof(struct sampo_branch_entry), &bytes);
 		s->branch = (const struct sampo_branch_entry *)bytes;
+		if (swapped) {
+			struct sampo_branch_entry *e = (struct sampo_branch_entry *)bytes;
+
+			for (uint64_t i = 0; i < s->branch_nr; i++)
+				e[i].flags = mirror_branch_flags(e[i].flags);
+		}
 	}
 	if ((type & SAMPO_SAMPLE_REGS_USER) && !take_regs(&c, attr->sample_regs_user, &s->user_regs))
 		return -SAMPO_ERR_MALFORMED;

@@ -584,13 +584,8 @@ static void check_full_sample(const struct sampo_event *ev, bool swapped)
 	for (size_t i = 0; i < 2; i++) {
 		assert_int_equal(got->branch[i].from, branches[i].from);
 		assert_int_equal(got->branch[i].to, branches[i].to);
-		/*
-		 * TODO(reader): perf mirrors the branch flags bitfields of an
-		 * opposite-endian file (evsel__bitfield_swap_branch_flags); the
-		 * reader does not yet, so only check them in host order.
-		 */
-		if (!swapped)
-			assert_int_equal(got->branch[i].flags, branches[i].flags);
+		/* the reader mirrors the flag bitfields back, as perf does */
+		assert_int_equal(got->branch[i].flags, branches[i].flags);
 	}
 	assert_int_equal(got->user_regs.abi, 2);
 	assert_memory_equal(got->user_regs.regs, uregs, sizeof(uregs));
