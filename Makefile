@@ -11,7 +11,7 @@
 #	make asan	build and run every test under ASan+UBSan in $(ASANDIR)
 #	make fuzz	build the libFuzzer targets with clang in $(FUZZDIR)
 #	make fuzz-run	run each fuzz target for FUZZ_TIME seconds (default 60)
-#	make bench	build and run the microbenchmarks (bench/bench-*)
+#	make bench	build and run the benchmarks against perf (bench/run-all.sh)
 #	make deps	only install the missing packages
 #	make clean	remove the build directories of this Makefile and demo output
 #	make check-kernel  kernel-level tests (not available yet)
@@ -76,10 +76,7 @@ fuzz-run: fuzz
 	done
 
 bench: build
-	@found=; for b in $(BUILDDIR)/bench/bench-*; do \
-		[ -x "$$b" ] && [ -f "$$b" ] || continue; found=1; \
-		echo "==> $$b"; command time -f '    %e s wall, %M KiB peak RSS' "$$b" || exit 1; \
-	done; [ -n "$$found" ] || echo "bench: no benchmarks yet (bench/meson.build)"
+	@BUILDDIR=$(BUILDDIR) bench/run-all.sh
 
 check-kernel:
 	@echo "check-kernel: not available yet (kernel-level tests are a later issue); nothing run"

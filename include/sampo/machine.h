@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * machine.h - the state of the recorded machine, rebuilt from the records:
+ * threads (pid, tid, comm), the memory maps of each process, the kernel maps,
+ * and the DSOs the maps point to.
+ *
+ * Feed every record to sampo_machine__process_event() in the order perf
+ * delivers them (a reader opened with .ordered = true), then ask what a
+ * sample hit with sampo_machine__resolve(). The rules follow perf 6.1's
+ * machine.c, thread.c and maps.c, so that a sample resolves to the same
+ * thread and DSO as in `perf report`:
+ *
+ * - a thread is keyed by tid; a thread first seen in a sample gets the comm
+ *   ":<tid>"; pid 0 / tid 0 is the idle task "swapper";
+ * - the threads of one process share one set of maps (the group leader's);
+ * - FORK copies the parent's comm (once the parent has one) and, for a new
+ *   process, its maps; EXIT only marks the thread;
+ * - a new MMAP/MMAP2 replaces the part of older maps it overlaps, as the
+ *   kernel does; anonymous executable maps become "/tmp/perf-<pid>.map";
+ * - a kernel MMAP named "[kernel.kallsyms]..." is the kernel map; other
+ *   kernel MMAPs are modules ("/lib/modules/.../x.ko" or "[x]");
+ * - KSYMBOL adds (or removes) kernel maps for BPF programs and trampolines.
+ *
+ * Objects are opaque and reference counted: a function that returns a
+ * "new reference" must be paired with the matching __put(). Borrowed
+ * pointers (documented as such) stay valid while their owner holds them:
+ * a map while a thread's maps or the kernel maps hold it, a DSO while any
+ * map does, everything until sampo_machine__delete().
+ *
+ * TODO(machine): guest machines, DSO identity beyond name + inode (build-id
+ * keyed table), symbols. This is the seed of that work.
+ */
+#ifndef SAMPO_MACHINE_H
+#define SAMPO_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sampo/common.h>
+
+struct sampo_event;
+struct sampo_sample;
+struct sampo_machine;
+struct sampo_thread;
+struct sampo_map;
+struct sampo_dso;
+
+/*
+ * What an address resolved to (perf's struct addr_location). Holds its own
+ * references; release them with sampo_addr_location__exit().
+ */
+struct sampo_addr_location {
+	struct sampo_thread *thread; /* new reference, or NULL */
+	struct sampo_map *map;	     /* new reference, or NULL when no map covers the address */
+	uint64_t addr;		     /* the address, made map-relative when map is set */
+	uint8_t cpumode;	     /* SAMPO_CPUMODE_* used for the lookup */
+	/*
+	 * Where the lookup went, as perf's al->level: 'k' kernel maps, '.' the
+	 * thread's maps, 'H' nowhere (hypervisor, guest or unknown cpumode).
+	 * perf prints "[hypervisor]" for 'H' and "<not found>" otherwise when
+	 * map is NULL.
+	 */
+	char level;
+};
+
+/**
+ * sampo_machine__new() - an empty host machine
+ *
+ * It already holds the idle thread (pid 0, tid 0, comm "swapper").
+ * Return: the machine (free with sampo_machine__delete()), or NULL when out
+ * of memory.
+ */
+SAMPO_API struct sampo_machine *sampo_machine__new(void);
+
+/** sampo_machine__delete() - drop the machine's references and free it; NULL is allowed */
+SAMPO_API void sampo_machine__delete(struct sampo_machine *machine);
+
+/**
+ * sampo_machine__process_event() - update the machine with one record
+ * @machine: the machine
+ * @ev: a record from sampo_reader__next() (borrowed). COMM, FORK, EXIT, MMAP,
+ *	MMAP2 and KSYMBOL change the state; every other type is ignored.
+ *	MMAP and MMAP2 use ev->sample.cpumode to tell kernel maps from user maps.
+ *
+ * Records whose fields make no sense (an MMAP with a wrapping range, say)
+ * are skipped, as perf skips them.
+ *
+ * Return: 0, or -ENOMEM (the machine stays usable, the record is lost).
+ */
+SAMPO_API int sampo_machine__process_event(struct sampo_machine *machine,
+					   const struct sampo_event *ev);
+
+/**
+ * sampo_machine__findnew_thread() - the thread @tid, created if missing
+ * @pid: its process id, or -1 when unknown; a thread created with pid -1
+ *	 learns its pid from the first later lookup that gives one
+ * @tid: its thread id
+ *
+ * Return: a new reference (sampo_thread__put() it), or NULL when out of memory.
+ */
+SAMPO_API struct sampo_thread *sampo_machine__findnew_thread(struct sampo_machine *machine,
+							     int32_t pid, int32_t tid);
+
+/**
+ * sampo_machine__find_thread() - the thread @tid, if the machine knows it
+ *
+ * Like sampo_machine__findnew_thread() but never creates one.
+ * Return: a new reference, or NULL.
+ */
+SAMPO_API struct sampo_thread *sampo_machine__find_thread(struct sampo_machine *machine,
+							  int32_t pid, int32_t tid);
+
+/**
+ * sampo_machine__find_map() - the map that covers @addr, seen from @thread
+ * @thread: the thread (its process's maps are searched for user addresses)
+ * @cpumode: SAMPO_CPUMODE_KERNEL searches the kernel maps, SAMPO_CPUMODE_USER
+ *	     the thread's maps; any other mode finds nothing (level 'H'), as in
+ *	     perf without --guest
+ * @al: filled in; holds references, release with sampo_addr_location__exit().
+ *	Any references it held before are dropped first, so a zeroed or
+ *	already used struct can be passed.
+ *
+ * Return: @al->map (borrowed from @al), or NULL.
+ */
+SAMPO_API struct sampo_map *sampo_machine__find_map(struct sampo_machine *machine,
+						    struct sampo_thread *thread, uint8_t cpumode,
+						    uint64_t addr, struct sampo_addr_location *al);
+
+/**
+ * sampo_machine__resolve() - the thread and map of a sample (perf's machine__resolve)
+ * @sample: a decoded SAMPLE: pid, tid, ip and cpumode are used
+ * @al: filled in as by sampo_machine__find_map() for sample->ip
+ *
+ * Return: 0, or -ENOMEM when the thread cannot be created.
+ */
+SAMPO_API int sampo_machine__resolve(struct sampo_machine *machine,
+				     const struct sampo_sample *sample,
+				     struct sampo_addr_location *al);
+
+/** sampo_addr_location__exit() - drop the references @al holds and clear it */
+SAMPO_API void sampo_addr_location__exit(struct sampo_addr_location *al);
+
+/** sampo_machine__kernel_map() - the kernel map, or NULL before its MMAP (borrowed) */
+SAMPO_API struct sampo_map *sampo_machine__kernel_map(const struct sampo_machine *machine);
+
+/**
+ * sampo_machine__kernel_ref_reloc() - the reference symbol of the kernel map
+ * @name: set to the symbol named after "[kernel.kallsyms]" ("_text"), borrowed
+ * @addr: set to its run-time address as recorded (the MMAP's pgoff)
+ *
+ * Return: true when known (false before the kernel MMAP, or when the address
+ * was hidden at record time: pgoff 0).
+ */
+SAMPO_API bool sampo_machine__kernel_ref_reloc(const struct sampo_machine *machine,
+					       const char **name, uint64_t *addr);
+
+/** sampo_machine__nr_threads() - threads currently in the machine (dead ones excluded) */
+SAMPO_API size_t sampo_machine__nr_threads(const struct sampo_machine *machine);
+
+/**
+ * sampo_machine__next_thread() - iterate over the threads, in no particular order
+ * @prev: NULL to start, then the previous result
+ *
+ * Do not change the machine while iterating. Return: the next thread
+ * (borrowed), or NULL at the end.
+ */
+SAMPO_API struct sampo_thread *sampo_machine__next_thread(const struct sampo_machine *machine,
+							  const struct sampo_thread *prev);
+
+#define sampo_machine__for_each_thread(machine, thread)                        \
+	for ((thread) = sampo_machine__next_thread((machine), NULL); (thread); \
+	     (thread) = sampo_machine__next_thread((machine), (thread)))
+
+/* ---- threads ----------------------------------------------------------- */
+
+/** sampo_thread__get() - take a reference; returns @thread (NULL is allowed) */
+SAMPO_API struct sampo_thread *sampo_thread__get(struct sampo_thread *thread);
+/** sampo_thread__put() - drop a reference; NULL is allowed */
+SAMPO_API void sampo_thread__put(struct sampo_thread *thread);
+
+SAMPO_API int32_t sampo_thread__pid(const struct sampo_thread *thread); /* -1: unknown */
+SAMPO_API int32_t sampo_thread__tid(const struct sampo_thread *thread);
+SAMPO_API int32_t sampo_thread__ppid(const struct sampo_thread *thread); /* -1: unknown */
+/** sampo_thread__comm() - the current comm, ":<tid>" until one is known (borrowed) */
+SAMPO_API const char *sampo_thread__comm(const struct sampo_thread *thread);
+/** sampo_thread__comm_set() - a COMM (or a FORK from a named parent) gave the comm */
+SAMPO_API bool sampo_thread__comm_set(const struct sampo_thread *thread);
+/** sampo_thread__exited() - an EXIT record was seen for the thread */
+SAMPO_API bool sampo_thread__exited(const struct sampo_thread *thread);
+/** sampo_thread__nr_maps() - maps of the thread's process */
+SAMPO_API size_t sampo_thread__nr_maps(const struct sampo_thread *thread);
+/** sampo_thread__map() - map @idx of the process, by increasing start (borrowed) */
+SAMPO_API struct sampo_map *sampo_thread__map(const struct sampo_thread *thread, size_t idx);
+
+/* ---- maps -------------------------------------------------------------- */
+
+SAMPO_API struct sampo_map *sampo_map__get(struct sampo_map *map);
+SAMPO_API void sampo_map__put(struct sampo_map *map);
+
+SAMPO_API uint64_t sampo_map__start(const struct sampo_map *map);
+SAMPO_API uint64_t sampo_map__end(const struct sampo_map *map); /* exclusive */
+SAMPO_API uint64_t sampo_map__pgoff(const struct sampo_map *map);
+SAMPO_API uint32_t sampo_map__prot(const struct sampo_map *map);  /* PROT_* */
+SAMPO_API uint32_t sampo_map__flags(const struct sampo_map *map); /* MAP_* */
+/** sampo_map__dso() - the DSO mapped (borrowed, lives as long as the map) */
+SAMPO_API struct sampo_dso *sampo_map__dso(const struct sampo_map *map);
+/**
+ * sampo_map__map_ip() - turn an address into an offset in the DSO
+ *
+ * addr - start + pgoff, or @addr itself for maps with no file behind them
+ * (anonymous, heap, stack, the kernel map).
+ */
+SAMPO_API uint64_t sampo_map__map_ip(const struct sampo_map *map, uint64_t addr);
+
+/* ---- DSOs -------------------------------------------------------------- */
+
+SAMPO_API struct sampo_dso *sampo_dso__get(struct sampo_dso *dso);
+SAMPO_API void sampo_dso__put(struct sampo_dso *dso);
+
+/**
+ * sampo_dso__long_name() - perf's long name: the mmap'ed path,
+ * "[kernel.kallsyms]" for the kernel, the module path or "[name]" for
+ * modules, "/tmp/perf-<pid>.map" for anonymous code (borrowed)
+ */
+SAMPO_API const char *sampo_dso__long_name(const struct sampo_dso *dso);
+/** sampo_dso__short_name() - the base name, or "[name]" for modules (borrowed) */
+SAMPO_API const char *sampo_dso__short_name(const struct sampo_dso *dso);
+/** sampo_dso__is_kernel() - the kernel or a kernel module (or another kernel map) */
+SAMPO_API bool sampo_dso__is_kernel(const struct sampo_dso *dso);
+/**
+ * sampo_dso__build_id() - the build-id an MMAP2 carried, if any
+ * @size: set to its length in bytes (0 when unknown)
+ *
+ * Return: the bytes (borrowed), or NULL.
+ */
+SAMPO_API const uint8_t *sampo_dso__build_id(const struct sampo_dso *dso, size_t *size);
+
+#endif /* SAMPO_MACHINE_H */

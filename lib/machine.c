@@ -1,0 +1,1378 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * machine.c - threads, maps and DSOs of the recorded machine, rebuilt from
+ * COMM, FORK, EXIT, MMAP, MMAP2 and KSYMBOL records the way perf 6.1 does it
+ * (util/machine.c, thread.c, maps.c, map.c), so that `sampo dump` prints the
+ * same " ... thread:" and " ...... dso:" lines as `perf report -D`.
+ *
+ * Data structures:
+ *
+ *	machine ── threads: hash table by tid (chained), + last-hit pointer
+ *	        ├─ dsos:    hash table by long name, + list in creation order
+ *	        └─ kmaps:   the kernel maps (kernel, modules, BPF, trampolines)
+ *	thread  ── maps:    shared by every thread of a process (the leader's)
+ *	maps    ── sorted array of map references, by start, + last-hit index
+ *	map     ── dso reference
+ *
+ * Invariants:
+ * - a map is never modified once inserted; cutting an old map makes new
+ *   maps, so containers (parent and child after a fork) share map objects;
+ * - user maps of one process do not overlap: an insert first removes or
+ *   trims what the new map covers (perf's maps__fixup_overlappings);
+ * - every pointer stored in a container is a reference; objects are freed
+ *   when their last reference goes.
+ *
+ * Known differences from perf, all in situations perf itself handles
+ * arbitrarily: where kernel maps overlap (a zero-length kernel MMAP), perf's
+ * red-black tree picks one depending on its shape, we pick the one with the
+ * highest start; the [vdso] DSO is named "[vdso]" where perf, lacking a
+ * build-id table entry for it, names it after a temporary copy of its own
+ * vdso; 32-bit processes are not told apart ("[vdso32]").
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sampo/event.h>
+#include <sampo/machine.h>
+#include <sampo/reader.h>
+#include <sampo/sample.h>
+#include "internal/machine.h"
+#include "internal/util.h"
+
+/* mmap(2) bits perf looks at; the values are the Linux ABI on every arch perf supports */
+#define PROT_EXEC_BIT	0x4
+#define MAP_SHARED_BIT	0x1
+#define MAP_HUGETLB_BIT 0x40000
+
+#define KERNEL_MMAP_NAME      "[kernel.kallsyms]"
+#define ENTRY_TRAMPOLINE_NAME "__entry_SYSCALL_64_trampoline"
+
+/* ---- small helpers ------------------------------------------------------ */
+
+static uint64_t hash_str(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	for (; *s; s++) {
+		h ^= (uint8_t)*s;
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}
+
+static size_t hash_tid(int32_t tid, size_t cap)
+{
+	return (size_t)(((uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
+}
+
+static const char *path_basename(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+static bool str_starts(const char *s, const char *prefix)
+{
+	return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/*
+ * perf's kmod_path__parse_name(): is @path a kernel module, and what is its
+ * DSO short name? "[name]" is a module unless it names the kernel, a guest
+ * kernel or a vdso; a path is a module when it ends in .ko (possibly
+ * compressed), and its name becomes "[base]" with '-' turned into '_'.
+ * @ret_name: optional; a malloc'ed short name.
+ */
+static int kmod_parse(const char *path, bool *ret_kmod, char **ret_name)
+{
+	static const char *const not_kmod[] = {
+		"[kernel.kallsyms]", "[guest.kernel.kallsyms", "[vdso]", "[vdso32]", "[vdsox32]",
+		"[vsyscall]",
+	};
+	static const char *const comp_ext[] = { ".gz", ".xz", ".zst", ".bz2", ".lzma", ".lz4" };
+	const char *name = path_basename(path);
+	const char *ext = strrchr(path, '.');
+	bool kmod = false;
+	char *out;
+
+	if (name[0] == '[') {
+		kmod = true;
+		for (size_t i = 0; i < ARRAY_SIZE(not_kmod); i++) {
+			if (str_starts(name, not_kmod[i]))
+				kmod = false;
+		}
+		ext = NULL;
+	}
+	if (ext) {
+		for (size_t i = 0; i < ARRAY_SIZE(comp_ext); i++) {
+			if (!strcmp(ext, comp_ext[i])) {
+				/* perf steps back over a 3-character ".ko" before the compression suffix */
+				ext = ext - 3 >= path ? ext - 3 : path;
+				break;
+			}
+		}
+		if (ext > name)
+			kmod = !strncmp(ext, ".ko", 3);
+	}
+	*ret_kmod = kmod;
+	if (!ret_name)
+		return 0;
+	if (kmod && ext && name[0] != '[') {
+		int n = (int)(ext - name);
+
+		out = malloc((size_t)n + 3);
+		if (out)
+			snprintf(out, (size_t)n + 3, "[%.*s]", n, name);
+	} else {
+		out = strdup(name);
+	}
+	if (!out)
+		return -ENOMEM;
+	if (ext && name[0] != '[') {
+		for (char *c = out; *c; c++) {
+			if (*c == '-')
+				*c = '_';
+		}
+	}
+	*ret_name = out;
+	return 0;
+}
+
+static bool is_kernel_module(const char *path)
+{
+	bool kmod = false;
+
+	(void)kmod_parse(path, &kmod, NULL);
+	return kmod;
+}
+
+/* ---- DSOs --------------------------------------------------------------- */
+
+static struct sampo_dso *dso_new(const char *long_name, const char *short_name)
+{
+	struct sampo_dso *dso = calloc(1, sizeof(*dso));
+
+	if (!dso)
+		return NULL;
+	dso->refcnt = 1;
+	dso->long_name = strdup(long_name);
+	dso->short_name = strdup(short_name ? short_name : path_basename(long_name));
+	if (!dso->long_name || !dso->short_name) {
+		free(dso->long_name);
+		free(dso->short_name);
+		free(dso);
+		return NULL;
+	}
+	return dso;
+}
+
+struct sampo_dso *sampo_dso__get(struct sampo_dso *dso)
+{
+	if (dso)
+		dso->refcnt++;
+	return dso;
+}
+
+void sampo_dso__put(struct sampo_dso *dso)
+{
+	if (!dso || --dso->refcnt > 0)
+		return;
+	free(dso->long_name);
+	free(dso->short_name);
+	free(dso);
+}
+
+const char *sampo_dso__long_name(const struct sampo_dso *dso)
+{
+	return dso->long_name;
+}
+
+const char *sampo_dso__short_name(const struct sampo_dso *dso)
+{
+	return dso->short_name;
+}
+
+bool sampo_dso__is_kernel(const struct sampo_dso *dso)
+{
+	return dso->space != SAMPO_DSO_SPACE_USER;
+}
+
+const uint8_t *sampo_dso__build_id(const struct sampo_dso *dso, size_t *size)
+{
+	*size = dso->build_id_size;
+	return dso->build_id_size ? dso->build_id : NULL;
+}
+
+static void dso_set_build_id(struct sampo_dso *dso, const uint8_t *bid, size_t size)
+{
+	if (size > SAMPO_BUILD_ID_MAX)
+		size = SAMPO_BUILD_ID_MAX;
+	memcpy(dso->build_id, bid, size);
+	dso->build_id_size = (uint8_t)size;
+}
+
+static bool dso_id_empty(const struct sampo_dso_id *id)
+{
+	return !id->maj && !id->min && !id->ino && !id->ino_generation;
+}
+
+/* perf's dso_id__cmp(): an unknown identity matches any */
+static bool dso_id_match(const struct sampo_dso_id *a, const struct sampo_dso_id *b)
+{
+	if (dso_id_empty(a) || dso_id_empty(b))
+		return true;
+	return a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
+	       a->ino_generation == b->ino_generation;
+}
+
+static struct sampo_dso *machine_find_dso(const struct sampo_machine *m, const char *long_name,
+					  const struct sampo_dso_id *id)
+{
+	struct sampo_dso *dso;
+
+	if (!m->dsos_cap)
+		return NULL;
+	dso = m->dsos[hash_str(long_name) & (m->dsos_cap - 1)];
+	for (; dso; dso = dso->hnext) {
+		if (!strcmp(dso->long_name, long_name) && (!id || dso_id_match(id, &dso->id)))
+			return dso;
+	}
+	return NULL;
+}
+
+static struct sampo_dso *machine_find_dso_short(const struct sampo_machine *m, const char *name)
+{
+	for (struct sampo_dso *dso = m->dso_list; dso; dso = dso->lnext) {
+		if (!strcmp(dso->short_name, name))
+			return dso;
+	}
+	return NULL;
+}
+
+static int machine_grow_dsos(struct sampo_machine *m)
+{
+	size_t ncap = m->dsos_cap ? m->dsos_cap * 2 : 256;
+	struct sampo_dso **nt = calloc(ncap, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (struct sampo_dso *dso = m->dso_list; dso; dso = dso->lnext) {
+		size_t b = hash_str(dso->long_name) & (ncap - 1);
+
+		dso->hnext = nt[b];
+		nt[b] = dso;
+	}
+	free(m->dsos);
+	m->dsos = nt;
+	m->dsos_cap = ncap;
+	return 0;
+}
+
+/* The table takes its own reference; the caller keeps theirs. */
+static int machine_add_dso(struct sampo_machine *m, struct sampo_dso *dso)
+{
+	size_t b;
+
+	if (!m->dsos_cap || m->nr_dsos >= m->dsos_cap - m->dsos_cap / 4) {
+		int err = machine_grow_dsos(m);
+
+		if (err)
+			return err;
+	}
+	b = hash_str(dso->long_name) & (m->dsos_cap - 1);
+	dso->hnext = m->dsos[b];
+	m->dsos[b] = sampo_dso__get(dso);
+	dso->lnext = NULL;
+	*m->dso_tail = dso;
+	m->dso_tail = &dso->lnext;
+	m->nr_dsos++;
+	return 0;
+}
+
+/* A new reference to the DSO named @long_name (and of identity @id), created if missing. */
+static struct sampo_dso *machine_findnew_dso(struct sampo_machine *m, const char *long_name,
+					     const struct sampo_dso_id *id)
+{
+	struct sampo_dso *dso = machine_find_dso(m, long_name, id);
+
+	if (dso)
+		return sampo_dso__get(dso);
+	dso = dso_new(long_name, NULL);
+	if (!dso)
+		return NULL;
+	if (id)
+		dso->id = *id;
+	if (machine_add_dso(m, dso)) {
+		sampo_dso__put(dso);
+		return NULL;
+	}
+	return dso;
+}
+
+/* ---- maps --------------------------------------------------------------- */
+
+static struct sampo_map *map_new(uint64_t start, uint64_t end, uint64_t pgoff,
+				 struct sampo_dso *dso)
+{
+	struct sampo_map *map = calloc(1, sizeof(*map));
+
+	if (!map)
+		return NULL;
+	map->refcnt = 1;
+	map->start = start;
+	map->end = end;
+	map->pgoff = pgoff;
+	map->dso = sampo_dso__get(dso);
+	return map;
+}
+
+static struct sampo_map *map_clone_range(const struct sampo_map *from, uint64_t start, uint64_t end,
+					 uint64_t pgoff)
+{
+	struct sampo_map *map = map_new(start, end, pgoff, from->dso);
+
+	if (!map)
+		return NULL;
+	map->prot = from->prot;
+	map->flags = from->flags;
+	map->identity = from->identity;
+	return map;
+}
+
+struct sampo_map *sampo_map__get(struct sampo_map *map)
+{
+	if (map)
+		map->refcnt++;
+	return map;
+}
+
+void sampo_map__put(struct sampo_map *map)
+{
+	if (!map || --map->refcnt > 0)
+		return;
+	sampo_dso__put(map->dso);
+	free(map);
+}
+
+uint64_t sampo_map__start(const struct sampo_map *map)
+{
+	return map->start;
+}
+
+uint64_t sampo_map__end(const struct sampo_map *map)
+{
+	return map->end;
+}
+
+uint64_t sampo_map__pgoff(const struct sampo_map *map)
+{
+	return map->pgoff;
+}
+
+uint32_t sampo_map__prot(const struct sampo_map *map)
+{
+	return map->prot;
+}
+
+uint32_t sampo_map__flags(const struct sampo_map *map)
+{
+	return map->flags;
+}
+
+struct sampo_dso *sampo_map__dso(const struct sampo_map *map)
+{
+	return map->dso;
+}
+
+uint64_t sampo_map__map_ip(const struct sampo_map *map, uint64_t addr)
+{
+	return map->identity ? addr : addr - map->start + map->pgoff;
+}
+
+static struct sampo_maps *maps_new(void)
+{
+	struct sampo_maps *maps = calloc(1, sizeof(*maps));
+
+	if (maps)
+		maps->refcnt = 1;
+	return maps;
+}
+
+static struct sampo_maps *maps_get(struct sampo_maps *maps)
+{
+	if (maps)
+		maps->refcnt++;
+	return maps;
+}
+
+static void maps_put(struct sampo_maps *maps)
+{
+	if (!maps || --maps->refcnt > 0)
+		return;
+	for (size_t i = 0; i < maps->nr; i++)
+		sampo_map__put(maps->entries[i]);
+	free(maps->entries);
+	free(maps);
+}
+
+/* Index of the first map whose start is greater than @addr. */
+static size_t maps_upper_bound(const struct sampo_maps *maps, uint64_t addr)
+{
+	size_t lo = 0, hi = maps->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (maps->entries[mid]->start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Index of the first map whose start is @addr or more. */
+static size_t maps_lower_bound(const struct sampo_maps *maps, uint64_t addr)
+{
+	size_t lo = 0, hi = maps->nr;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (maps->entries[mid]->start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Takes a new reference to @map; keeps the array sorted, after maps of equal start. */
+static int maps_insert(struct sampo_maps *maps, struct sampo_map *map)
+{
+	size_t pos;
+
+	if (maps->nr == maps->cap) {
+		size_t ncap = maps->cap ? maps->cap * 2 : 16;
+		struct sampo_map **ne = realloc(maps->entries, ncap * sizeof(*ne));
+
+		if (!ne)
+			return -ENOMEM;
+		maps->entries = ne;
+		maps->cap = ncap;
+	}
+	pos = maps_upper_bound(maps, map->start);
+	memmove(&maps->entries[pos + 1], &maps->entries[pos],
+		(maps->nr - pos) * sizeof(*maps->entries));
+	maps->entries[pos] = sampo_map__get(map);
+	maps->nr++;
+	maps->last = pos;
+	return 0;
+}
+
+static void maps_remove_at(struct sampo_maps *maps, size_t idx)
+{
+	struct sampo_map *map = maps->entries[idx];
+
+	memmove(&maps->entries[idx], &maps->entries[idx + 1],
+		(maps->nr - idx - 1) * sizeof(*maps->entries));
+	maps->nr--;
+	maps->last = 0;
+	sampo_map__put(map);
+}
+
+static void maps_remove(struct sampo_maps *maps, const struct sampo_map *map)
+{
+	for (size_t i = 0; i < maps->nr; i++) {
+		if (maps->entries[i] == map) {
+			maps_remove_at(maps, i);
+			return;
+		}
+	}
+}
+
+/* The map covering @addr (borrowed), or NULL. */
+static struct sampo_map *maps_find(struct sampo_maps *maps, uint64_t addr)
+{
+	struct sampo_map *map;
+	size_t i;
+
+	if (maps->last < maps->nr) {
+		map = maps->entries[maps->last];
+		if (addr >= map->start && addr < map->end)
+			return map;
+	}
+	/* the candidates start at or before @addr; without overlaps only the last one can hold it */
+	i = maps_upper_bound(maps, addr);
+	while (i > 0) {
+		map = maps->entries[--i];
+		if (addr < map->end) {
+			maps->last = i;
+			return map;
+		}
+		if (!maps->may_overlap && map->start != map->end)
+			break;
+	}
+	return NULL;
+}
+
+/*
+ * Make room for @map: remove the maps it overlaps and put back the parts of
+ * them it does not cover, with their file offsets adjusted (perf's
+ * maps__fixup_overlappings).
+ */
+static int maps_fixup_overlaps(struct sampo_maps *maps, const struct sampo_map *map)
+{
+	size_t end_idx = maps_lower_bound(maps, map->end);
+	size_t i = end_idx;
+
+	/* a map starting exactly at map->end does not overlap, but one of length 0 before it may */
+	while (i > 0) {
+		struct sampo_map *pos = maps->entries[i - 1];
+		struct sampo_map *before = NULL, *after = NULL;
+		int err = 0;
+
+		if (pos->end <= map->start && pos->start < map->start)
+			break;
+		i--;
+		if (pos->start >= map->end)
+			continue;
+		if (map->start > pos->start) {
+			before = map_clone_range(pos, pos->start, map->start, pos->pgoff);
+			if (!before)
+				return -ENOMEM;
+		}
+		if (map->end < pos->end) {
+			after = map_clone_range(pos, map->end, pos->end,
+						pos->pgoff + (map->end - pos->start));
+			if (!after) {
+				sampo_map__put(before);
+				return -ENOMEM;
+			}
+		}
+		maps_remove_at(maps, i);
+		if (before)
+			err = maps_insert(maps, before);
+		if (after && !err)
+			err = maps_insert(maps, after);
+		sampo_map__put(before);
+		sampo_map__put(after);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* Copy every map of @from into @to, as perf's maps__clone (no overlap fixup). */
+static int maps_clone_into(struct sampo_maps *to, const struct sampo_maps *from)
+{
+	if (to->nr && from->nr)
+		to->may_overlap = true;
+	for (size_t i = 0; i < from->nr; i++) {
+		int err = maps_insert(to, from->entries[i]);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- threads ------------------------------------------------------------ */
+
+static int thread_set_comm(struct sampo_thread *t, const char *comm, bool exec)
+{
+	char *copy = strdup(comm);
+
+	if (!copy)
+		return -ENOMEM;
+	/* TODO(machine): keep the comm history with timestamps for time-sorted reports */
+	free(t->comm);
+	t->comm = copy;
+	t->comm_set = true;
+	t->comm_exec = exec;
+	return 0;
+}
+
+static struct sampo_thread *thread_new(int32_t pid, int32_t tid)
+{
+	struct sampo_thread *t = calloc(1, sizeof(*t));
+	char comm[16];
+
+	if (!t)
+		return NULL;
+	snprintf(comm, sizeof(comm), ":%" PRId32, tid);
+	t->comm = strdup(comm);
+	if (!t->comm) {
+		free(t);
+		return NULL;
+	}
+	t->refcnt = 1;
+	t->pid = pid;
+	t->tid = tid;
+	t->ppid = -1;
+	t->ns_pid = pid;
+	return t;
+}
+
+struct sampo_thread *sampo_thread__get(struct sampo_thread *thread)
+{
+	if (thread)
+		thread->refcnt++;
+	return thread;
+}
+
+void sampo_thread__put(struct sampo_thread *thread)
+{
+	if (!thread || --thread->refcnt > 0)
+		return;
+	maps_put(thread->maps);
+	free(thread->comm);
+	free(thread);
+}
+
+int32_t sampo_thread__pid(const struct sampo_thread *thread)
+{
+	return thread->pid;
+}
+
+int32_t sampo_thread__tid(const struct sampo_thread *thread)
+{
+	return thread->tid;
+}
+
+int32_t sampo_thread__ppid(const struct sampo_thread *thread)
+{
+	return thread->ppid;
+}
+
+const char *sampo_thread__comm(const struct sampo_thread *thread)
+{
+	return thread->comm;
+}
+
+bool sampo_thread__comm_set(const struct sampo_thread *thread)
+{
+	return thread->comm_set;
+}
+
+bool sampo_thread__exited(const struct sampo_thread *thread)
+{
+	return thread->exited;
+}
+
+size_t sampo_thread__nr_maps(const struct sampo_thread *thread)
+{
+	return thread->maps ? thread->maps->nr : 0;
+}
+
+struct sampo_map *sampo_thread__map(const struct sampo_thread *thread, size_t idx)
+{
+	return thread->maps && idx < thread->maps->nr ? thread->maps->entries[idx] : NULL;
+}
+
+/* ---- the thread table --------------------------------------------------- */
+
+static struct sampo_thread *machine_lookup_thread(const struct sampo_machine *m, int32_t tid)
+{
+	struct sampo_thread *t;
+
+	if (m->last_thread && m->last_thread->tid == tid)
+		return m->last_thread;
+	for (t = m->threads[hash_tid(tid, m->threads_cap)]; t; t = t->hnext) {
+		if (t->tid == tid)
+			return t;
+	}
+	return NULL;
+}
+
+static int machine_grow_threads(struct sampo_machine *m)
+{
+	size_t ncap = m->threads_cap * 2;
+	struct sampo_thread **nt = calloc(ncap, sizeof(*nt));
+
+	if (!nt)
+		return -ENOMEM;
+	for (size_t b = 0; b < m->threads_cap; b++) {
+		struct sampo_thread *t = m->threads[b], *next;
+
+		for (; t; t = next) {
+			size_t nb = hash_tid(t->tid, ncap);
+
+			next = t->hnext;
+			t->hnext = nt[nb];
+			nt[nb] = t;
+		}
+	}
+	free(m->threads);
+	m->threads = nt;
+	m->threads_cap = ncap;
+	return 0;
+}
+
+/* The table takes over the caller's reference. */
+static int machine_insert_thread(struct sampo_machine *m, struct sampo_thread *t)
+{
+	size_t b;
+
+	if (m->nr_threads >= m->threads_cap - m->threads_cap / 4) {
+		int err = machine_grow_threads(m);
+
+		if (err)
+			return err;
+	}
+	b = hash_tid(t->tid, m->threads_cap);
+	t->hnext = m->threads[b];
+	m->threads[b] = t;
+	t->in_table = true;
+	m->nr_threads++;
+	return 0;
+}
+
+/* perf's machine__remove_thread(): forget @t; drops the table's reference. */
+static void machine_remove_thread(struct sampo_machine *m, struct sampo_thread *t)
+{
+	struct sampo_thread **pp = &m->threads[hash_tid(t->tid, m->threads_cap)];
+
+	if (!t->in_table)
+		return;
+	for (; *pp; pp = &(*pp)->hnext) {
+		if (*pp == t) {
+			*pp = t->hnext;
+			break;
+		}
+	}
+	if (m->last_thread == t)
+		m->last_thread = NULL;
+	t->hnext = NULL;
+	t->in_table = false;
+	m->nr_threads--;
+	sampo_thread__put(t);
+}
+
+static struct sampo_thread *machine_findnew(struct sampo_machine *m, int32_t pid, int32_t tid,
+					    bool create);
+
+/*
+ * A thread created without its pid learns it from a later lookup; it then
+ * joins its process's maps (perf's machine__update_thread_pid).
+ */
+static void machine_update_thread_pid(struct sampo_machine *m, struct sampo_thread *t, int32_t pid)
+{
+	struct sampo_thread *leader;
+
+	if (pid == t->pid || pid == -1 || t->pid != -1)
+		return;
+	t->pid = pid;
+	if (t->pid == t->tid)
+		return;
+	leader = machine_findnew(m, pid, pid, true);
+	if (!leader)
+		return;
+	if (!leader->maps)
+		leader->maps = maps_new();
+	if (leader->maps && t->maps != leader->maps) {
+		maps_put(t->maps);
+		t->maps = maps_get(leader->maps);
+	}
+	sampo_thread__put(leader);
+}
+
+/* A new reference, or NULL (not found, or out of memory). */
+static struct sampo_thread *machine_findnew(struct sampo_machine *m, int32_t pid, int32_t tid,
+					    bool create)
+{
+	struct sampo_thread *t = machine_lookup_thread(m, tid);
+
+	if (t) {
+		m->last_thread = t;
+		machine_update_thread_pid(m, t, pid);
+		return sampo_thread__get(t);
+	}
+	if (!create)
+		return NULL;
+	t = thread_new(pid, tid);
+	if (!t)
+		return NULL;
+	if (machine_insert_thread(m, t)) {
+		sampo_thread__put(t);
+		return NULL;
+	}
+	/* maps after the insert: finding the leader may create it (perf's thread__init_maps) */
+	if (pid == tid || pid == -1) {
+		t->maps = maps_new();
+	} else {
+		struct sampo_thread *leader = machine_findnew(m, pid, pid, true);
+
+		if (leader) {
+			if (!leader->maps)
+				leader->maps = maps_new();
+			t->maps = maps_get(leader->maps);
+			sampo_thread__put(leader);
+		}
+	}
+	if (!t->maps) {
+		machine_remove_thread(m, t);
+		return NULL;
+	}
+	m->last_thread = t;
+	return sampo_thread__get(t);
+}
+
+struct sampo_thread *sampo_machine__findnew_thread(struct sampo_machine *machine, int32_t pid,
+						   int32_t tid)
+{
+	return machine_findnew(machine, pid, tid, true);
+}
+
+struct sampo_thread *sampo_machine__find_thread(struct sampo_machine *machine, int32_t pid,
+						int32_t tid)
+{
+	return machine_findnew(machine, pid, tid, false);
+}
+
+size_t sampo_machine__nr_threads(const struct sampo_machine *machine)
+{
+	return machine->nr_threads;
+}
+
+struct sampo_thread *sampo_machine__next_thread(const struct sampo_machine *machine,
+						const struct sampo_thread *prev)
+{
+	size_t b = 0;
+
+	if (prev) {
+		if (prev->hnext)
+			return prev->hnext;
+		b = hash_tid(prev->tid, machine->threads_cap) + 1;
+	}
+	for (; b < machine->threads_cap; b++) {
+		if (machine->threads[b])
+			return machine->threads[b];
+	}
+	return NULL;
+}
+
+/* ---- the machine -------------------------------------------------------- */
+
+struct sampo_machine *sampo_machine__new(void)
+{
+	struct sampo_machine *m = calloc(1, sizeof(*m));
+	struct sampo_thread *idle;
+
+	if (!m)
+		return NULL;
+	m->dso_tail = &m->dso_list;
+	m->threads_cap = 1024;
+	m->threads = calloc(m->threads_cap, sizeof(*m->threads));
+	m->kmaps = maps_new();
+	if (!m->threads || !m->kmaps)
+		goto out_delete;
+	m->kmaps->may_overlap = true;
+
+	/* perf registers the idle task before reading any record */
+	idle = machine_findnew(m, 0, 0, true);
+	if (!idle)
+		goto out_delete;
+	if (thread_set_comm(idle, "swapper", false)) {
+		sampo_thread__put(idle);
+		goto out_delete;
+	}
+	sampo_thread__put(idle);
+	return m;
+
+out_delete:
+	sampo_machine__delete(m);
+	return NULL;
+}
+
+void sampo_machine__delete(struct sampo_machine *machine)
+{
+	struct sampo_dso *dso, *next;
+
+	if (!machine)
+		return;
+	for (size_t b = 0; machine->threads && b < machine->threads_cap; b++) {
+		while (machine->threads[b])
+			machine_remove_thread(machine, machine->threads[b]);
+	}
+	free(machine->threads);
+	sampo_map__put(machine->vmlinux_map);
+	maps_put(machine->kmaps);
+	for (dso = machine->dso_list; dso; dso = next) {
+		next = dso->lnext;
+		sampo_dso__put(dso);
+	}
+	free(machine->dsos);
+	free(machine->ref_reloc_name);
+	free(machine);
+}
+
+struct sampo_map *sampo_machine__kernel_map(const struct sampo_machine *machine)
+{
+	return machine->vmlinux_map;
+}
+
+bool sampo_machine__kernel_ref_reloc(const struct sampo_machine *machine, const char **name,
+				     uint64_t *addr)
+{
+	if (!machine->ref_reloc_name || !machine->ref_reloc_addr)
+		return false;
+	*name = machine->ref_reloc_name;
+	*addr = machine->ref_reloc_addr;
+	return true;
+}
+
+/* ---- kernel maps -------------------------------------------------------- */
+
+/*
+ * The DSO of the kernel map: the first kernel-space DSO that is not a module
+ * (a build-id table entry, or an earlier kernel MMAP), else "[kernel.kallsyms]".
+ */
+static struct sampo_dso *machine_findnew_kernel_dso(struct sampo_machine *m)
+{
+	struct sampo_dso *dso;
+
+	for (dso = m->dso_list; dso; dso = dso->lnext) {
+		if (dso->space == SAMPO_DSO_SPACE_KERNEL && !is_kernel_module(dso->long_name))
+			return sampo_dso__get(dso);
+	}
+	dso = machine_findnew_dso(m, KERNEL_MMAP_NAME, NULL);
+	if (dso)
+		dso->space = SAMPO_DSO_SPACE_KERNEL;
+	return dso;
+}
+
+static int machine_set_kernel_map(struct sampo_machine *m, uint64_t start, uint64_t len,
+				  uint64_t pgoff, const char *name)
+{
+	struct sampo_dso *kernel = machine_findnew_kernel_dso(m);
+	struct sampo_map *map;
+	uint64_t end = start + len;
+	char *ref_name;
+	int err;
+
+	if (!kernel)
+		return -ENOMEM;
+	/* perf: "some perf.data file came with a zero sized synthesized MMAP event" */
+	if (start == 0 && end == 0)
+		end = UINT64_MAX;
+	map = map_new(start, end, 0, kernel);
+	sampo_dso__put(kernel);
+	if (!map)
+		return -ENOMEM;
+	map->identity = true;
+
+	if (m->vmlinux_map) {
+		maps_remove(m->kmaps, m->vmlinux_map);
+		sampo_map__put(m->vmlinux_map);
+		m->vmlinux_map = NULL;
+	}
+	err = maps_insert(m->kmaps, map);
+	if (err) {
+		sampo_map__put(map);
+		return err;
+	}
+	m->vmlinux_map = map;
+
+	/* "[kernel.kallsyms]_text": the reference symbol and where it was */
+	if (pgoff) {
+		const char *sym = strchr(name, ']');
+
+		ref_name = strdup(sym ? sym + 1 : "");
+		if (!ref_name)
+			return -ENOMEM;
+		free(m->ref_reloc_name);
+		m->ref_reloc_name = ref_name;
+		m->ref_reloc_addr = pgoff;
+	}
+	return 0;
+}
+
+static int machine_add_module_map(struct sampo_machine *m, uint64_t start, uint64_t len,
+				  const char *filename, const uint8_t *bid, size_t bid_size)
+{
+	struct sampo_dso *dso;
+	struct sampo_map *map;
+	char *short_name = NULL;
+	bool kmod;
+	int err;
+
+	err = kmod_parse(filename, &kmod, &short_name);
+	if (err)
+		return err;
+	dso = machine_find_dso_short(m, short_name);
+	if (dso) {
+		sampo_dso__get(dso);
+	} else {
+		dso = dso_new(filename, short_name);
+		if (!dso || machine_add_dso(m, dso)) {
+			sampo_dso__put(dso);
+			free(short_name);
+			return -ENOMEM;
+		}
+		dso->space = SAMPO_DSO_SPACE_KERNEL;
+		dso->is_kmod = kmod;
+	}
+	free(short_name);
+	if (bid_size)
+		dso_set_build_id(dso, bid, bid_size);
+
+	map = map_new(start, start + len, 0, dso);
+	sampo_dso__put(dso);
+	if (!map)
+		return -ENOMEM;
+	err = maps_insert(m->kmaps, map);
+	sampo_map__put(map);
+	return err;
+}
+
+/* perf's machine__process_kernel_mmap_event(), for the host machine */
+static int machine_process_kernel_mmap(struct sampo_machine *m, uint64_t start, uint64_t len,
+				       uint64_t pgoff, const char *filename, const uint8_t *bid,
+				       size_t bid_size)
+{
+	/* perf compares all but the closing bracket of "[kernel.kallsyms]" */
+	bool is_kernel = !strncmp(filename, KERNEL_MMAP_NAME, strlen(KERNEL_MMAP_NAME) - 1);
+	int err;
+
+	if (filename[0] == '/' || (!is_kernel && filename[0] == '['))
+		return machine_add_module_map(m, start, len, filename, bid, bid_size);
+	if (is_kernel) {
+		err = machine_set_kernel_map(m, start, len, pgoff, filename);
+		if (!err && bid_size)
+			dso_set_build_id(m->vmlinux_map->dso, bid, bid_size);
+		return err;
+	}
+	if (!strcmp(filename, ENTRY_TRAMPOLINE_NAME) && m->vmlinux_map) {
+		/* x86_64 PTI entry trampolines: extra maps onto the kernel */
+		struct sampo_map *map = map_new(start, start + len, pgoff, m->vmlinux_map->dso);
+
+		if (!map)
+			return -ENOMEM;
+		err = maps_insert(m->kmaps, map);
+		sampo_map__put(map);
+		return err;
+	}
+	return 0;
+}
+
+/* ---- user maps ---------------------------------------------------------- */
+
+static bool is_anon_memory(const char *name, uint32_t flags)
+{
+	return !strcmp(name, "//anon") || str_starts(name, "/dev/zero") ||
+	       str_starts(name, "/anon_hugepage") || (flags & MAP_HUGETLB_BIT);
+}
+
+static bool is_no_dso_memory(const char *name)
+{
+	return str_starts(name, "[stack") || str_starts(name, "/SYSV") || !strcmp(name, "[heap]");
+}
+
+struct mmap_args {
+	int32_t pid;
+	int32_t tid;
+	uint64_t start;
+	uint64_t len;
+	uint64_t pgoff;
+	uint32_t prot;
+	uint32_t flags;
+	const struct sampo_dso_id *id;
+	const uint8_t *bid;
+	size_t bid_size;
+	const char *filename;
+};
+
+/* perf's map__new() + thread__insert_map() */
+static int machine_process_user_mmap(struct sampo_machine *m, const struct mmap_args *a)
+{
+	struct sampo_thread *t = machine_findnew(m, a->pid, a->tid, true);
+	bool anon, no_dso;
+	struct sampo_dso *dso;
+	struct sampo_map *map;
+	const char *name = a->filename;
+	uint64_t pgoff = a->pgoff;
+	char perf_map[32];
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	anon = is_anon_memory(name, a->flags);
+	no_dso = is_no_dso_memory(name);
+	if ((anon || no_dso) && t->ns_pid != 0 && (a->prot & PROT_EXEC_BIT)) {
+		snprintf(perf_map, sizeof(perf_map), "/tmp/perf-%" PRId32 ".map", t->ns_pid);
+		name = perf_map;
+	}
+	if (!strcmp(name, "[vdso]")) {
+		pgoff = 0;
+		dso = machine_find_dso_short(m, "[vdso]");
+		dso = dso ? sampo_dso__get(dso) : machine_findnew_dso(m, "[vdso]", NULL);
+	} else {
+		dso = machine_findnew_dso(m, name, a->id);
+	}
+	if (!dso) {
+		sampo_thread__put(t);
+		return -ENOMEM;
+	}
+	if (a->bid_size)
+		dso_set_build_id(dso, a->bid, a->bid_size);
+
+	map = map_new(a->start, a->start + a->len, pgoff, dso);
+	sampo_dso__put(dso);
+	if (!map) {
+		sampo_thread__put(t);
+		return -ENOMEM;
+	}
+	map->prot = a->prot;
+	map->flags = a->flags;
+	map->identity = anon || no_dso;
+
+	err = maps_fixup_overlaps(t->maps, map);
+	if (!err)
+		err = maps_insert(t->maps, map);
+	sampo_map__put(map);
+	sampo_thread__put(t);
+	return err;
+}
+
+static bool is_kernel_cpumode(uint8_t cpumode)
+{
+	/* without --guest, perf treats guest kernel MMAPs as host kernel ones */
+	return cpumode == SAMPO_CPUMODE_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_KERNEL;
+}
+
+static int machine_process_mmap(struct sampo_machine *m, const struct sampo_event *ev)
+{
+	const struct sampo_record_mmap *e = &ev->record->mmap;
+	struct mmap_args a = {
+		.pid = (int32_t)e->pid,
+		.tid = (int32_t)e->tid,
+		.start = e->start,
+		.len = e->len,
+		.pgoff = e->pgoff,
+		/* MMAP has no prot: perf assumes code unless MMAP_DATA */
+		.prot = (e->header.misc & SAMPO_MISC_MMAP_DATA) ? 0 : PROT_EXEC_BIT,
+		.filename = e->filename,
+	};
+
+	if (is_kernel_cpumode(ev->sample.cpumode))
+		return machine_process_kernel_mmap(m, a.start, a.len, a.pgoff, a.filename, NULL, 0);
+	return machine_process_user_mmap(m, &a);
+}
+
+static int machine_process_mmap2(struct sampo_machine *m, const struct sampo_event *ev)
+{
+	const struct sampo_record_mmap2 *e = &ev->record->mmap2;
+	struct sampo_dso_id id = { 0 };
+	struct mmap_args a = {
+		.pid = (int32_t)e->pid,
+		.tid = (int32_t)e->tid,
+		.start = e->start,
+		.len = e->len,
+		.pgoff = e->pgoff,
+		.prot = e->prot,
+		.flags = e->flags,
+		.id = &id,
+		.filename = e->filename,
+	};
+
+	if (e->header.misc & SAMPO_MISC_MMAP_BUILD_ID) {
+		a.bid = e->build_id;
+		a.bid_size = MIN(e->build_id_size, SAMPO_BUILD_ID_MAX);
+	} else {
+		id = (struct sampo_dso_id){ e->maj, e->min, e->ino, e->ino_generation };
+	}
+	if (is_kernel_cpumode(ev->sample.cpumode))
+		return machine_process_kernel_mmap(m, a.start, a.len, a.pgoff, a.filename, a.bid,
+						   a.bid_size);
+	return machine_process_user_mmap(m, &a);
+}
+
+/* ---- other records ------------------------------------------------------ */
+
+static int machine_process_comm(struct sampo_machine *m, const struct sampo_event *ev)
+{
+	const struct sampo_record_comm *e = &ev->record->comm;
+	bool exec = e->header.misc & SAMPO_MISC_COMM_EXEC;
+	struct sampo_thread *t = machine_findnew(m, (int32_t)e->pid, (int32_t)e->tid, true);
+	int err;
+
+	if (!t)
+		return -ENOMEM;
+	if (exec)
+		m->comm_exec = true;
+	err = thread_set_comm(t, e->comm, exec);
+	sampo_thread__put(t);
+	return err;
+}
+
+/* perf's thread__fork(): the child takes the parent's comm and, for a new process, its maps */
+static int thread_fork(struct sampo_thread *t, const struct sampo_thread *parent, bool clone_maps)
+{
+	int err;
+
+	if (parent->comm_set) {
+		err = thread_set_comm(t, parent->comm, false);
+		if (err)
+			return err;
+	}
+	t->ppid = parent->tid;
+	if (t->pid == parent->pid || t->maps == parent->maps || !clone_maps)
+		return 0;
+	return maps_clone_into(t->maps, parent->maps);
+}
+
+static int machine_process_fork(struct sampo_machine *m, const struct sampo_event *ev)
+{
+	const struct sampo_record_fork *e = &ev->record->fork;
+	int32_t pid = (int32_t)e->pid, tid = (int32_t)e->tid;
+	int32_t ppid = (int32_t)e->ppid, ptid = (int32_t)e->ptid;
+	struct sampo_thread *t = machine_findnew(m, pid, tid, false);
+	struct sampo_thread *parent = machine_findnew(m, ppid, ptid, true);
+	int err = -ENOMEM;
+
+	/*
+	 * A thread with the parent's tid but another pid is a stale one (its
+	 * EXIT was lost, or records came out of order): start it afresh.
+	 */
+	if (parent && parent->pid != ppid) {
+		machine_remove_thread(m, parent);
+		sampo_thread__put(parent);
+		parent = machine_findnew(m, ppid, ptid, true);
+	}
+	/* a thread that already has the child's tid is an old one: replace it */
+	if (t) {
+		machine_remove_thread(m, t);
+		sampo_thread__put(t);
+	}
+	t = machine_findnew(m, pid, tid, true);
+	if (t && parent) {
+		/* synthesized FORKs of existing tasks say so with FORK_EXEC: their MMAPs follow */
+		err = thread_fork(t, parent, !(e->header.misc & SAMPO_MISC_FORK_EXEC));
+	}
+	sampo_thread__put(t);
+	sampo_thread__put(parent);
+	return err;
+}
+
+static int machine_process_exit(struct sampo_machine *m, const struct sampo_event *ev)
+{
+	const struct sampo_record_fork *e = &ev->record->fork;
+	struct sampo_thread *t = machine_findnew(m, (int32_t)e->pid, (int32_t)e->tid, false);
+
+	if (t) {
+		t->exited = true;
+		sampo_thread__put(t);
+	}
+	return 0;
+}
+
+static bool is_bpf_image(const char *name)
+{
+	return str_starts(name, "bpf_trampoline_") || str_starts(name, "bpf_dispatcher_");
+}
+
+static int machine_process_ksymbol(struct sampo_machine *m, const struct sampo_event *ev)
+{
+	const struct sampo_record_ksymbol *e = &ev->record->ksymbol;
+	struct sampo_map *map = maps_find(m->kmaps, e->addr);
+	struct sampo_dso *dso;
+	int err;
+
+	if (e->flags & SAMPO_KSYMBOL_FLAG_UNREGISTER) {
+		if (map && map != m->vmlinux_map)
+			maps_remove(m->kmaps, map);
+		return 0;
+	}
+	if (map)
+		return 0;
+	/* perf keeps these DSOs out of the machine's DSO list */
+	dso = dso_new(is_bpf_image(e->name) ? "" : e->name, e->name);
+	if (!dso)
+		return -ENOMEM;
+	dso->space = SAMPO_DSO_SPACE_KERNEL;
+	map = map_new(e->addr, e->addr + e->len, 0, dso);
+	sampo_dso__put(dso);
+	if (!map)
+		return -ENOMEM;
+	err = maps_insert(m->kmaps, map);
+	sampo_map__put(map);
+	return err;
+}
+
+int sampo_machine__process_event(struct sampo_machine *machine, const struct sampo_event *ev)
+{
+	switch (ev->record->header.type) {
+	case SAMPO_RECORD_COMM:
+		return machine_process_comm(machine, ev);
+	case SAMPO_RECORD_FORK:
+		return machine_process_fork(machine, ev);
+	case SAMPO_RECORD_EXIT:
+		return machine_process_exit(machine, ev);
+	case SAMPO_RECORD_MMAP:
+		return machine_process_mmap(machine, ev);
+	case SAMPO_RECORD_MMAP2:
+		return machine_process_mmap2(machine, ev);
+	case SAMPO_RECORD_KSYMBOL:
+		return machine_process_ksymbol(machine, ev);
+	default:
+		return 0;
+	}
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+void sampo_addr_location__exit(struct sampo_addr_location *al)
+{
+	sampo_map__put(al->map);
+	sampo_thread__put(al->thread);
+	memset(al, 0, sizeof(*al));
+}
+
+struct sampo_map *sampo_machine__find_map(struct sampo_machine *machine,
+					  struct sampo_thread *thread, uint8_t cpumode,
+					  uint64_t addr, struct sampo_addr_location *al)
+{
+	struct sampo_maps *maps;
+	struct sampo_map *map;
+
+	sampo_addr_location__exit(al);
+	al->thread = sampo_thread__get(thread);
+	al->addr = addr;
+	al->cpumode = cpumode;
+	if (cpumode == SAMPO_CPUMODE_KERNEL) {
+		al->level = 'k';
+		maps = machine->kmaps;
+	} else if (cpumode == SAMPO_CPUMODE_USER) {
+		al->level = '.';
+		maps = thread ? thread->maps : NULL;
+	} else {
+		al->level = 'H';
+		return NULL;
+	}
+	map = maps ? maps_find(maps, addr) : NULL;
+	if (map) {
+		al->map = sampo_map__get(map);
+		al->addr = sampo_map__map_ip(map, addr);
+	}
+	return al->map;
+}
+
+int sampo_machine__resolve(struct sampo_machine *machine, const struct sampo_sample *sample,
+			   struct sampo_addr_location *al)
+{
+	struct sampo_thread *t;
+
+	t = machine_findnew(machine, (int32_t)sample->pid, (int32_t)sample->tid, true);
+	if (!t) {
+		sampo_addr_location__exit(al);
+		return -ENOMEM;
+	}
+	sampo_machine__find_map(machine, t, sample->cpumode, sample->ip, al);
+	sampo_thread__put(t);
+	return 0;
+}

@@ -1,0 +1,942 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * symbol-elf.c - symbol tables from ELF files, with libelf.
+ *
+ * Where the symbols come from, in order (the first that has any wins):
+ *   1. the file's .symtab;
+ *   2. the .symtab of its separate debug file (build-id, then .gnu_debuglink);
+ *   3. the MiniDebugInfo (.gnu_debugdata: an xz-compressed ELF whose .symtab
+ *      holds the local functions) together with the file's .dynsym;
+ *   4. the file's .dynsym.
+ * PLT entries are then synthesized from the file's .rela.plt (or .rel.plt) as
+ * NAME@plt, as perf's dso__synthesize_plt_symbols() does.
+ *
+ * What is kept follows perf 6.1's dso__load_sym(): functions (STT_FUNC,
+ * STT_GNU_IFUNC), objects and labels (STT_NOTYPE) that are defined, named,
+ * and live in a section whose name contains "text" or "data"
+ * (elf_sec__filter()); ARM mapping symbols ($a, $d, $t, $x) are dropped.
+ *
+ * Addresses: executables and shared objects keep st_value, the file's
+ * virtual address; the PT_LOAD headers are stored in the table so that a
+ * sample's file offset can be turned into that address
+ * (sampo_symtab__offset_to_vaddr()). Relocatable objects have no addresses:
+ * each symbol is placed at the load address the caller gives for its section,
+ * or at the section's file offset.
+ *
+ * Names are demangled: C++ through libstdc++'s __cxa_demangle(), looked up at
+ * run time with dlopen() so that the library does not link a C++ runtime
+ * (names stay mangled when libstdc++ is absent), and Rust's legacy mangling
+ * (_ZN...17h<hash>E) by hand, which drops the hash as rustfilt does.
+ */
+#include <dlfcn.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <limits.h>
+#include <lzma.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <sampo/buildid.h>
+#include <sampo/symbol.h>
+#include "internal/log.h"
+#include "internal/symbol.h"
+#include "internal/util.h"
+
+#define EOPTS_HAS(opts, field) \
+	((opts) &&             \
+	 (opts)->sz >= offsetof(struct sampo_symtab_elf_opts, field) + sizeof((opts)->field))
+#define EOPTS_GET(opts, field, def) (EOPTS_HAS(opts, field) ? (opts)->field : (def))
+
+#define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
+/* An embedded MiniDebugInfo is a few hundred KB; refuse to inflate absurd sizes */
+#define DEBUGDATA_MAX (256u << 20)
+
+struct elf_load_ctx {
+	const char *name; /* for messages */
+	const char *path; /* NULL for an image in memory */
+	bool demangle, plt, debug_file;
+	const char *debug_root;
+	const struct sampo_section_addr *sections;
+	size_t nr_sections;
+	char *errbuf;
+	size_t errbuf_sz;
+	struct sampo_symtab_builder b;
+};
+
+static int elf_bad(struct elf_load_ctx *c, const char *what)
+{
+	sampo_symtab__set_err(c->errbuf, c->errbuf_sz, "'%s': %s", c->name, what);
+	return -SAMPO_ERR_MALFORMED;
+}
+
+/* ---- demangling -------------------------------------------------------------------------- */
+
+typedef char *(*cxa_demangle_fn)(const char *mangled, char *buf, size_t *len, int *status);
+
+/*
+ * Resolved once per process; an immutable function pointer, not state that
+ * two sessions could see differently.
+ */
+static cxa_demangle_fn cxa_demangle;
+static pthread_once_t cxa_once = PTHREAD_ONCE_INIT;
+
+static void cxa_demangle_resolve(void)
+{
+	void *h = dlopen("libstdc++.so.6", RTLD_LAZY | RTLD_LOCAL);
+
+	if (!h) {
+		pr_debug("libstdc++ not found: C++ names stay mangled\n");
+		return;
+	}
+	*(void **)&cxa_demangle = dlsym(h, "__cxa_demangle");
+	/* the handle stays open for the life of the process, like the function it gave */
+}
+
+static bool is_hex_str(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+
+		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+static const struct {
+	const char *esc, *repl;
+} rust_escapes[] = {
+	{ "$SP$", "@" },  { "$BP$", "*" },  { "$RF$", "&" },   { "$LT$", "<" },	 { "$GT$", ">" },
+	{ "$LP$", "(" },  { "$RP$", ")" },  { "$C$", "," },    { "$u7e$", "~" }, { "$u20$", " " },
+	{ "$u27$", "'" }, { "$u5b$", "[" }, { "$u5d$", "]" },  { "$u7b$", "{" }, { "$u7d$", "}" },
+	{ "$u3b$", ";" }, { "$u2b$", "+" }, { "$u22$", "\"" },
+};
+
+/*
+ * Rust legacy mangling: _ZN{len}{ident}...17h{16 hex}E. Returns a malloc'd
+ * "a::b::c", or NULL when @name is not of that shape.
+ */
+static char *rust_legacy_demangle(const char *name)
+{
+	size_t len = strlen(name), out_len = 0, comps = 0;
+	const char *p = name + 3, *end;
+	char *out;
+
+	if (len < 3 + 19 + 1 || strncmp(name, "_ZN", 3) || name[len - 1] != 'E')
+		return NULL;
+	end = name + len - 1;
+	if (end - 19 < p || memcmp(end - 19, "17h", 3) || !is_hex_str(end - 16, 16))
+		return NULL;
+	end -= 19; /* drop the hash component */
+
+	/* each component adds "::" where its length digits were: at most twice the input */
+	out = malloc(2 * len + 1);
+	if (!out)
+		return NULL;
+	while (p < end) {
+		size_t n = 0;
+
+		if (*p < '0' || *p > '9')
+			goto fail;
+		while (p < end && *p >= '0' && *p <= '9') {
+			n = n * 10 + (size_t)(*p++ - '0');
+			if (n > len)
+				goto fail;
+		}
+		if (n == 0 || n > (size_t)(end - p))
+			goto fail;
+		if (comps++) {
+			memcpy(out + out_len, "::", 2);
+			out_len += 2;
+		}
+		const char *q = p, *qe = p + n;
+
+		if (qe - q >= 2 && q[0] == '_' && q[1] == '$')
+			q++;
+		while (q < qe) {
+			size_t k;
+
+			if (*q == '.' && q + 1 < qe && q[1] == '.') {
+				memcpy(out + out_len, "::", 2);
+				out_len += 2;
+				q += 2;
+				continue;
+			}
+			if (*q == '$') {
+				for (k = 0; k < ARRAY_SIZE(rust_escapes); k++) {
+					size_t el = strlen(rust_escapes[k].esc);
+
+					if ((size_t)(qe - q) >= el &&
+					    !memcmp(q, rust_escapes[k].esc, el)) {
+						out[out_len++] = rust_escapes[k].repl[0];
+						q += el;
+						break;
+					}
+				}
+				if (k < ARRAY_SIZE(rust_escapes))
+					continue;
+			}
+			out[out_len++] = *q++;
+		}
+		p += n;
+	}
+	if (comps == 0)
+		goto fail;
+	out[out_len] = '\0';
+	return out;
+fail:
+	free(out);
+	return NULL;
+}
+
+/* Return: a malloc'd demangled name, or NULL to keep @name. */
+static char *demangle(const char *name)
+{
+	char *r;
+	int status = -1;
+
+	if (name[0] != '_' || name[1] != 'Z')
+		return NULL;
+	r = rust_legacy_demangle(name);
+	if (r)
+		return r;
+	pthread_once(&cxa_once, cxa_demangle_resolve);
+	if (!cxa_demangle)
+		return NULL;
+	r = cxa_demangle(name, NULL, NULL, &status);
+	if (status) {
+		free(r);
+		return NULL;
+	}
+	return r;
+}
+
+/* ---- sections ---------------------------------------------------------------------------- */
+
+/* The section's data, inflated first when it is SHF_COMPRESSED. */
+static Elf_Data *scn_data(Elf_Scn *scn)
+{
+	GElf_Shdr shdr;
+
+	if (!gelf_getshdr(scn, &shdr))
+		return NULL;
+	if (shdr.sh_type == SHT_NOBITS)
+		return NULL;
+	if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
+		return NULL;
+	return elf_getdata(scn, NULL);
+}
+
+static Elf_Scn *find_section(Elf *elf, size_t shstrndx, const char *name, GElf_Shdr *ret_shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+		const char *n;
+
+		if (!gelf_getshdr(scn, &shdr))
+			continue;
+		n = elf_strptr(elf, shstrndx, shdr.sh_name);
+		if (n && !strcmp(n, name)) {
+			if (ret_shdr)
+				*ret_shdr = shdr;
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+static Elf_Scn *find_section_type(Elf *elf, uint32_t type, GElf_Shdr *ret_shdr)
+{
+	Elf_Scn *scn = NULL;
+
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr shdr;
+
+		if (gelf_getshdr(scn, &shdr) && shdr.sh_type == type) {
+			if (ret_shdr)
+				*ret_shdr = shdr;
+			return scn;
+		}
+	}
+	return NULL;
+}
+
+/* ---- symbols ----------------------------------------------------------------------------- */
+
+static bool is_arm_mapping_symbol(const char *n)
+{
+	return n[0] == '$' && n[1] && strchr("adtx", n[1]) && (n[2] == '\0' || n[2] == '.');
+}
+
+static int ctx_add_name(struct elf_load_ctx *c, uint64_t start, uint64_t size, const char *name,
+			int binding, int type, uint16_t aux, bool do_demangle)
+{
+	char *dm = do_demangle ? demangle(name) : NULL;
+	const char *n = dm ? dm : name;
+	int err;
+
+	/* STB_GNU_UNIQUE and friends count as global, as in perf */
+	if (binding != SAMPO_SYMBOL_LOCAL && binding != SAMPO_SYMBOL_WEAK)
+		binding = SAMPO_SYMBOL_GLOBAL;
+	err = sampo_symtab_builder__add(&c->b, start, size, n, strlen(n), binding, type, aux);
+	free(dm);
+	return err;
+}
+
+static int ctx_add(struct elf_load_ctx *c, uint64_t start, uint64_t size, const char *name,
+		   int binding, int type, uint16_t aux)
+{
+	return ctx_add_name(c, start, size, name, binding, type, aux, c->demangle);
+}
+
+/* Where an ET_REL section is loaded; false to drop its symbols. */
+static bool rel_section_base(struct elf_load_ctx *c, const char *secname, const GElf_Shdr *shdr,
+			     uint64_t *ret_base)
+{
+	if (!c->sections) {
+		*ret_base = shdr->sh_offset;
+		return true;
+	}
+	for (size_t i = 0; i < c->nr_sections; i++) {
+		if (c->sections[i].name && !strcmp(c->sections[i].name, secname)) {
+			*ret_base = c->sections[i].addr;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Adds the symbols of one symbol table section of @elf. */
+static int load_symbols(struct elf_load_ctx *c, Elf *elf, Elf_Scn *symscn)
+{
+	GElf_Ehdr ehdr;
+	GElf_Shdr shdr;
+	Elf_Data *data, *xndx_data = NULL;
+	Elf_Scn *strscn, *xscn;
+	size_t shstrndx, nsyms, shnum, symscn_idx;
+	uint16_t *sec_aux = NULL; /* ET_REL: aux index + 1 of each section, 0 = not yet */
+	int err = 0;
+
+	if (!gelf_getehdr(elf, &ehdr) || !gelf_getshdr(symscn, &shdr))
+		return elf_bad(c, "cannot read ELF headers");
+	if (elf_getshdrstrndx(elf, &shstrndx) || elf_getshdrnum(elf, &shnum))
+		return elf_bad(c, "cannot read section headers");
+	if (shdr.sh_link == 0 || shdr.sh_link >= shnum)
+		return elf_bad(c, "symbol table has no string table");
+	strscn = elf_getscn(elf, shdr.sh_link);
+	if (!strscn || !scn_data(strscn))
+		return elf_bad(c, "cannot read string table");
+	data = scn_data(symscn);
+	if (!data || !data->d_buf)
+		return elf_bad(c, "cannot read symbol table");
+	if (data->d_type != ELF_T_SYM)
+		return elf_bad(c, "symbol table has a bad entry type");
+	if (!gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT))
+		return elf_bad(c, "bad ELF class");
+	nsyms = data->d_size / gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT);
+	if (nsyms > INT_MAX)
+		return elf_bad(c, "symbol table too large");
+
+	/* SHN_XINDEX: real section numbers sit in the SHT_SYMTAB_SHNDX linked to this table */
+	symscn_idx = elf_ndxscn(symscn);
+	xscn = NULL;
+	while ((xscn = elf_nextscn(elf, xscn))) {
+		GElf_Shdr xs;
+
+		if (gelf_getshdr(xscn, &xs) && xs.sh_type == SHT_SYMTAB_SHNDX &&
+		    xs.sh_link == symscn_idx) {
+			xndx_data = elf_getdata(xscn, NULL);
+			break;
+		}
+	}
+
+	if (ehdr.e_type == ET_REL) {
+		sec_aux = calloc(shnum ? shnum : 1, sizeof(*sec_aux));
+		if (!sec_aux)
+			return -ENOMEM;
+	}
+
+	for (size_t i = 1; i < nsyms; i++) {
+		GElf_Sym sym;
+		GElf_Shdr sec;
+		Elf32_Word xndx = 0;
+		Elf_Scn *secscn;
+		const char *name, *secname;
+		int type, bind, stype;
+		size_t shndx;
+		uint64_t addr;
+		uint16_t aux = 0;
+
+		if (!gelf_getsymshndx(data, xndx_data, (int)i, &sym, &xndx))
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		bind = GELF_ST_BIND(sym.st_info);
+		if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF)
+			continue;
+		if (type == STT_FUNC || type == STT_GNU_IFUNC)
+			stype = SAMPO_SYMBOL_FUNC;
+		else if (type == STT_OBJECT)
+			stype = SAMPO_SYMBOL_OBJECT;
+		else if (type == STT_NOTYPE && sym.st_shndx != SHN_ABS)
+			stype = SAMPO_SYMBOL_NOTYPE;
+		else
+			continue;
+		shndx = sym.st_shndx == SHN_XINDEX ? xndx : sym.st_shndx;
+		if (shndx == 0 || shndx >= shnum ||
+		    (sym.st_shndx >= SHN_LORESERVE && sym.st_shndx != SHN_XINDEX))
+			continue;
+		name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+		if (!name || !name[0])
+			continue;
+		if ((ehdr.e_machine == EM_ARM || ehdr.e_machine == EM_AARCH64) &&
+		    is_arm_mapping_symbol(name))
+			continue;
+		secscn = elf_getscn(elf, shndx);
+		if (!secscn || !gelf_getshdr(secscn, &sec))
+			continue;
+		secname = elf_strptr(elf, shstrndx, sec.sh_name);
+		if (!secname || (!strstr(secname, "text") && !strstr(secname, "data")))
+			continue;
+
+		addr = sym.st_value;
+		if (ehdr.e_machine == EM_ARM && stype == SAMPO_SYMBOL_FUNC)
+			addr &= ~1ULL; /* Thumb bit */
+		if (ehdr.e_type == ET_REL) {
+			uint64_t base;
+
+			if (!(sec.sh_flags & SHF_ALLOC) ||
+			    !rel_section_base(c, secname, &sec, &base))
+				continue;
+			addr += base;
+			if (!sec_aux[shndx]) {
+				int a = sampo_symtab_builder__add_aux(&c->b, secname,
+								      strlen(secname));
+
+				if (a < 0) {
+					err = a;
+					goto out;
+				}
+				sec_aux[shndx] = (uint16_t)a;
+			}
+			aux = sec_aux[shndx];
+		}
+		err = ctx_add(c, addr, sym.st_size, name, bind, stype, aux);
+		if (err)
+			goto out;
+	}
+out:
+	free(sec_aux);
+	return err;
+}
+
+/*
+ * PLT entries: entry i of .plt (after its header) or of .plt.sec (IBT
+ * binaries, no header) jumps through relocation i of .rela.plt, whose symbol
+ * names it.
+ */
+static int load_plt(struct elf_load_ctx *c, Elf *elf)
+{
+	GElf_Ehdr ehdr;
+	GElf_Shdr plt, pltsec, rel, dynsym;
+	Elf_Scn *plt_scn, *pltsec_scn, *rel_scn, *dynsym_scn;
+	Elf_Data *reldata, *symdata;
+	size_t shstrndx, shnum, nrel;
+	uint64_t hdr_size, ent_size, base, limit;
+	bool is_rela = true;
+	int err;
+
+	if (!gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx) ||
+	    elf_getshdrnum(elf, &shnum))
+		return 0;
+	plt_scn = find_section(elf, shstrndx, ".plt", &plt);
+	if (!plt_scn)
+		return 0;
+	rel_scn = find_section(elf, shstrndx, ".rela.plt", &rel);
+	if (!rel_scn) {
+		rel_scn = find_section(elf, shstrndx, ".rel.plt", &rel);
+		is_rela = false;
+	}
+	if (!rel_scn || rel.sh_link == 0 || rel.sh_link >= shnum)
+		return 0;
+	if ((is_rela && rel.sh_type != SHT_RELA) || (!is_rela && rel.sh_type != SHT_REL))
+		return 0;
+	dynsym_scn = elf_getscn(elf, rel.sh_link);
+	if (!dynsym_scn || !gelf_getshdr(dynsym_scn, &dynsym) || dynsym.sh_link >= shnum)
+		return 0;
+
+	switch (ehdr.e_machine) {
+	case EM_X86_64:
+	case EM_386:
+		hdr_size = 16;
+		ent_size = 16;
+		break;
+	case EM_AARCH64:
+		hdr_size = 32;
+		ent_size = 16;
+		break;
+	default:
+		/* TODO(plt): header sizes of other architectures (perf's get_plt_sizes()) */
+		return 0;
+	}
+
+	pltsec_scn = find_section(elf, shstrndx, ".plt.sec", &pltsec);
+	if (pltsec_scn) {
+		base = pltsec.sh_addr;
+		limit = pltsec.sh_size;
+	} else {
+		base = plt.sh_addr + hdr_size;
+		limit = plt.sh_size > hdr_size ? plt.sh_size - hdr_size : 0;
+	}
+
+	reldata = elf_getdata(rel_scn, NULL);
+	symdata = elf_getdata(dynsym_scn, NULL);
+	if (!reldata || !symdata || !reldata->d_buf)
+		return 0;
+	if (!gelf_fsize(elf, is_rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT))
+		return 0;
+	nrel = reldata->d_size / gelf_fsize(elf, is_rela ? ELF_T_RELA : ELF_T_REL, 1, EV_CURRENT);
+	nrel = MIN(nrel, (size_t)INT_MAX);
+
+	if (!pltsec_scn && plt.sh_size >= hdr_size) {
+		err = ctx_add(c, plt.sh_addr, hdr_size, ".plt", SAMPO_SYMBOL_GLOBAL,
+			      SAMPO_SYMBOL_FUNC, 0);
+		if (err)
+			return err;
+	}
+	for (size_t i = 0; i < nrel && (i + 1) * ent_size <= limit; i++) {
+		GElf_Rela ra;
+		GElf_Rel r;
+		GElf_Sym sym;
+		uint64_t info;
+		const char *name;
+		char buf[1024], *dm;
+
+		if (is_rela) {
+			if (!gelf_getrela(reldata, (int)i, &ra))
+				break;
+			info = ra.r_info;
+		} else {
+			if (!gelf_getrel(reldata, (int)i, &r))
+				break;
+			info = r.r_info;
+		}
+		info = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? ELF32_R_SYM(info) : ELF64_R_SYM(info);
+		if (info == 0 || info > INT_MAX || !gelf_getsym(symdata, (int)info, &sym))
+			continue; /* IRELATIVE: no symbol to name it after */
+		name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		if (!name || !name[0])
+			continue;
+		/* demangled first, then suffixed, as perf does: "std::foo()@plt" */
+		dm = c->demangle ? demangle(name) : NULL;
+		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
+		free(dm);
+		err = ctx_add_name(c, base + i * ent_size, ent_size, buf, SAMPO_SYMBOL_GLOBAL,
+				   SAMPO_SYMBOL_FUNC, 0, false);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* ---- MiniDebugInfo ----------------------------------------------------------------------- */
+
+static int xz_inflate(const void *in, size_t in_len, uint8_t **ret_buf, size_t *ret_len)
+{
+	lzma_stream strm = LZMA_STREAM_INIT;
+	uint8_t *out = NULL;
+	size_t alloc = 0;
+	lzma_ret lr;
+	int err = -SAMPO_ERR_DECOMPRESS;
+
+	if (lzma_stream_decoder(&strm, UINT64_MAX, 0) != LZMA_OK)
+		return -ENOMEM;
+	strm.next_in = in;
+	strm.avail_in = in_len;
+	do {
+		if (strm.avail_out == 0) {
+			size_t used = alloc;
+			uint8_t *nb;
+
+			if (alloc >= DEBUGDATA_MAX)
+				goto out;
+			alloc = alloc ? alloc * 2 : MAX(in_len * 4, (size_t)4096);
+			nb = realloc(out, alloc);
+			if (!nb) {
+				err = -ENOMEM;
+				goto out;
+			}
+			out = nb;
+			strm.next_out = out + used;
+			strm.avail_out = alloc - used;
+		}
+		lr = lzma_code(&strm, LZMA_FINISH);
+	} while (lr == LZMA_OK);
+	if (lr != LZMA_STREAM_END)
+		goto out;
+	*ret_len = alloc - strm.avail_out;
+	*ret_buf = out;
+	out = NULL;
+	err = 0;
+out:
+	free(out);
+	lzma_end(&strm);
+	return err;
+}
+
+/* 1 when the MiniDebugInfo gave symbols, 0 when there is none, <0 on error. */
+static int load_debugdata(struct elf_load_ctx *c, Elf_Scn *scn)
+{
+	Elf_Data *data = scn_data(scn);
+	Elf_Scn *symscn;
+	uint8_t *img = NULL;
+	size_t len = 0;
+	Elf *mini;
+	int err;
+
+	if (!data || !data->d_buf || !data->d_size)
+		return 0;
+	err = xz_inflate(data->d_buf, data->d_size, &img, &len);
+	if (err) {
+		sampo_symtab__set_err(c->errbuf, c->errbuf_sz,
+				      "'%s': .gnu_debugdata does not decompress", c->name);
+		return err;
+	}
+	mini = elf_memory((char *)img, len);
+	if (!mini || elf_kind(mini) != ELF_K_ELF) {
+		err = elf_bad(c, ".gnu_debugdata is not an ELF image");
+		goto out;
+	}
+	symscn = find_section_type(mini, SHT_SYMTAB, NULL);
+	err = symscn ? load_symbols(c, mini, symscn) : 0;
+	if (!err && symscn)
+		err = 1;
+out:
+	elf_end(mini);
+	free(img);
+	return err;
+}
+
+/* ---- separate debug files ---------------------------------------------------------------- */
+
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int file_crc32(const char *path, uint32_t *ret)
+{
+	unsigned char buf[65536];
+	uLong crc = crc32(0, Z_NULL, 0);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		crc = crc32(crc, buf, (uInt)n);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	*ret = (uint32_t)crc;
+	return 0;
+}
+
+/* The .gnu_debuglink of @elf_path: name (malloc'd) and CRC32; -ENOENT when it has none. */
+static int read_debuglink(const char *elf_path, char **ret_name, uint32_t *ret_crc)
+{
+	GElf_Ehdr ehdr;
+	Elf_Scn *scn;
+	Elf_Data *data;
+	size_t shstrndx, nlen, crc_off;
+	const uint8_t *p;
+	Elf *elf;
+	int fd, err = -ENOENT;
+
+	fd = open(elf_path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx))
+		goto out;
+	scn = find_section(elf, shstrndx, ".gnu_debuglink", NULL);
+	data = scn ? scn_data(scn) : NULL;
+	if (!data || !data->d_buf)
+		goto out;
+	p = data->d_buf;
+	nlen = strnlen((const char *)p, data->d_size);
+	crc_off = ALIGN_UP(nlen + 1, (size_t)4);
+	if (nlen == 0 || nlen == data->d_size || crc_off + 4 > data->d_size || memchr(p, '/', nlen))
+		goto out;
+	*ret_crc = ehdr.e_ident[EI_DATA] == ELFDATA2MSB ?
+			   (uint32_t)p[crc_off] << 24 | (uint32_t)p[crc_off + 1] << 16 |
+				   (uint32_t)p[crc_off + 2] << 8 | p[crc_off + 3] :
+			   (uint32_t)p[crc_off + 3] << 24 | (uint32_t)p[crc_off + 2] << 16 |
+				   (uint32_t)p[crc_off + 1] << 8 | p[crc_off];
+	*ret_name = strndup((const char *)p, nlen);
+	err = *ret_name ? 0 : -ENOMEM;
+out:
+	elf_end(elf);
+	close(fd);
+	return err;
+}
+
+int sampo_elf__find_debug_file(const char *elf_path, const struct sampo_build_id *build_id,
+			       const char *debug_root, char **ret_path)
+{
+	char path[PATH_MAX], dir[PATH_MAX], self[PATH_MAX], cand_real[PATH_MAX];
+	char *link = NULL, *slash;
+	uint32_t want_crc = 0;
+	int err;
+
+	(void)elf_version(EV_CURRENT);
+	if (!debug_root)
+		debug_root = DEFAULT_DEBUG_ROOT;
+
+	if (build_id && build_id->size >= 2 && build_id->size <= SAMPO_BUILD_ID_SIZE) {
+		char hex[SAMPO_BUILD_ID_HEX_SIZE];
+
+		(void)sampo_build_id__to_hex(build_id, hex, sizeof(hex));
+		if (snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", debug_root, hex,
+			     hex + 2) < (int)sizeof(path) &&
+		    file_exists(path)) {
+			*ret_path = strdup(path);
+			return *ret_path ? 0 : -ENOMEM;
+		}
+	}
+
+	err = read_debuglink(elf_path, &link, &want_crc);
+	if (err)
+		return err == -ENOENT || err == -ENOMEM ? err : -ENOENT;
+	/* the directory of the file, absolute, so that DEBUG_ROOT/<dir> makes sense */
+	if (!realpath(elf_path, self)) {
+		err = -errno;
+		goto out;
+	}
+	snprintf(dir, sizeof(dir), "%s", self);
+	slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+
+	const char *fmts[] = { "%s%s/%s", "%s%s/.debug/%s", "%s%s/%s" };
+	const char *roots[] = { "", "", debug_root };
+
+	err = -ENOENT;
+	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
+		uint32_t crc = 0;
+
+		if (snprintf(path, sizeof(path), fmts[i], roots[i], dir, link) >= (int)sizeof(path))
+			continue;
+		if (!file_exists(path))
+			continue;
+		/* the link may name the file itself (e.g. same basename in the same directory) */
+		if (realpath(path, cand_real) && !strcmp(cand_real, self))
+			continue;
+		if (file_crc32(path, &crc) || crc != want_crc) {
+			pr_debug("'%s': CRC32 does not match the debuglink of '%s'\n", path,
+				 elf_path);
+			continue;
+		}
+		*ret_path = strdup(path);
+		err = *ret_path ? 0 : -ENOMEM;
+		break;
+	}
+out:
+	free(link);
+	return err;
+}
+
+/* ---- loading ----------------------------------------------------------------------------- */
+
+/* 1 when the debug file gave symbols, 0 when there is none or it is unusable. */
+static int load_debug_file(struct elf_load_ctx *c, Elf *elf)
+{
+	struct sampo_build_id bid;
+	char *dpath = NULL;
+	Elf_Scn *symscn;
+	Elf *delf;
+	int fd, err;
+
+	if (!c->path || !c->debug_file)
+		return 0;
+	if (sampo_elf__read_build_id(elf, &bid))
+		bid.size = 0;
+	if (sampo_elf__find_debug_file(c->path, bid.size ? &bid : NULL, c->debug_root, &dpath))
+		return 0;
+	fd = open(dpath, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		free(dpath);
+		return 0;
+	}
+	delf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	symscn = delf && elf_kind(delf) == ELF_K_ELF ? find_section_type(delf, SHT_SYMTAB, NULL) :
+						       NULL;
+	err = 0;
+	if (symscn) {
+		struct sampo_build_id dbid;
+
+		/* a build-id path is trusted by name; still, never mix two different builds */
+		if (bid.size && !sampo_elf__read_build_id(delf, &dbid) &&
+		    !sampo_build_id__equal(&bid, &dbid))
+			pr_debug("'%s': build-id differs from '%s', ignored\n", dpath, c->path);
+		else {
+			pr_debug("'%s': symbols from '%s'\n", c->path, dpath);
+			err = load_symbols(c, delf, symscn);
+			if (!err)
+				err = 1;
+		}
+	}
+	elf_end(delf);
+	close(fd);
+	free(dpath);
+	return err;
+}
+
+static int elf_load(struct elf_load_ctx *c, Elf *elf, struct sampo_symtab **ret_symtab)
+{
+	GElf_Ehdr ehdr;
+	Elf_Scn *symscn, *dynscn, *ddscn;
+	size_t shstrndx, phnum;
+	int err;
+
+	if (elf_kind(elf) != ELF_K_ELF || !gelf_getehdr(elf, &ehdr))
+		return elf_bad(c, "not an ELF file");
+	if (ehdr.e_type != ET_EXEC && ehdr.e_type != ET_DYN && ehdr.e_type != ET_REL)
+		return elf_bad(c, "not an executable, shared or relocatable object");
+	if (elf_getshdrstrndx(elf, &shstrndx))
+		return elf_bad(c, "cannot read the section header string table");
+	c->b.elf_type = ehdr.e_type;
+
+	if (ehdr.e_type != ET_REL && elf_getphdrnum(elf, &phnum) == 0) {
+		for (size_t i = 0; i < phnum; i++) {
+			struct sampo_symtab_segment seg;
+			GElf_Phdr ph;
+
+			if (!gelf_getphdr(elf, (int)i, &ph) || ph.p_type != PT_LOAD)
+				continue;
+			seg.offset = ph.p_offset;
+			seg.vaddr = ph.p_vaddr;
+			seg.filesz = ph.p_filesz;
+			seg.flags = ph.p_flags;
+			err = sampo_symtab_builder__add_segment(&c->b, &seg);
+			if (err)
+				return err;
+		}
+	}
+
+	symscn = find_section_type(elf, SHT_SYMTAB, NULL);
+	dynscn = find_section_type(elf, SHT_DYNSYM, NULL);
+	if (symscn) {
+		err = load_symbols(c, elf, symscn);
+	} else {
+		err = load_debug_file(c, elf);
+		if (err == 0) {
+			ddscn = find_section(elf, shstrndx, ".gnu_debugdata", NULL);
+			if (ddscn)
+				err = load_debugdata(c, ddscn);
+			if (err >= 0 && dynscn)
+				err = load_symbols(c, elf, dynscn);
+		}
+	}
+	if (err < 0)
+		return err;
+	if (c->plt && ehdr.e_type != ET_REL) {
+		err = load_plt(c, elf);
+		if (err)
+			return err;
+	}
+	return sampo_symtab_builder__finish(&c->b, SAMPO_FIXUP_ELF, ret_symtab);
+}
+
+static int ctx_init(struct elf_load_ctx *c, const char *name, const char *path,
+		    const struct sampo_symtab_elf_opts *opts)
+{
+	memset(c, 0, sizeof(*c));
+	if (opts && opts->sz < sizeof(size_t))
+		return -EINVAL;
+	c->name = name;
+	c->path = path;
+	c->demangle = !EOPTS_GET(opts, no_demangle, false);
+	c->plt = !EOPTS_GET(opts, no_plt, false);
+	c->debug_file = !EOPTS_GET(opts, no_debug_file, false);
+	c->debug_root = EOPTS_GET(opts, debug_root, NULL);
+	c->sections = EOPTS_GET(opts, sections, NULL);
+	c->nr_sections = EOPTS_GET(opts, nr_sections, 0);
+	c->errbuf = EOPTS_GET(opts, errbuf, NULL);
+	c->errbuf_sz = EOPTS_GET(opts, errbuf_sz, 0);
+	if (c->errbuf && c->errbuf_sz)
+		c->errbuf[0] = '\0';
+	sampo_symtab_builder__init(&c->b);
+	(void)elf_version(EV_CURRENT);
+	return 0;
+}
+
+int sampo_symtab__load_elf(const char *path, const struct sampo_symtab_elf_opts *opts,
+			   struct sampo_symtab **ret_symtab)
+{
+	struct elf_load_ctx c;
+	Elf *elf;
+	int fd, err;
+
+	err = ctx_init(&c, path, path, opts);
+	if (err)
+		return err;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		err = -errno;
+		sampo_symtab__set_err(c.errbuf, c.errbuf_sz, "cannot open '%s'", path);
+		return err;
+	}
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf) {
+		err = elf_bad(&c, elf_errmsg(-1));
+		goto out;
+	}
+	err = elf_load(&c, elf, ret_symtab);
+	elf_end(elf);
+out:
+	sampo_symtab_builder__release(&c.b);
+	close(fd);
+	return err;
+}
+
+int sampo_symtab__load_elf_mem(const void *buf, size_t size, const char *name,
+			       const struct sampo_symtab_elf_opts *opts,
+			       struct sampo_symtab **ret_symtab)
+{
+	struct elf_load_ctx c;
+	char *copy;
+	Elf *elf;
+	int err;
+
+	err = ctx_init(&c, name ? name : "(memory)", NULL, opts);
+	if (err)
+		return err;
+	/* libelf may convert data in place: work on a private copy of the caller's bytes */
+	copy = malloc(size ? size : 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, size);
+	elf = elf_memory(copy, size);
+	if (!elf) {
+		err = elf_bad(&c, elf_errmsg(-1));
+		goto out;
+	}
+	err = elf_load(&c, elf, ret_symtab);
+	elf_end(elf);
+out:
+	sampo_symtab_builder__release(&c.b);
+	free(copy);
+	return err;
+}

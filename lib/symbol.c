@@ -1,0 +1,458 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * symbol.c - the symbol table object: a frozen, address-sorted array.
+ *
+ * Loaders collect symbols into a builder in any order; finishing the builder
+ * sorts them and applies perf 6.1's fix-ups (tools/perf/util/symbol.c):
+ *
+ *  - duplicates (same start) keep one symbol, chosen by choose_best_symbol():
+ *    non-zero size, then a typed symbol over a label (STT_NOTYPE), then
+ *    non-weak, then global, then fewer leading underscores, then the LONGER
+ *    name, then not a "SyS"/"compat_SyS" syscall alias;
+ *  - a zero-size symbol ends where the next one starts (symbols__fixup_end);
+ *    the last one ends at the next page boundary after its start, and in
+ *    kallsyms a symbol followed by one on the other side of the kernel/module
+ *    border ends at the next page too, so the gap is not claimed;
+ *  - ends are fixed first, then duplicates removed, for ELF
+ *    (dso__load_sym_internal) and kallsyms (__dso__load_kallsyms) alike; the
+ *    order matters because the duplicate rule looks at sizes, and equal
+ *    starts keep their insertion order as in perf's rb-tree (equal goes right).
+ *
+ * Lookup is a branch-light binary search over a dense array of start
+ * addresses (8 bytes per symbol, so a 100k-symbol table's search array fits
+ * in L2), then one check of the end. Symbols may nest (a label inside a
+ * function, a small function inside a big one's range): each symbol records
+ * its nearest enclosing earlier symbol ("parent"), so a miss past the end of
+ * the closest symbol walks outwards instead of failing.
+ *
+ * Invariants of a finished table: starts[] is sorted ascending with no two
+ * equal; start < end for every symbol; names live in one arena owned by the
+ * table and never move.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sampo/symbol.h>
+#include "internal/symbol.h"
+#include "internal/util.h"
+
+#define PAGE_SIZE_FIXUP 4096ULL
+
+void sampo_symtab__set_err(char *errbuf, size_t errbuf_sz, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!errbuf || !errbuf_sz)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(errbuf, errbuf_sz, fmt, ap);
+	va_end(ap);
+}
+
+void sampo_symtab_builder__init(struct sampo_symtab_builder *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+void sampo_symtab_builder__release(struct sampo_symtab_builder *b)
+{
+	if (!b)
+		return;
+	free(b->ents);
+	free(b->arena);
+	for (size_t i = 0; i < b->nr_aux; i++)
+		free(b->aux_names[i]);
+	free(b->aux_names);
+	free(b->segs);
+	memset(b, 0, sizeof(*b));
+}
+
+static int builder_grow(void **p, size_t *alloc, size_t need, size_t elem)
+{
+	size_t n = *alloc ? *alloc : 64;
+	void *np;
+
+	if (need <= *alloc)
+		return 0;
+	while (n < need) {
+		if (n > SIZE_MAX / 2 / elem)
+			return -ENOMEM;
+		n *= 2;
+	}
+	np = realloc(*p, n * elem);
+	if (!np)
+		return -ENOMEM;
+	*p = np;
+	*alloc = n;
+	return 0;
+}
+
+int sampo_symtab_builder__add(struct sampo_symtab_builder *b, uint64_t start, uint64_t size,
+			      const char *name, size_t name_len, int binding, int type,
+			      uint16_t aux)
+{
+	struct symtab_entry *e;
+	int err;
+
+	if (b->nr >= UINT32_MAX)
+		return -ENOMEM;
+	err = builder_grow((void **)&b->ents, &b->alloc, b->nr + 1, sizeof(*b->ents));
+	if (err)
+		return err;
+	err = builder_grow((void **)&b->arena, &b->arena_alloc, b->arena_len + name_len + 1, 1);
+	if (err)
+		return err;
+
+	e = &b->ents[b->nr];
+	e->start = start;
+	/* a size that wraps past the top of the address space is as good as unknown */
+	e->end = start + size < start ? start : start + size;
+	e->name_off = b->arena_len;
+	e->seq = (uint32_t)b->nr;
+	e->aux = aux;
+	e->binding = (uint8_t)binding;
+	e->type = (uint8_t)type;
+	memcpy(b->arena + b->arena_len, name, name_len);
+	b->arena[b->arena_len + name_len] = '\0';
+	b->arena_len += name_len + 1;
+	b->nr++;
+	return 0;
+}
+
+int sampo_symtab_builder__add_aux(struct sampo_symtab_builder *b, const char *name, size_t len)
+{
+	char **na;
+	char *s;
+
+	if (b->nr_aux >= UINT16_MAX - 1)
+		return -ENOMEM;
+	na = realloc(b->aux_names, (b->nr_aux + 1) * sizeof(*na));
+	if (!na)
+		return -ENOMEM;
+	b->aux_names = na;
+	s = strndup(name, len);
+	if (!s)
+		return -ENOMEM;
+	b->aux_names[b->nr_aux++] = s;
+	return (int)b->nr_aux;
+}
+
+int sampo_symtab_builder__add_segment(struct sampo_symtab_builder *b,
+				      const struct sampo_symtab_segment *seg)
+{
+	struct sampo_symtab_segment *ns = realloc(b->segs, (b->nr_segs + 1) * sizeof(*ns));
+
+	if (!ns)
+		return -ENOMEM;
+	b->segs = ns;
+	b->segs[b->nr_segs++] = *seg;
+	return 0;
+}
+
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct symtab_entry *a = pa, *b = pb;
+
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
+}
+
+static size_t prefix_underscores(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol(): true when @a should stay and @b go. */
+static bool choose_first(const struct symtab_entry *a, const struct symtab_entry *b,
+			 const char *arena)
+{
+	uint64_t sa = a->end - a->start, sb = b->end - b->start;
+	const char *na = arena + a->name_off, *nb = arena + b->name_off;
+	size_t la, lb;
+
+	if (sb == 0 && sa > 0)
+		return true;
+	if (sa == 0 && sb > 0)
+		return false;
+
+	if (a->type != b->type) {
+		if (a->type == SAMPO_SYMBOL_NOTYPE)
+			return false;
+		if (b->type == SAMPO_SYMBOL_NOTYPE)
+			return true;
+	}
+
+	if ((a->binding == SAMPO_SYMBOL_WEAK) != (b->binding == SAMPO_SYMBOL_WEAK))
+		return b->binding == SAMPO_SYMBOL_WEAK;
+	if ((a->binding == SAMPO_SYMBOL_GLOBAL) != (b->binding == SAMPO_SYMBOL_GLOBAL))
+		return a->binding == SAMPO_SYMBOL_GLOBAL;
+
+	la = prefix_underscores(na);
+	lb = prefix_underscores(nb);
+	if (la != lb)
+		return la < lb;
+
+	la = strlen(na);
+	lb = strlen(nb);
+	if (la != lb)
+		return la > lb;
+
+	/* arch__choose_best_symbol(): avoid the "SyS" syscall aliases */
+	if (!strncmp(na, "SyS", 3) || !strncmp(na, "compat_SyS", 10))
+		return false;
+	return true;
+}
+
+/* symbols__fixup_duplicate(): one symbol per start address. Returns the new count. */
+static size_t fixup_duplicate(struct symtab_entry *e, size_t nr, const char *arena)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		if (out && e[out - 1].start == e[i].start) {
+			if (!choose_first(&e[out - 1], &e[i], arena))
+				e[out - 1] = e[i];
+			continue;
+		}
+		e[out++] = e[i];
+	}
+	return out;
+}
+
+static uint64_t roundup_page(uint64_t x)
+{
+	uint64_t r = (x + PAGE_SIZE_FIXUP - 1) & ~(PAGE_SIZE_FIXUP - 1);
+
+	return r < x ? UINT64_MAX : r;
+}
+
+/* symbols__fixup_end() */
+static void fixup_end(struct symtab_entry *e, size_t nr, bool kallsyms)
+{
+	for (size_t i = 0; i + 1 < nr; i++) {
+		struct symtab_entry *prev = &e[i], *curr = &e[i + 1];
+
+		if (prev->end != prev->start)
+			continue;
+		/* kallsyms: the kernel text and the modules are far apart; don't fill the gap */
+		if (kallsyms && (prev->aux == 0) != (curr->aux == 0))
+			prev->end = roundup_page(prev->end + PAGE_SIZE_FIXUP);
+		else
+			prev->end = curr->start;
+	}
+	if (nr && e[nr - 1].end == e[nr - 1].start) {
+		uint64_t s = e[nr - 1].start;
+		uint64_t end = roundup_page(s);
+
+		e[nr - 1].end =
+			end > UINT64_MAX - PAGE_SIZE_FIXUP ? UINT64_MAX : end + PAGE_SIZE_FIXUP;
+	}
+}
+
+int sampo_symtab_builder__finish(struct sampo_symtab_builder *b, enum sampo_symtab_fixup fixup,
+				 struct sampo_symtab **ret_symtab)
+{
+	struct sampo_symtab *st;
+	size_t nr = b->nr, out = 0;
+	bool sorted = true;
+	int32_t *stack = NULL;
+	size_t depth = 0;
+
+	for (size_t i = 1; i < nr && sorted; i++)
+		sorted = entry_cmp(&b->ents[i - 1], &b->ents[i]) <= 0;
+	if (!sorted)
+		qsort(b->ents, nr, sizeof(*b->ents), entry_cmp);
+
+	fixup_end(b->ents, nr, fixup == SAMPO_FIXUP_KALLSYMS);
+	nr = fixup_duplicate(b->ents, nr, b->arena);
+
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return -ENOMEM;
+	st->starts = malloc((nr ? nr : 1) * sizeof(*st->starts));
+	st->syms = malloc((nr ? nr : 1) * sizeof(*st->syms));
+	stack = malloc((nr ? nr : 1) * sizeof(*stack));
+	if (!st->starts || !st->syms || !stack) {
+		free(stack);
+		sampo_symtab__delete(st);
+		return -ENOMEM;
+	}
+
+	for (size_t i = 0; i < nr; i++) {
+		const struct symtab_entry *e = &b->ents[i];
+		struct sampo_symbol *s = &st->syms[out];
+
+		/* a zero-size symbol can remain only at the very top of the address space */
+		if (e->end <= e->start)
+			continue;
+		/* parent: the nearest earlier symbol still open at this start */
+		while (depth && st->syms[stack[depth - 1]].end <= e->start)
+			depth--;
+		s->parent = depth ? stack[depth - 1] : -1;
+		/* one that ends before this one is dominated by it for every later start */
+		while (depth && st->syms[stack[depth - 1]].end < e->end)
+			depth--;
+		stack[depth++] = (int32_t)out;
+
+		s->start = e->start;
+		s->end = e->end;
+		s->name = (const char *)(uintptr_t)e->name_off; /* fixed up below */
+		s->aux = e->aux;
+		s->binding = e->binding;
+		s->type = e->type;
+		st->starts[out] = e->start;
+		out++;
+	}
+	free(stack);
+
+	st->nr = out;
+	st->arena = b->arena;
+	b->arena = NULL;
+	if (!st->arena) {
+		st->arena = calloc(1, 1);
+		if (!st->arena) {
+			sampo_symtab__delete(st);
+			return -ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < out; i++)
+		st->syms[i].name = st->arena + (uintptr_t)st->syms[i].name;
+
+	st->aux_names = b->aux_names;
+	st->nr_aux = b->nr_aux;
+	b->aux_names = NULL;
+	b->nr_aux = 0;
+	st->segs = b->segs;
+	st->nr_segs = b->nr_segs;
+	b->segs = NULL;
+	b->nr_segs = 0;
+	st->elf_type = b->elf_type;
+	*ret_symtab = st;
+	return 0;
+}
+
+void sampo_symtab__delete(struct sampo_symtab *symtab)
+{
+	if (!symtab)
+		return;
+	free(symtab->starts);
+	free(symtab->syms);
+	free(symtab->arena);
+	for (size_t i = 0; i < symtab->nr_aux; i++)
+		free(symtab->aux_names[i]);
+	free(symtab->aux_names);
+	free(symtab->segs);
+	free(symtab);
+}
+
+const struct sampo_symbol *sampo_symtab__find(const struct sampo_symtab *symtab, uint64_t addr)
+{
+	const uint64_t *base = symtab->starts;
+	size_t n = symtab->nr;
+	const struct sampo_symbol *s;
+	size_t idx;
+
+	if (n == 0 || addr < base[0])
+		return NULL;
+	/* last start <= addr; the loop compiles to conditional moves */
+	while (n > 1) {
+		size_t half = n / 2;
+
+		base = base[half] <= addr ? base + half : base;
+		n -= half;
+	}
+	idx = (size_t)(base - symtab->starts);
+	s = &symtab->syms[idx];
+	while (addr >= s->end) {
+		if (s->parent < 0)
+			return NULL;
+		s = &symtab->syms[s->parent];
+	}
+	return s;
+}
+
+const struct sampo_symbol *sampo_symtab__find_by_name(const struct sampo_symtab *symtab,
+						      const char *name)
+{
+	for (size_t i = 0; i < symtab->nr; i++) {
+		if (!strcmp(symtab->syms[i].name, name))
+			return &symtab->syms[i];
+	}
+	return NULL;
+}
+
+size_t sampo_symtab__nr(const struct sampo_symtab *symtab)
+{
+	return symtab->nr;
+}
+
+const struct sampo_symbol *sampo_symtab__at(const struct sampo_symtab *symtab, size_t idx)
+{
+	return idx < symtab->nr ? &symtab->syms[idx] : NULL;
+}
+
+int sampo_symtab__offset_to_vaddr(const struct sampo_symtab *symtab, uint64_t offset,
+				  uint64_t *ret_vaddr)
+{
+	for (size_t i = 0; i < symtab->nr_segs; i++) {
+		const struct sampo_symtab_segment *sg = &symtab->segs[i];
+
+		if (offset >= sg->offset && offset - sg->offset < sg->filesz) {
+			*ret_vaddr = sg->vaddr + (offset - sg->offset);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+uint64_t sampo_symbol__start(const struct sampo_symbol *sym)
+{
+	return sym->start;
+}
+
+uint64_t sampo_symbol__end(const struct sampo_symbol *sym)
+{
+	return sym->end;
+}
+
+const char *sampo_symbol__name(const struct sampo_symbol *sym)
+{
+	return sym->name;
+}
+
+int sampo_symbol__binding(const struct sampo_symbol *sym)
+{
+	return sym->binding;
+}
+
+int sampo_symbol__type(const struct sampo_symbol *sym)
+{
+	return sym->type;
+}
+
+static const char *symtab_aux(const struct sampo_symtab *symtab, const struct sampo_symbol *sym)
+{
+	if (sym->aux == 0 || sym->aux > symtab->nr_aux)
+		return NULL;
+	return symtab->aux_names[sym->aux - 1];
+}
+
+const char *sampo_symtab__symbol_module(const struct sampo_symtab *symtab,
+					const struct sampo_symbol *sym)
+{
+	return symtab->elf_type == 0 ? symtab_aux(symtab, sym) : NULL;
+}
+
+const char *sampo_symtab__symbol_section(const struct sampo_symtab *symtab,
+					 const struct sampo_symbol *sym)
+{
+	return symtab->elf_type == 1 /* ET_REL */ ? symtab_aux(symtab, sym) : NULL;
+}

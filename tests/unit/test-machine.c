@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-machine.c - the machine state (lib/machine.c) fed with records built
+ * in memory: threads and their comm, maps cut by newer maps, what FORK
+ * inherits, lookups by cpumode, kernel and module maps, anonymous code maps,
+ * BPF ksymbols, and a table with many threads.
+ *
+ * The expected results are perf 6.1's (checked against `perf report -D` on
+ * files made of the same records, see tests/cli/t1001-dump-synthetic.sh).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <sampo/event.h>
+#include <sampo/machine.h>
+#include <sampo/reader.h>
+#include <sampo/sample.h>
+
+#define PROT_R 1
+#define PROT_X 4
+
+/* A record and the event that hands it out, as the reader would. */
+struct rec_buf {
+	union {
+		union sampo_record rec;
+		uint8_t bytes[512];
+	} u;
+	struct sampo_event ev;
+};
+
+static struct sampo_event *finish(struct rec_buf *b, uint32_t type, uint16_t misc, size_t size)
+{
+	b->u.rec.header.type = type;
+	b->u.rec.header.misc = misc;
+	b->u.rec.header.size = (uint16_t)((size + 7) & ~(size_t)7);
+	memset(&b->ev, 0, sizeof(b->ev));
+	b->ev.record = &b->u.rec;
+	b->ev.attr_idx = 0;
+	b->ev.sample.cpumode = misc & SAMPO_MISC_CPUMODE_MASK;
+	b->ev.sample.misc = misc;
+	b->ev.sample.time = (uint64_t)-1;
+	return &b->ev;
+}
+
+static void process(struct sampo_machine *m, struct sampo_event *ev)
+{
+	assert_int_equal(sampo_machine__process_event(m, ev), 0);
+}
+
+static void comm(struct sampo_machine *m, uint32_t pid, uint32_t tid, const char *name, bool exec)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.comm.pid = pid;
+	b.u.rec.comm.tid = tid;
+	strcpy(b.u.rec.comm.comm, name);
+	process(m, finish(&b, SAMPO_RECORD_COMM, exec ? SAMPO_MISC_COMM_EXEC : 0,
+			  sizeof(b.u.rec.comm) + strlen(name) + 1));
+}
+
+static void task(struct sampo_machine *m, uint32_t type, uint16_t misc, uint32_t pid, uint32_t tid,
+		 uint32_t ppid, uint32_t ptid)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.fork.pid = pid;
+	b.u.rec.fork.tid = tid;
+	b.u.rec.fork.ppid = ppid;
+	b.u.rec.fork.ptid = ptid;
+	process(m, finish(&b, type, misc, sizeof(b.u.rec.fork)));
+}
+
+static void mmap2(struct sampo_machine *m, uint16_t misc, uint32_t pid, uint32_t tid,
+		  uint64_t start, uint64_t len, uint64_t pgoff, uint32_t prot, const char *name)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.mmap2.pid = pid;
+	b.u.rec.mmap2.tid = tid;
+	b.u.rec.mmap2.start = start;
+	b.u.rec.mmap2.len = len;
+	b.u.rec.mmap2.pgoff = pgoff;
+	b.u.rec.mmap2.maj = 8;
+	b.u.rec.mmap2.ino = 1234;
+	b.u.rec.mmap2.prot = prot;
+	b.u.rec.mmap2.flags = 2; /* MAP_PRIVATE */
+	strcpy(b.u.rec.mmap2.filename, name);
+	process(m, finish(&b, SAMPO_RECORD_MMAP2, misc, sizeof(b.u.rec.mmap2) + strlen(name) + 1));
+}
+
+static void mmap1(struct sampo_machine *m, uint16_t misc, uint32_t pid, uint64_t start,
+		  uint64_t len, uint64_t pgoff, const char *name)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.mmap.pid = pid;
+	b.u.rec.mmap.tid = pid == (uint32_t)-1 ? 0 : pid;
+	b.u.rec.mmap.start = start;
+	b.u.rec.mmap.len = len;
+	b.u.rec.mmap.pgoff = pgoff;
+	strcpy(b.u.rec.mmap.filename, name);
+	process(m, finish(&b, SAMPO_RECORD_MMAP, misc, sizeof(b.u.rec.mmap) + strlen(name) + 1));
+}
+
+static void ksymbol(struct sampo_machine *m, uint64_t addr, uint32_t len, bool unregister,
+		    const char *name)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.ksymbol.addr = addr;
+	b.u.rec.ksymbol.len = len;
+	b.u.rec.ksymbol.ksym_type = SAMPO_KSYMBOL_TYPE_BPF;
+	b.u.rec.ksymbol.flags = unregister ? SAMPO_KSYMBOL_FLAG_UNREGISTER : 0;
+	strcpy(b.u.rec.ksymbol.name, name);
+	process(m, finish(&b, SAMPO_RECORD_KSYMBOL, 0, sizeof(b.u.rec.ksymbol) + strlen(name) + 1));
+}
+
+/*
+ * The DSO name perf report prints for a sample of @pid/@tid at @ip:
+ * "<not found>" and "[hypervisor]" as in perf. The returned string is
+ * static or borrowed from the machine.
+ */
+static const char *dso_at(struct sampo_machine *m, uint8_t cpumode, uint32_t pid, uint32_t tid,
+			  uint64_t ip)
+{
+	static char name[256];
+	struct sampo_addr_location al = { 0 };
+	struct sampo_sample s = { 0 };
+
+	s.pid = pid;
+	s.tid = tid;
+	s.ip = ip;
+	s.cpumode = cpumode;
+	assert_int_equal(sampo_machine__resolve(m, &s, &al), 0);
+	if (al.map)
+		snprintf(name, sizeof(name), "%s", sampo_dso__long_name(sampo_map__dso(al.map)));
+	else
+		snprintf(name, sizeof(name), "%s",
+			 al.level == 'H' ? "[hypervisor]" : "<not found>");
+	sampo_addr_location__exit(&al);
+	return name;
+}
+
+static const char *comm_of(struct sampo_machine *m, int32_t pid, int32_t tid)
+{
+	static char name[64];
+	struct sampo_thread *t = sampo_machine__findnew_thread(m, pid, tid);
+
+	assert_non_null(t);
+	snprintf(name, sizeof(name), "%s", sampo_thread__comm(t));
+	sampo_thread__put(t);
+	return name;
+}
+
+static int setup(void **state)
+{
+	*state = sampo_machine__new();
+	return *state ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	sampo_machine__delete(*state);
+	return 0;
+}
+
+/* ---- threads -------------------------------------------------------------- */
+
+static void test_machine__idle_thread_is_swapper(void **state)
+{
+	struct sampo_machine *m = *state;
+
+	assert_int_equal(sampo_machine__nr_threads(m), 1);
+	assert_string_equal(comm_of(m, 0, 0), "swapper");
+}
+
+static void test_machine__new_thread_gets_default_comm(void **state)
+{
+	struct sampo_machine *m = *state;
+	struct sampo_thread *t;
+
+	assert_string_equal(comm_of(m, 42, 43), ":43");
+	/* the leader of 42 came into being too, with its own default comm */
+	t = sampo_machine__find_thread(m, -1, 42);
+	assert_non_null(t);
+	assert_string_equal(sampo_thread__comm(t), ":42");
+	assert_false(sampo_thread__comm_set(t));
+	sampo_thread__put(t);
+	/* a thread first seen without its pid learns it later */
+	t = sampo_machine__findnew_thread(m, -1, 50);
+	assert_int_equal(sampo_thread__pid(t), -1);
+	sampo_thread__put(t);
+	t = sampo_machine__findnew_thread(m, 49, 50);
+	assert_int_equal(sampo_thread__pid(t), 49);
+	sampo_thread__put(t);
+	assert_null(sampo_machine__find_thread(m, 7, 7));
+}
+
+static void test_machine__exec_comm_renames_thread(void **state)
+{
+	struct sampo_machine *m = *state;
+	struct sampo_thread *t;
+
+	comm(m, 100, 100, "sh", false);
+	assert_string_equal(comm_of(m, 100, 100), "sh");
+	comm(m, 100, 100, "burn", true);
+	t = sampo_machine__find_thread(m, 100, 100);
+	assert_string_equal(sampo_thread__comm(t), "burn");
+	assert_true(sampo_thread__comm_set(t));
+	sampo_thread__put(t);
+}
+
+static void test_machine__fork_inherits_comm_and_maps(void **state)
+{
+	struct sampo_machine *m = *state;
+	struct sampo_thread *t;
+
+	comm(m, 100, 100, "parent", false);
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x400000, 0x10000, 0, PROT_R | PROT_X, "/bin/p");
+
+	/* a new process: the comm and a copy of the maps */
+	task(m, SAMPO_RECORD_FORK, 0, 200, 200, 100, 100);
+	assert_string_equal(comm_of(m, 200, 200), "parent");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 200, 200, 0x400100), "/bin/p");
+	t = sampo_machine__find_thread(m, 200, 200);
+	assert_int_equal(sampo_thread__ppid(t), 100);
+	sampo_thread__put(t);
+
+	/* the copy is the child's own: its exec does not change the parent */
+	mmap2(m, SAMPO_CPUMODE_USER, 200, 200, 0x400000, 0x20000, 0, PROT_R | PROT_X, "/bin/c");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 200, 200, 0x400100), "/bin/c");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x400100), "/bin/p");
+
+	/* a new thread of the process shares its maps */
+	task(m, SAMPO_RECORD_FORK, 0, 100, 101, 100, 100);
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 101, 0x500000, 0x1000, 0, PROT_R | PROT_X, "/lib/t");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x500010), "/lib/t");
+
+	/* synthesized FORKs (FORK_EXEC) do not copy: the task's own MMAPs follow */
+	task(m, SAMPO_RECORD_FORK, SAMPO_MISC_FORK_EXEC, 300, 300, 100, 100);
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 300, 300, 0x400100), "<not found>");
+	assert_string_equal(comm_of(m, 300, 300), "parent");
+
+	/* a parent that never had a comm passes none on */
+	task(m, SAMPO_RECORD_FORK, 0, 400, 400, 350, 350);
+	assert_string_equal(comm_of(m, 400, 400), ":400");
+}
+
+static void test_machine__fork_replaces_stale_threads(void **state)
+{
+	struct sampo_machine *m = *state;
+
+	comm(m, 100, 100, "parent", false);
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x400000, 0x10000, 0, PROT_R | PROT_X, "/bin/p");
+	task(m, SAMPO_RECORD_FORK, 0, 100, 101, 100, 100);
+	comm(m, 100, 101, "worker", false);
+
+	/* tid 101 reused as the parent of another process: the old thread goes */
+	task(m, SAMPO_RECORD_FORK, 0, 600, 600, 555, 101);
+	assert_string_equal(comm_of(m, 555, 101), ":101");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 101, 0x400100), "<not found>");
+
+	/* a FORK for a tid that exists starts the thread afresh */
+	comm(m, 700, 700, "old", false);
+	task(m, SAMPO_RECORD_FORK, 0, 700, 700, 350, 350);
+	assert_string_equal(comm_of(m, 700, 700), ":700");
+
+	task(m, SAMPO_RECORD_EXIT, 0, 700, 700, 350, 350);
+	{
+		struct sampo_thread *t = sampo_machine__find_thread(m, 700, 700);
+
+		assert_non_null(t);
+		assert_true(sampo_thread__exited(t));
+		sampo_thread__put(t);
+	}
+}
+
+static void test_machine__many_threads(void **state)
+{
+	struct sampo_machine *m = *state;
+	struct sampo_thread *t;
+	size_t n = 0;
+
+	for (int i = 1; i <= 5000; i++)
+		comm(m, (uint32_t)i, (uint32_t)i, "t", false);
+	assert_int_equal(sampo_machine__nr_threads(m), 5001);
+	sampo_machine__for_each_thread(m, t)
+		n++;
+	assert_int_equal(n, 5001);
+	for (int i = 1; i <= 5000; i += 499) {
+		t = sampo_machine__find_thread(m, i, i);
+		assert_non_null(t);
+		assert_int_equal(sampo_thread__tid(t), i);
+		sampo_thread__put(t);
+	}
+}
+
+/* ---- maps ----------------------------------------------------------------- */
+
+static void assert_map(struct sampo_thread *t, size_t idx, uint64_t start, uint64_t end,
+		       uint64_t pgoff, const char *name)
+{
+	struct sampo_map *map = sampo_thread__map(t, idx);
+
+	assert_non_null(map);
+	assert_int_equal(sampo_map__start(map), start);
+	assert_int_equal(sampo_map__end(map), end);
+	assert_int_equal(sampo_map__pgoff(map), pgoff);
+	assert_string_equal(sampo_dso__long_name(sampo_map__dso(map)), name);
+}
+
+static void test_maps__fixup_overlap_splits_map(void **state)
+{
+	struct sampo_machine *m = *state;
+	struct sampo_thread *t;
+
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x400000, 0x10000, 0x1000, PROT_R | PROT_X,
+	      "/bin/big");
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x404000, 0x2000, 0, PROT_R | PROT_X, "/lib/mid.so");
+	t = sampo_machine__find_thread(m, 100, 100);
+	assert_int_equal(sampo_thread__nr_maps(t), 3);
+	assert_map(t, 0, 0x400000, 0x404000, 0x1000, "/bin/big");
+	assert_map(t, 1, 0x404000, 0x406000, 0, "/lib/mid.so");
+	/* the part after keeps mapping the same file bytes: pgoff moves on */
+	assert_map(t, 2, 0x406000, 0x410000, 0x1000 + 0x6000, "/bin/big");
+	assert_int_equal(sampo_map__map_ip(sampo_thread__map(t, 2), 0x406010), 0x7010);
+	sampo_thread__put(t);
+
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x403fff), "/bin/big");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x404000), "/lib/mid.so");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x406000), "/bin/big");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x410000), "<not found>");
+}
+
+static void test_maps__fixup_overlap_replaces_covered_maps(void **state)
+{
+	struct sampo_machine *m = *state;
+	struct sampo_thread *t;
+
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x1000, 0x1000, 0, PROT_R, "/a");
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x2000, 0x1000, 0, PROT_R, "/b");
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x3000, 0x1000, 0, PROT_R, "/c");
+	/* covers the end of /a, all of /b and the start of /c */
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x1800, 0x2000, 0, PROT_R, "/d");
+	t = sampo_machine__find_thread(m, 100, 100);
+	assert_int_equal(sampo_thread__nr_maps(t), 3);
+	assert_map(t, 0, 0x1000, 0x1800, 0, "/a");
+	assert_map(t, 1, 0x1800, 0x3800, 0, "/d");
+	assert_map(t, 2, 0x3800, 0x4000, 0x800, "/c");
+	sampo_thread__put(t);
+
+	/* an identical mapping replaces the old one */
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x1800, 0x2000, 0, PROT_R, "/e");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x2000), "/e");
+}
+
+static void test_maps__anonymous_code_is_a_perf_map(void **state)
+{
+	struct sampo_machine *m = *state;
+
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f0000, 0x1000, 0, PROT_R | PROT_X, "//anon");
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f1000, 0x1000, 0, PROT_R, "//anon");
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f2000, 0x1000, 0, PROT_R | PROT_X, "[heap]");
+	mmap2(m, SAMPO_CPUMODE_USER, 0, 0, 0x900000, 0x1000, 0, PROT_R | PROT_X, "//anon");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f0010), "/tmp/perf-100.map");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f1010), "//anon");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f2010), "/tmp/perf-100.map");
+	/* the idle task has no namespace info in perf: no renaming */
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 0, 0, 0x900010), "//anon");
+}
+
+/* ---- lookups by cpumode, kernel maps -------------------------------------- */
+
+static void test_machine__lookup_by_cpumode(void **state)
+{
+	struct sampo_machine *m = *state;
+	const char *ref_name;
+	uint64_t ref_addr;
+
+	assert_null(sampo_machine__kernel_map(m));
+	assert_false(sampo_machine__kernel_ref_reloc(m, &ref_name, &ref_addr));
+	mmap1(m, SAMPO_CPUMODE_KERNEL, (uint32_t)-1, 0xffffffff81000000, 0x1000000,
+	      0xffffffff81000000, "[kernel.kallsyms]_text");
+	mmap1(m, SAMPO_CPUMODE_KERNEL, (uint32_t)-1, 0xffffffffc0000000, 0x4000, 0,
+	      "/lib/modules/6.1/kernel/fs/foo-bar.ko");
+	mmap1(m, SAMPO_CPUMODE_KERNEL, (uint32_t)-1, 0xffffffffc0010000, 0x4000, 0, "[baz]");
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x400000, 0x1000, 0, PROT_R | PROT_X, "/bin/u");
+
+	assert_non_null(sampo_machine__kernel_map(m));
+	assert_true(sampo_machine__kernel_ref_reloc(m, &ref_name, &ref_addr));
+	assert_string_equal(ref_name, "_text");
+	assert_int_equal(ref_addr, 0xffffffff81000000);
+
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffff81000010),
+			    "[kernel.kallsyms]");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffffc0000010),
+			    "/lib/modules/6.1/kernel/fs/foo-bar.ko");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffffc0010010), "[baz]");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffffc0030000),
+			    "<not found>");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x400010), "/bin/u");
+	/* perf 6.1 looks user-mode addresses up in the process only */
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0xffffffff81000010),
+			    "<not found>");
+	/* user addresses are not kernel addresses either */
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0x400010), "<not found>");
+	/* without --guest, guest and hypervisor samples resolve to nothing */
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_HYPERVISOR, 100, 100, 0x400010),
+			    "[hypervisor]");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_GUEST_USER, 100, 100, 0x400010),
+			    "[hypervisor]");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_UNKNOWN, 100, 100, 0x400010), "[hypervisor]");
+
+	/* a new kernel MMAP replaces the kernel map */
+	mmap1(m, SAMPO_CPUMODE_KERNEL, (uint32_t)-1, 0xffffffff82000000, 0x1000000,
+	      0xffffffff82000000, "[kernel.kallsyms]_stext");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffff81000010),
+			    "<not found>");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffff82000010),
+			    "[kernel.kallsyms]");
+	assert_true(sampo_machine__kernel_ref_reloc(m, &ref_name, &ref_addr));
+	assert_string_equal(ref_name, "_stext");
+}
+
+static void test_machine__ksymbol_maps_bpf_programs(void **state)
+{
+	struct sampo_machine *m = *state;
+
+	ksymbol(m, 0xffffffffa0000000, 0x100, false, "bpf_trampoline_6442");
+	ksymbol(m, 0xffffffffa0001000, 0x100, false, "bpf_prog_abc_f");
+	/* perf gives trampolines and dispatchers an empty long name */
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 1, 1, 0xffffffffa0000010), "");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 1, 1, 0xffffffffa0001010),
+			    "bpf_prog_abc_f");
+	ksymbol(m, 0xffffffffa0001000, 0x100, true, "bpf_prog_abc_f");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 1, 1, 0xffffffffa0001010),
+			    "<not found>");
+}
+
+static void test_machine__references_outlive_lookups(void **state)
+{
+	struct sampo_machine *m = *state;
+	struct sampo_addr_location al = { 0 };
+	struct sampo_thread *t;
+	struct sampo_map *map;
+
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x400000, 0x1000, 0, PROT_R | PROT_X, "/bin/a");
+	t = sampo_machine__findnew_thread(m, 100, 100);
+	map = sampo_machine__find_map(m, t, SAMPO_CPUMODE_USER, 0x400010, &al);
+	assert_non_null(map);
+	assert_int_equal(al.addr, 0x10);
+	map = sampo_map__get(map);
+	/* the map is cut away; our reference keeps it (and its DSO) alive */
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x400000, 0x1000, 0, PROT_R | PROT_X, "/bin/b");
+	sampo_addr_location__exit(&al);
+	assert_string_equal(sampo_dso__long_name(sampo_map__dso(map)), "/bin/a");
+	sampo_map__put(map);
+	sampo_thread__put(t);
+	/* exit on a cleared location is fine */
+	sampo_addr_location__exit(&al);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_machine__idle_thread_is_swapper, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__new_thread_gets_default_comm, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__exec_comm_renames_thread, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__fork_inherits_comm_and_maps, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__fork_replaces_stale_threads, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__many_threads, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_maps__fixup_overlap_splits_map, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_maps__fixup_overlap_replaces_covered_maps,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_maps__anonymous_code_is_a_perf_map, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__lookup_by_cpumode, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_machine__ksymbol_maps_bpf_programs, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__references_outlive_lookups, setup,
+						teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

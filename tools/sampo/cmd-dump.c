@@ -1,0 +1,2149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-dump.c - `sampo dump` (also `sampo report -D`): print every record of a
+ * perf.data file exactly as `perf report -D` of perf 6.1 does.
+ *
+ * For each record, in perf's delivery order (the reader's .ordered mode:
+ * time-stamped records are released round by round, the others when read):
+ *
+ *	\n<offset>@<path> [<size>]: event: <type>	record header line
+ *	. ... raw event: size N bytes			hex dump, 16 bytes a line
+ *	[<cpu> ][<time> ]<offset> [<size>]: PERF_RECORD_<NAME><details>
+ *
+ * then what perf report's handler for that type prints: the decoded fields,
+ * ": unhandled!" for the types perf report has no handler for, or nothing
+ * (the line then ends with the next record's leading newline, as in perf).
+ * SAMPLE records also get perf report's " ... thread:" and " ...... dso:"
+ * lines, which need the machine state (lib/machine.c) fed with every
+ * record. At the end, "Aggregated stats:" counts the records by type, then
+ * the samples by event.
+ *
+ * The output is large (a million records make hundreds of MB) and all of it
+ * is formatted by hand into the outbuf: no printf on any per-record path,
+ * hex digits from lookup tables. Cold paths (stats, rare record types) use
+ * ob_printf().
+ *
+ * Where perf 6.1 gives up on a file (an unknown record type, an event id it
+ * cannot find), sampo prints the record and goes on; docs/dump-differences.md
+ * lists these choices.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <sampo/event.h>
+#include <sampo/feature.h>
+#include <sampo/machine.h>
+#include <sampo/reader.h>
+#include <sampo/sample.h>
+
+#include "builtin.h"
+#include "cli.h"
+#include "options.h"
+#include "outbuf.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* perf 6.1's PERF_RECORD_HEADER_MAX: types from here on are "INVALID" to it */
+#define PERF61_RECORD_MAX 83
+
+/* branch_sample_type bit: the branch stack is an LBR call stack */
+#define BRANCH_CALL_STACK (1ULL << 11)
+
+/* perf 6.1's perf_event__names[]: the stats and the decoded lines use these */
+static const char *const perf61_record_names[PERF61_RECORD_MAX] = {
+	[0] = "TOTAL",
+	[SAMPO_RECORD_MMAP] = "MMAP",
+	[SAMPO_RECORD_LOST] = "LOST",
+	[SAMPO_RECORD_COMM] = "COMM",
+	[SAMPO_RECORD_EXIT] = "EXIT",
+	[SAMPO_RECORD_THROTTLE] = "THROTTLE",
+	[SAMPO_RECORD_UNTHROTTLE] = "UNTHROTTLE",
+	[SAMPO_RECORD_FORK] = "FORK",
+	[SAMPO_RECORD_READ] = "READ",
+	[SAMPO_RECORD_SAMPLE] = "SAMPLE",
+	[SAMPO_RECORD_MMAP2] = "MMAP2",
+	[SAMPO_RECORD_AUX] = "AUX",
+	[SAMPO_RECORD_ITRACE_START] = "ITRACE_START",
+	[SAMPO_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
+	[SAMPO_RECORD_SWITCH] = "SWITCH",
+	[SAMPO_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
+	[SAMPO_RECORD_NAMESPACES] = "NAMESPACES",
+	[SAMPO_RECORD_KSYMBOL] = "KSYMBOL",
+	[SAMPO_RECORD_BPF_EVENT] = "BPF_EVENT",
+	[SAMPO_RECORD_CGROUP] = "CGROUP",
+	[SAMPO_RECORD_TEXT_POKE] = "TEXT_POKE",
+	[SAMPO_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
+	[SAMPO_RECORD_HEADER_ATTR] = "ATTR",
+	[SAMPO_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
+	[SAMPO_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
+	[SAMPO_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
+	[SAMPO_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
+	[SAMPO_RECORD_ID_INDEX] = "ID_INDEX",
+	[SAMPO_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
+	[SAMPO_RECORD_AUXTRACE] = "AUXTRACE",
+	[SAMPO_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
+	[SAMPO_RECORD_THREAD_MAP] = "THREAD_MAP",
+	[SAMPO_RECORD_CPU_MAP] = "CPU_MAP",
+	[SAMPO_RECORD_STAT_CONFIG] = "STAT_CONFIG",
+	[SAMPO_RECORD_STAT] = "STAT",
+	[SAMPO_RECORD_STAT_ROUND] = "STAT_ROUND",
+	[SAMPO_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
+	[SAMPO_RECORD_TIME_CONV] = "TIME_CONV",
+	[SAMPO_RECORD_HEADER_FEATURE] = "FEATURE",
+	[SAMPO_RECORD_COMPRESSED] = "COMPRESSED",
+	[SAMPO_RECORD_FINISHED_INIT] = "FINISHED_INIT",
+};
+
+static const char *record_name(uint32_t type)
+{
+	if (type >= PERF61_RECORD_MAX)
+		return "INVALID";
+	return perf61_record_names[type] ? perf61_record_names[type] : "UNKNOWN";
+}
+
+static const char *const dump_usage[] = {
+	"sampo dump [<options>]",
+	"sampo report -D [<options>]",
+	"",
+	"Print every record of a perf.data file, as 'perf report -D' does.",
+	NULL,
+};
+
+/* One attr of the file: its name (perf's evsel__name) and its sample count. */
+struct dump_evsel {
+	char *name; /* perf's evsel->name: from EVENT_DESC or EVENT_UPDATE, else made up when first needed */
+	uint64_t nr_samples;
+};
+
+/* PERF_SAMPLE_READ: the last value seen per event id (perf's sid->period) */
+struct read_slot {
+	uint64_t id;
+	uint64_t value;
+	bool used;
+};
+
+struct dump_ctx {
+	struct sampo_reader *reader;
+	struct sampo_machine *machine;
+	struct sampo_features *features; /* EVENT_DESC and ARCH, from the header or pipe records */
+	const char *label;		 /* the -i path, or "pipe" */
+	const char *arch;		 /* perf's normalized arch, for register names */
+	char arch_buf[64];
+
+	/* the evlist as perf sees it, refreshed when attrs appear (pipe mode) */
+	size_t nr_attrs;
+	uint64_t combined_type; /* OR of every attr's sample_type */
+	bool sample_id_all;	/* of the first attr */
+	struct dump_evsel *evsels;
+	bool event_desc_applied;
+
+	struct read_slot *read_slots;
+	size_t read_cap, read_nr;
+
+	uint32_t nr_events[PERF61_RECORD_MAX]; /* [0] is the total */
+	uint64_t nr_invalid;		       /* types perf 6.1 does not know (>= 83) */
+	uint64_t nr_unknown_id;		       /* samples of no known event */
+
+	struct sampo_addr_location al;
+	struct outbuf ob;
+};
+
+/* ---- hand formatting ---------------------------------------------------- */
+
+static const char hex_lc[] = "0123456789abcdef";
+
+/* "%02x" of every byte, and the character perf shows for it in a dump */
+static char hex2[256][2];
+static char printable[256];
+
+static void init_tables(void)
+{
+	for (int i = 0; i < 256; i++) {
+		hex2[i][0] = hex_lc[i >> 4];
+		hex2[i][1] = hex_lc[i & 15];
+		printable[i] = (i >= 0x20 && i < 0x7f) ? (char)i : '.';
+	}
+}
+
+/* Room for @n bytes at the end of the buffer; commit with ob_commit(). */
+static inline char *ob_reserve(struct outbuf *ob, size_t n)
+{
+	if (OB_SIZE - ob->len < n)
+		(void)ob_flush(ob);
+	return ob->buf + ob->len;
+}
+
+static inline void ob_commit(struct outbuf *ob, const char *end)
+{
+	ob->len = (size_t)(end - ob->buf);
+}
+
+static inline void ob_lit(struct outbuf *ob, const char *s, size_t n)
+{
+	ob_write(ob, s, n);
+}
+
+/* only for string literals: the "" "" makes anything else a compile error */
+#define OB_LIT(ob, s) ob_lit((ob), "" s "", sizeof(s) - 1)
+
+/* printf("%#" PRIx64): "0" for zero, "0x..." otherwise */
+static inline void ob_hex_alt(struct outbuf *ob, uint64_t v)
+{
+	if (!v) {
+		ob_putc(ob, '0');
+		return;
+	}
+	OB_LIT(ob, "0x");
+	ob_hex(ob, v, 0, false);
+}
+
+static inline void ob_i32(struct outbuf *ob, int32_t v)
+{
+	ob_dec_s64(ob, v);
+}
+
+/* printf("%016" PRIx64) into @p; returns the end */
+static inline char *put_hex16(char *p, uint64_t v)
+{
+	for (int i = 15; i >= 0; i--) {
+		p[i] = hex_lc[v & 15];
+		v >>= 4;
+	}
+	return p + 16;
+}
+
+/* printf("%d") into @p (room for 11 characters); returns the length */
+static size_t put_dec_s32(char *p, int32_t v)
+{
+	char tmp[12];
+	char *q = tmp + sizeof(tmp);
+	uint32_t mag = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	size_t n;
+
+	do {
+		*--q = (char)('0' + mag % 10);
+		mag /= 10;
+	} while (mag);
+	if (v < 0)
+		*--q = '-';
+	n = (size_t)(tmp + sizeof(tmp) - q);
+	memcpy(p, q, n);
+	return n;
+}
+
+static void ob_str_n(struct outbuf *ob, const char *s, size_t max)
+{
+	ob_write(ob, s, strnlen(s, max));
+}
+
+/* A NUL-terminated string field that starts at @s inside @rec (bounded by the record). */
+static void ob_rec_str(struct outbuf *ob, const union sampo_record *rec, const char *s)
+{
+	const char *end = (const char *)rec + rec->header.size;
+
+	if (s >= end)
+		return;
+	ob_str_n(ob, s, (size_t)(end - s));
+}
+
+/* Load a u64 at byte @off of the record, or 0 past its end (perf would read garbage). */
+static uint64_t rec_u64(const union sampo_record *rec, size_t off)
+{
+	uint64_t v = 0;
+
+	if (off + 8 <= rec->header.size)
+		memcpy(&v, (const uint8_t *)rec + off, 8);
+	return v;
+}
+
+/* ---- evsels ------------------------------------------------------------- */
+
+static const char *const hw_names[] = {
+	"cycles",
+	"instructions",
+	"cache-references",
+	"cache-misses",
+	"branches",
+	"branch-misses",
+	"bus-cycles",
+	"stalled-cycles-frontend",
+	"stalled-cycles-backend",
+	"ref-cycles",
+};
+
+static const char *const sw_names[] = {
+	"cpu-clock",	    "task-clock",   "page-faults",  "context-switches",
+	"cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy",	    "bpf-output",   "cgroup-switches",
+};
+
+static const char *const hw_cache_names[][3] = {
+	{ "L1-dcache", "l1-d", "l1d" }, { "L1-icache", "l1-i", "l1i" },
+	{ "LLC", "L2", NULL },		{ "dTLB", "d-tlb", NULL },
+	{ "iTLB", "i-tlb", NULL },	{ "branch", "branches", "bpu" },
+	{ "node", NULL, NULL },
+};
+
+static const char *const hw_cache_op_names[][3] = {
+	{ "load", "loads", "read" },
+	{ "store", "stores", "write" },
+	{ "prefetch", "prefetches", "speculative-read" },
+};
+
+static const char *const hw_cache_result_names[][3] = {
+	{ "refs", "Reference", "ops" },
+	{ "misses", "miss", NULL },
+};
+
+/* perf's evsel__add_modifiers() */
+static size_t add_modifiers(const struct sampo_event_attr *attr, char *bf, size_t size)
+{
+	size_t r = 0, colon = 0;
+	bool exclude_guest_default = false;
+	unsigned int precise = (attr->flags >> SAMPO_ATTR_PRECISE_IP_SHIFT) & 3;
+
+#define MOD_PRINT(flag, mod)                     \
+	do {                                     \
+		if (!(attr->flags & (flag))) {   \
+			if (!colon)              \
+				colon = ++r;     \
+			if (r < size)            \
+				bf[r++] = (mod); \
+		}                                \
+	} while (0)
+
+	if (attr->flags &
+	    (SAMPO_ATTR_EXCLUDE_KERNEL | SAMPO_ATTR_EXCLUDE_USER | SAMPO_ATTR_EXCLUDE_HV)) {
+		MOD_PRINT(SAMPO_ATTR_EXCLUDE_KERNEL, 'k');
+		MOD_PRINT(SAMPO_ATTR_EXCLUDE_USER, 'u');
+		MOD_PRINT(SAMPO_ATTR_EXCLUDE_HV, 'h');
+		exclude_guest_default = true;
+	}
+	if (precise) {
+		if (!colon)
+			colon = ++r;
+		for (unsigned int i = 0; i < precise && r < size; i++)
+			bf[r++] = 'p';
+		exclude_guest_default = true;
+	}
+	if ((attr->flags & SAMPO_ATTR_EXCLUDE_HOST) ||
+	    !!(attr->flags & SAMPO_ATTR_EXCLUDE_GUEST) == exclude_guest_default) {
+		MOD_PRINT(SAMPO_ATTR_EXCLUDE_HOST, 'H');
+		MOD_PRINT(SAMPO_ATTR_EXCLUDE_GUEST, 'G');
+	}
+#undef MOD_PRINT
+	if (colon && colon - 1 < size)
+		bf[colon - 1] = ':';
+	return r < size ? r : size;
+}
+
+/* perf's evsel__name() for an event with no name in the file */
+static char *attr_default_name(const struct sampo_event_attr *attr)
+{
+	char bf[128];
+	size_t n = 0;
+	bool mods = true;
+
+	switch (attr->type) {
+	case SAMPO_TYPE_HARDWARE:
+		n = (size_t)snprintf(bf, sizeof(bf), "%s",
+				     attr->config < ARRAY_SIZE(hw_names) ? hw_names[attr->config] :
+									   "unknown-hardware");
+		break;
+	case SAMPO_TYPE_SOFTWARE:
+		n = (size_t)snprintf(bf, sizeof(bf), "%s",
+				     attr->config < ARRAY_SIZE(sw_names) ? sw_names[attr->config] :
+									   "unknown-software");
+		break;
+	case SAMPO_TYPE_HW_CACHE: {
+		uint64_t type = attr->config & 0xff, op = (attr->config >> 8) & 0xff;
+		uint64_t result = (attr->config >> 16) & 0xff;
+
+		if (type < ARRAY_SIZE(hw_cache_names) && op < ARRAY_SIZE(hw_cache_op_names) &&
+		    result < ARRAY_SIZE(hw_cache_result_names))
+			n = (size_t)snprintf(bf, sizeof(bf), "%s-%s-%s", hw_cache_names[type][0],
+					     hw_cache_op_names[op][0],
+					     hw_cache_result_names[result][0]);
+		else
+			n = (size_t)snprintf(bf, sizeof(bf), "%s", "invalid-cache");
+		break;
+	}
+	case SAMPO_TYPE_RAW:
+		n = (size_t)snprintf(bf, sizeof(bf), "raw 0x%" PRIx64, attr->config);
+		break;
+	case SAMPO_TYPE_BREAKPOINT: {
+		static const char rwx[] = "rwx";
+
+		n = (size_t)snprintf(bf, sizeof(bf), "mem:0x%" PRIx64 ":", attr->config1);
+		for (int i = 0; i < 3 && n < sizeof(bf) - 1; i++) {
+			if (attr->bp_type & (1U << i))
+				bf[n++] = rwx[i];
+		}
+		bf[n] = 0;
+		break;
+	}
+	case SAMPO_TYPE_TRACEPOINT:
+		n = (size_t)snprintf(bf, sizeof(bf), "%s", "unknown tracepoint");
+		mods = false;
+		break;
+	default:
+		n = (size_t)snprintf(bf, sizeof(bf), "unknown attr type: %" PRIu32, attr->type);
+		mods = false;
+		break;
+	}
+	if (n >= sizeof(bf))
+		n = sizeof(bf) - 1;
+	if (mods)
+		n += add_modifiers(attr, bf + n, sizeof(bf) - 1 - n);
+	bf[n] = 0;
+	return strdup(bf);
+}
+
+static const char *evsel_name(struct dump_ctx *ctx, int idx)
+{
+	struct dump_evsel *e;
+
+	if (idx < 0 || (size_t)idx >= ctx->nr_attrs)
+		return "unknown";
+	e = &ctx->evsels[idx];
+	if (!e->name)
+		e->name = attr_default_name(sampo_reader__attr(ctx->reader, (size_t)idx));
+	return e->name ? e->name : "unknown";
+}
+
+/* EVENT_DESC names the events by position, unless something named them first (perf 6.1). */
+static void apply_event_desc(struct dump_ctx *ctx)
+{
+	if (ctx->event_desc_applied || !ctx->features ||
+	    !sampo_features__has(ctx->features, SAMPO_FEAT_EVENT_DESC))
+		return;
+	for (uint32_t i = 0; i < ctx->features->nr_events && i < ctx->nr_attrs; i++) {
+		const char *name = ctx->features->events[i].name;
+
+		if (name && !ctx->evsels[i].name)
+			ctx->evsels[i].name = strdup(name);
+	}
+	ctx->event_desc_applied = true;
+}
+
+/* perf's normalize_arch(), for the register names of the file's machine */
+static const char *normalize_arch(const char *arch)
+{
+	if (!strcmp(arch, "x86_64"))
+		return "x86";
+	if (arch[0] == 'i' && arch[1] && arch[2] == '8' && arch[3] == '6')
+		return "x86";
+	if (!strcmp(arch, "sun4u") || !strncmp(arch, "sparc", 5))
+		return "sparc";
+	if (!strncmp(arch, "aarch64", 7) || !strncmp(arch, "arm64", 5))
+		return "arm64";
+	if (!strncmp(arch, "arm", 3) || !strcmp(arch, "sa110"))
+		return "arm";
+	if (!strncmp(arch, "s390", 4))
+		return "s390";
+	if (!strncmp(arch, "parisc", 6))
+		return "parisc";
+	if (!strncmp(arch, "powerpc", 7) || !strncmp(arch, "ppc", 3))
+		return "powerpc";
+	if (!strncmp(arch, "mips", 4))
+		return "mips";
+	if (!strncmp(arch, "sh", 2) && arch[2] >= '0' && arch[2] <= '9')
+		return "sh";
+	if (!strncmp(arch, "loongarch", 9))
+		return "loongarch";
+	return arch;
+}
+
+static void update_arch(struct dump_ctx *ctx)
+{
+	struct utsname uts;
+	const char *arch = NULL;
+
+	if (ctx->features && sampo_features__has(ctx->features, SAMPO_FEAT_ARCH))
+		arch = ctx->features->arch;
+	if (!arch && uname(&uts) == 0)
+		arch = uts.machine;
+	size_t n = arch ? strnlen(arch, sizeof(ctx->arch_buf) - 1) : 0;
+
+	memcpy(ctx->arch_buf, arch ? arch : "", n);
+	ctx->arch_buf[n] = 0;
+	ctx->arch = normalize_arch(ctx->arch_buf);
+}
+
+/* Pipe mode: the features come as records; keep the two perf report uses. */
+static void take_pipe_feature(struct dump_ctx *ctx, const union sampo_record *rec)
+{
+	uint64_t feat = rec->feature.feat_id;
+	size_t len;
+
+	if (feat != SAMPO_FEAT_EVENT_DESC && feat != SAMPO_FEAT_ARCH)
+		return;
+	if (rec->header.size < sizeof(rec->feature))
+		return;
+	len = rec->header.size - sizeof(rec->feature);
+	if (!ctx->features)
+		ctx->features = sampo_features__new();
+	if (!ctx->features)
+		return;
+	(void)sampo_features__parse_one(ctx->features, (int)feat, rec->feature.data, len,
+					sampo_reader__needs_swap(ctx->reader), NULL);
+	if (feat == SAMPO_FEAT_ARCH)
+		update_arch(ctx);
+	else
+		apply_event_desc(ctx);
+}
+
+/* File mode: EVENT_DESC and ARCH from the feature section. */
+static void read_file_features(struct dump_ctx *ctx)
+{
+	static const int feats[] = { SAMPO_FEAT_ARCH, SAMPO_FEAT_EVENT_DESC };
+
+	ctx->features = sampo_features__new();
+	if (!ctx->features)
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(feats); i++) {
+		const void *data;
+		size_t size;
+
+		if (sampo_reader__feature(ctx->reader, feats[i], &data, &size))
+			continue;
+		(void)sampo_features__parse_one(ctx->features, feats[i], data, size,
+						sampo_reader__needs_swap(ctx->reader), NULL);
+	}
+}
+
+/* New attrs take effect after their HEADER_ATTR record; catch up with the reader. */
+static int refresh_attrs(struct dump_ctx *ctx)
+{
+	size_t nr = sampo_reader__nr_attrs(ctx->reader);
+	struct dump_evsel *ne;
+
+	if (nr == ctx->nr_attrs)
+		return 0;
+	ne = realloc(ctx->evsels, nr * sizeof(*ne));
+	if (!ne)
+		return -ENOMEM;
+	memset(ne + ctx->nr_attrs, 0, (nr - ctx->nr_attrs) * sizeof(*ne));
+	ctx->evsels = ne;
+	ctx->nr_attrs = nr;
+	ctx->combined_type = 0;
+	for (size_t i = 0; i < nr; i++)
+		ctx->combined_type |= sampo_reader__attr(ctx->reader, i)->sample_type;
+	ctx->sample_id_all = sampo_reader__attr(ctx->reader, 0)->flags & SAMPO_ATTR_SAMPLE_ID_ALL;
+	return 0;
+}
+
+/* ---- the common part of every record ----------------------------------- */
+
+/* "\n<offset>@<path> [<size>]: event: <type>\n" */
+static void dump_header_line(struct dump_ctx *ctx, const struct sampo_event *ev)
+{
+	struct outbuf *ob = &ctx->ob;
+
+	ob_putc(ob, '\n');
+	ob_hex_alt(ob, ev->offset);
+	ob_putc(ob, '@');
+	ob_puts(ob, ctx->label);
+	OB_LIT(ob, " [");
+	ob_hex_alt(ob, ev->record->header.size);
+	OB_LIT(ob, "]: event: ");
+	ob_dec_u64(ob, ev->record->header.type);
+	ob_putc(ob, '\n');
+}
+
+/* perf's trace_event(): the record bytes, 16 a line, with a character column */
+static void dump_raw(struct dump_ctx *ctx, const union sampo_record *rec)
+{
+	struct outbuf *ob = &ctx->ob;
+	const uint8_t *data = (const uint8_t *)rec;
+	size_t size = rec->header.size;
+	char *p;
+
+	OB_LIT(ob, ".\n. ... raw event: size ");
+	ob_dec_u64(ob, size);
+	OB_LIT(ob, " bytes\n");
+	for (size_t off = 0; off < size; off += 16) {
+		size_t n = size - off < 16 ? size - off : 16;
+		size_t i;
+
+		p = ob_reserve(ob, 80);
+		*p++ = '.';
+		*p++ = ' ';
+		*p++ = ' ';
+		/* "%04x": offsets stay below 0x10000, records being at most 64 KiB */
+		*p++ = hex_lc[(off >> 12) & 15];
+		*p++ = hex_lc[(off >> 8) & 15];
+		*p++ = hex_lc[(off >> 4) & 15];
+		*p++ = hex_lc[off & 15];
+		*p++ = ':';
+		*p++ = ' ';
+		for (i = 0; i < n; i++) {
+			*p++ = ' ';
+			*p++ = hex2[data[off + i]][0];
+			*p++ = hex2[data[off + i]][1];
+		}
+		for (; i < 16; i++) {
+			*p++ = ' ';
+			*p++ = ' ';
+			*p++ = ' ';
+		}
+		*p++ = ' ';
+		*p++ = ' ';
+		for (i = 0; i < n; i++)
+			*p++ = printable[data[off + i]];
+		for (; i < 16; i++)
+			*p++ = ' ';
+		*p++ = '\n';
+		ob_commit(ob, p);
+	}
+	ob_putc(ob, '\n');
+}
+
+/* perf's evlist__print_tstamp(), then "<offset> [<size>]: PERF_RECORD_<NAME>" */
+static void dump_decoded_prefix(struct dump_ctx *ctx, const struct sampo_event *ev)
+{
+	struct outbuf *ob = &ctx->ob;
+	uint32_t type = ev->record->header.type;
+	uint32_t cpu = ev->sample.cpu;
+	uint64_t time = ev->sample.time;
+
+	if (type >= SAMPO_RECORD_USER_TYPE_START) {
+		/* perf hands tool records a zeroed sample */
+		cpu = 0;
+		time = 0;
+	}
+	if (type != SAMPO_RECORD_SAMPLE && !ctx->sample_id_all) {
+		OB_LIT(ob, "-1 -1 ");
+	} else {
+		if (ctx->combined_type & SAMPO_SAMPLE_CPU) {
+			ob_dec_u64(ob, cpu);
+			ob_putc(ob, ' ');
+		}
+		if (ctx->combined_type & SAMPO_SAMPLE_TIME) {
+			ob_dec_u64(ob, time);
+			ob_putc(ob, ' ');
+		}
+	}
+	ob_hex_alt(ob, ev->offset);
+	OB_LIT(ob, " [");
+	ob_hex_alt(ob, ev->record->header.size);
+	OB_LIT(ob, "]: PERF_RECORD_");
+	ob_puts(ob, record_name(type));
+}
+
+#define UNHANDLED(ob) OB_LIT((ob), ": unhandled!\n")
+
+/* ---- SAMPLE ------------------------------------------------------------- */
+
+static void dump_callchain_entry(struct outbuf *ob, uint64_t idx, uint64_t v)
+{
+	char *p = ob_reserve(ob, 48);
+
+	memcpy(p, "..... ", 6);
+	p += 6;
+	if (idx < 10) {
+		*p++ = ' ';
+		*p++ = (char)('0' + idx);
+	} else if (idx < 100) {
+		*p++ = (char)('0' + idx / 10);
+		*p++ = (char)('0' + idx % 10);
+	} else {
+		ob_commit(ob, p);
+		ob_dec_u64(ob, idx);
+		p = ob_reserve(ob, 24);
+	}
+	*p++ = ':';
+	*p++ = ' ';
+	p = put_hex16(p, v);
+	*p++ = '\n';
+	ob_commit(ob, p);
+}
+
+/* perf's callchain__lbr_callstack_printf() */
+static void dump_lbr_callstack(struct outbuf *ob, const struct sampo_sample *s)
+{
+	uint64_t nr = s->callchain_nr, i;
+
+	for (i = 0; i < nr; i++) {
+		if (s->callchain[i] == SAMPO_CONTEXT_USER)
+			break;
+	}
+	if (i == nr || !s->branch_nr)
+		return;
+	OB_LIT(ob, "... LBR call chain: nr:");
+	ob_dec_u64(ob, i + 1 + s->branch_nr + 1);
+	ob_putc(ob, '\n');
+	for (uint64_t k = 0; k <= i; k++)
+		dump_callchain_entry(ob, k, s->callchain[k]);
+	dump_callchain_entry(ob, i + 1, s->branch[0].to);
+	for (uint64_t k = 0; k < s->branch_nr; k++)
+		dump_callchain_entry(ob, k + i + 2, s->branch[k].from);
+}
+
+/* perf 6.1's branch type names (x86 build: the arch-specific ones are ARCH_n) */
+static const char *const branch_type_names[16] = {
+	"N/A",	  "COND",      "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",	"SYSCALL",
+	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX", "",
+};
+
+static const char *const branch_new_type_names[8] = {
+	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
+};
+
+static void dump_branch_stack(struct outbuf *ob, const struct sampo_event_attr *attr,
+			      const struct sampo_sample *s)
+{
+	bool callstack = attr->branch_sample_type & BRANCH_CALL_STACK;
+
+	ob_puts(ob, callstack ? "... branch callstack: nr:" : "... branch stack: nr:");
+	ob_dec_u64(ob, callstack ? s->branch_nr + 1 : s->branch_nr);
+	ob_putc(ob, '\n');
+	for (uint64_t i = 0; i < s->branch_nr; i++) {
+		const struct sampo_branch_entry *e = &s->branch[i];
+		/* struct branch_flags of perf 6.1, little-endian bitfields */
+		uint64_t f = e->flags;
+		unsigned int type = (f >> 20) & 15, new_type = (f >> 26) & 15;
+		const char *tname;
+		char *p;
+
+		if (callstack) {
+			if (i == 0)
+				dump_callchain_entry(ob, 0, e->to);
+			dump_callchain_entry(ob, i + 1, e->from);
+			continue;
+		}
+		if (type == 0)
+			tname = "";
+		else if (type == 15)
+			tname = new_type < 8 ? branch_new_type_names[new_type] : "(null)";
+		else
+			tname = branch_type_names[type];
+		dump_callchain_entry(ob, i, e->from);
+		ob->len--; /* the entry line's newline: the line goes on */
+		p = ob_reserve(ob, 24);
+		memcpy(p, " -> ", 4);
+		p = put_hex16(p + 4, e->to);
+		*p++ = ' ';
+		ob_commit(ob, p);
+		ob_dec_u64(ob, (f >> 4) & 0xffff);
+		OB_LIT(ob, " cycles ");
+		ob_putc(ob, (f & 1) ? 'M' : ' ');
+		ob_putc(ob, (f & 2) ? 'P' : ' ');
+		ob_putc(ob, (f & 8) ? 'A' : ' ');
+		ob_putc(ob, (f & 4) ? 'T' : ' ');
+		ob_putc(ob, ' ');
+		ob_hex(ob, f >> 33, 0, false);
+		ob_putc(ob, ' ');
+		ob_puts(ob, tname);
+		ob_putc(ob, '\n');
+	}
+}
+
+static const char *reg_name_x86(unsigned int id)
+{
+	static const char *const names[] = {
+		"AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",	 "FLAGS", "CS",	 "SS",
+		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",	  "R14", "R15",
+	};
+	static const char *const xmm[] = {
+		"XMM0", "XMM1", "XMM2",	 "XMM3",  "XMM4",  "XMM5",  "XMM6",  "XMM7",
+		"XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
+	};
+
+	if (id < ARRAY_SIZE(names))
+		return names[id];
+	if (id >= 32 && id < 64)
+		return xmm[(id - 32) / 2];
+	return NULL;
+}
+
+static const char *reg_name_arm64(unsigned int id)
+{
+	static const char *const names[] = {
+		"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",	 "x7",	"x8",  "x9",  "x10",
+		"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21",
+		"x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr",  "sp",  "pc",
+	};
+
+	if (id < ARRAY_SIZE(names))
+		return names[id];
+	return id == 46 ? "vg" : NULL;
+}
+
+static const char *reg_name_arm(unsigned int id)
+{
+	static const char *const names[] = {
+		"r0", "r1", "r2",  "r3", "r4", "r5", "r6", "r7",
+		"r8", "r9", "r10", "fp", "ip", "sp", "lr", "pc",
+	};
+
+	return id < ARRAY_SIZE(names) ? names[id] : NULL;
+}
+
+static const char *reg_name_csky(unsigned int id)
+{
+	static const char *const names[] = {
+		"a0",	 "a1",	  "a2",	   "a3",    "regs0", "regs1", "regs2", "regs3", "regs4",
+		"regs5", "regs6", "regs7", "regs8", "regs9", "sp",    "lr",    "pc",
+	};
+
+	return id < ARRAY_SIZE(names) ? names[id] : NULL;
+}
+
+static const char *reg_name_mips(unsigned int id)
+{
+	static const char *const names[] = {
+		"PC",  "$1",  "$2",  "$3",  "$4",  "$5",  "$6",	 "$7",	"$8",  "$9",  "$10",
+		"$11", "$12", "$13", "$14", "$15", "$16", "$17", "$18", "$19", "$20", "$21",
+		"$22", "$23", "$24", "$25", NULL,  NULL,  "$28", "$29", "$30", "$31",
+	};
+
+	return id < ARRAY_SIZE(names) ? names[id] : NULL;
+}
+
+static const char *reg_name_powerpc(unsigned int id)
+{
+	static const char *const names[] = {
+		"r0",	 "r1",	  "r2",	   "r3",    "r4",    "r5",    "r6",    "r7",	  "r8",
+		"r9",	 "r10",	  "r11",   "r12",   "r13",   "r14",   "r15",   "r16",	  "r17",
+		"r18",	 "r19",	  "r20",   "r21",   "r22",   "r23",   "r24",   "r25",	  "r26",
+		"r27",	 "r28",	  "r29",   "r30",   "r31",   "nip",   "msr",   "orig_r3", "ctr",
+		"link",	 "xer",	  "ccr",   "softe", "trap",  "dar",   "dsisr", "sier",	  "mmcra",
+		"mmcr0", "mmcr1", "mmcr2", "mmcr3", "sier2", "sier3", "pmc1",  "pmc2",	  "pmc3",
+		"pmc4",	 "pmc5",  "pmc6",  "sdar",  "siar",
+	};
+
+	return id < ARRAY_SIZE(names) ? names[id] : NULL;
+}
+
+static const char *reg_name_riscv(unsigned int id)
+{
+	static const char *const names[] = {
+		"pc", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
+		"a1", "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
+		"s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
+	};
+
+	return id < ARRAY_SIZE(names) ? names[id] : NULL;
+}
+
+static const char *reg_name_s390(unsigned int id)
+{
+	static const char *const names[] = {
+		"R0",	"R1",	"R2",	"R3",	"R4",	"R5",	"R6",  "R7",  "R8",
+		"R9",	"R10",	"R11",	"R12",	"R13",	"R14",	"R15", "FP0", "FP1",
+		"FP2",	"FP3",	"FP4",	"FP5",	"FP6",	"FP7",	"FP8", "FP9", "FP10",
+		"FP11", "FP12", "FP13", "FP14", "FP15", "MASK", "PC",
+	};
+
+	return id < ARRAY_SIZE(names) ? names[id] : NULL;
+}
+
+/* perf 6.1's perf_reg_name(id, arch) */
+static const char *reg_name(const char *arch, unsigned int id)
+{
+	const char *name = NULL;
+
+	if (!strcmp(arch, "csky"))
+		name = reg_name_csky(id);
+	else if (!strcmp(arch, "mips"))
+		name = reg_name_mips(id);
+	else if (!strcmp(arch, "powerpc"))
+		name = reg_name_powerpc(id);
+	else if (!strcmp(arch, "riscv"))
+		name = reg_name_riscv(id);
+	else if (!strcmp(arch, "s390"))
+		name = reg_name_s390(id);
+	else if (!strcmp(arch, "x86"))
+		name = reg_name_x86(id);
+	else if (!strcmp(arch, "arm"))
+		name = reg_name_arm(id);
+	else if (!strcmp(arch, "arm64"))
+		name = reg_name_arm64(id);
+	return name ? name : "unknown";
+}
+
+static void dump_regs(struct dump_ctx *ctx, const char *kind, const struct sampo_regs *regs)
+{
+	static const char *const abi_names[] = { "none", "32-bit", "64-bit" };
+	struct outbuf *ob = &ctx->ob;
+	uint64_t mask = regs->mask;
+	size_t i = 0;
+
+	if (!regs->regs)
+		return;
+	OB_LIT(ob, "... ");
+	ob_puts(ob, kind);
+	OB_LIT(ob, " regs: mask 0x");
+	ob_hex(ob, mask, 0, false);
+	OB_LIT(ob, " ABI ");
+	ob_puts(ob, regs->abi < ARRAY_SIZE(abi_names) ? abi_names[regs->abi] : "unknown");
+	ob_putc(ob, '\n');
+	for (unsigned int id = 0; id < 64; id++) {
+		const char *name;
+		size_t len;
+		char *p;
+
+		if (!(mask & (1ULL << id)))
+			continue;
+		name = reg_name(ctx->arch, id);
+		len = strlen(name);
+		p = ob_reserve(ob, 48);
+		memcpy(p, ".... ", 5);
+		p += 5;
+		memcpy(p, name, len);
+		p += len;
+		/* "%-5s" */
+		for (; len < 5; len++)
+			*p++ = ' ';
+		memcpy(p, " 0x", 3);
+		p = put_hex16(p + 3, regs->regs[i++]);
+		*p++ = '\n';
+		ob_commit(ob, p);
+	}
+}
+
+/* perf's unit_number__scnprintf() behind get_page_size_name() */
+static void dump_page_size(struct outbuf *ob, const char *what, uint64_t n)
+{
+	static const char units[] = "BKMG";
+	int i = 0;
+
+	ob_puts(ob, what);
+	if (!n) {
+		OB_LIT(ob, "N/A\n");
+		return;
+	}
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	ob_dec_u64(ob, n);
+	ob_putc(ob, units[i]);
+	ob_putc(ob, '\n');
+}
+
+/* Offset of the STACK_USER size in a SAMPLE, the way perf's parser walks it. */
+static uint64_t user_stack_offset(const struct sampo_event_attr *attr, const struct sampo_sample *s)
+{
+	static const uint64_t fixed = SAMPO_SAMPLE_IDENTIFIER | SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID |
+				      SAMPO_SAMPLE_TIME | SAMPO_SAMPLE_ADDR | SAMPO_SAMPLE_ID |
+				      SAMPO_SAMPLE_STREAM_ID | SAMPO_SAMPLE_CPU |
+				      SAMPO_SAMPLE_PERIOD;
+	uint64_t type = attr->sample_type;
+	uint64_t off = 8 + 8 * (uint64_t)__builtin_popcountll(type & fixed);
+
+	if (type & SAMPO_SAMPLE_READ)
+		off += 8 * s->read_nr_words;
+	if (type & SAMPO_SAMPLE_CALLCHAIN)
+		off += 8 + 8 * s->callchain_nr;
+	if (type & SAMPO_SAMPLE_RAW)
+		off += 4 + (uint64_t)s->raw_size;
+	if (type & SAMPO_SAMPLE_BRANCH_STACK)
+		off += 8 + (s->branch_has_hw_idx ? 8 : 0) + 24 * s->branch_nr;
+	if (type & SAMPO_SAMPLE_REGS_USER)
+		off += 8 + (s->user_regs.abi ?
+				    8 * (uint64_t)__builtin_popcountll(s->user_regs.mask) :
+				    0);
+	return off;
+}
+
+/* perf's sample_read__printf() */
+static void dump_sample_read(struct outbuf *ob, uint64_t read_format, const struct sampo_sample *s)
+{
+	const uint64_t *v = s->read_values;
+	size_t n = s->read_nr_words, i = 0;
+	uint64_t nr = 1;
+
+#define NEXT() (i < n ? v[i++] : 0)
+	OB_LIT(ob, "... sample_read:\n");
+	if (read_format & SAMPO_FORMAT_GROUP)
+		nr = NEXT();
+	else
+		i = 0;
+	if (!(read_format & SAMPO_FORMAT_GROUP)) {
+		/* value first, then the times */
+		uint64_t value = NEXT(), ena = 0, run = 0, id = 0, lost = 0;
+
+		if (read_format & SAMPO_FORMAT_TOTAL_TIME_ENABLED)
+			ena = NEXT();
+		if (read_format & SAMPO_FORMAT_TOTAL_TIME_RUNNING)
+			run = NEXT();
+		if (read_format & SAMPO_FORMAT_ID)
+			id = NEXT();
+		if (read_format & SAMPO_FORMAT_LOST)
+			lost = NEXT();
+		if (read_format & SAMPO_FORMAT_TOTAL_TIME_ENABLED) {
+			OB_LIT(ob, "...... time enabled ");
+			ob_hex(ob, ena, 16, true);
+			ob_putc(ob, '\n');
+		}
+		if (read_format & SAMPO_FORMAT_TOTAL_TIME_RUNNING) {
+			OB_LIT(ob, "...... time running ");
+			ob_hex(ob, run, 16, true);
+			ob_putc(ob, '\n');
+		}
+		OB_LIT(ob, "..... id ");
+		ob_hex(ob, id, 16, true);
+		OB_LIT(ob, ", value ");
+		ob_hex(ob, value, 16, true);
+		if (read_format & SAMPO_FORMAT_LOST) {
+			OB_LIT(ob, ", lost ");
+			ob_dec_u64(ob, lost);
+		}
+		ob_putc(ob, '\n');
+		return;
+	}
+	if (read_format & SAMPO_FORMAT_TOTAL_TIME_ENABLED) {
+		OB_LIT(ob, "...... time enabled ");
+		ob_hex(ob, NEXT(), 16, true);
+		ob_putc(ob, '\n');
+	}
+	if (read_format & SAMPO_FORMAT_TOTAL_TIME_RUNNING) {
+		OB_LIT(ob, "...... time running ");
+		ob_hex(ob, NEXT(), 16, true);
+		ob_putc(ob, '\n');
+	}
+	OB_LIT(ob, ".... group nr ");
+	ob_dec_u64(ob, nr);
+	ob_putc(ob, '\n');
+	for (uint64_t k = 0; k < nr && i < n; k++) {
+		uint64_t value = NEXT(), id = 0, lost = 0;
+
+		if (read_format & SAMPO_FORMAT_ID)
+			id = NEXT();
+		if (read_format & SAMPO_FORMAT_LOST)
+			lost = NEXT();
+		OB_LIT(ob, "..... id ");
+		ob_hex(ob, id, 16, true);
+		OB_LIT(ob, ", value ");
+		ob_hex(ob, value, 16, true);
+		if (read_format & SAMPO_FORMAT_LOST) {
+			OB_LIT(ob, ", lost ");
+			ob_dec_u64(ob, lost);
+		}
+		ob_putc(ob, '\n');
+	}
+#undef NEXT
+}
+
+/* perf's dump_sample() */
+static void dump_sample_fields(struct dump_ctx *ctx, const struct sampo_event_attr *attr,
+			       const struct sampo_event *ev)
+{
+	struct outbuf *ob = &ctx->ob;
+	const struct sampo_sample *s = &ev->sample;
+	uint64_t type = attr->sample_type;
+
+	OB_LIT(ob, "(IP, 0x");
+	ob_hex(ob, ev->record->header.misc, 0, false);
+	OB_LIT(ob, "): ");
+	ob_i32(ob, (int32_t)s->pid);
+	ob_putc(ob, '/');
+	ob_i32(ob, (int32_t)s->tid);
+	OB_LIT(ob, ": ");
+	ob_hex_alt(ob, s->ip);
+	OB_LIT(ob, " period: ");
+	ob_dec_u64(ob, s->period);
+	OB_LIT(ob, " addr: ");
+	ob_hex_alt(ob, s->addr);
+	ob_putc(ob, '\n');
+
+	if (type & SAMPO_SAMPLE_CALLCHAIN) {
+		if ((attr->branch_sample_type & BRANCH_CALL_STACK) && s->branch)
+			dump_lbr_callstack(ob, s);
+		OB_LIT(ob, "... FP chain: nr:");
+		ob_dec_u64(ob, s->callchain_nr);
+		ob_putc(ob, '\n');
+		for (uint64_t i = 0; i < s->callchain_nr; i++)
+			dump_callchain_entry(ob, i, s->callchain[i]);
+	}
+	if (type & SAMPO_SAMPLE_BRANCH_STACK)
+		dump_branch_stack(ob, attr, s);
+	if (type & SAMPO_SAMPLE_REGS_USER)
+		dump_regs(ctx, "user", &s->user_regs);
+	if (type & SAMPO_SAMPLE_REGS_INTR)
+		dump_regs(ctx, "intr", &s->intr_regs);
+	if (type & SAMPO_SAMPLE_STACK_USER) {
+		OB_LIT(ob, "... ustack: size ");
+		ob_dec_u64(ob, s->user_stack_size ? s->user_stack_dyn_size : 0);
+		OB_LIT(ob, ", offset 0x");
+		ob_hex(ob, user_stack_offset(attr, s), 0, false);
+		ob_putc(ob, '\n');
+	}
+	if (type & (SAMPO_SAMPLE_WEIGHT | SAMPO_SAMPLE_WEIGHT_STRUCT)) {
+		OB_LIT(ob, "... weight: ");
+		ob_dec_u64(ob, s->weight);
+		if (type & SAMPO_SAMPLE_WEIGHT_STRUCT) {
+			OB_LIT(ob, ",0x");
+			ob_hex(ob, s->ins_lat, 0, false);
+			/* perf's x86 build never fills p_stage_cyc (only powerpc does) */
+			OB_LIT(ob, ",0x0");
+		}
+		ob_putc(ob, '\n');
+	}
+	if (type & SAMPO_SAMPLE_DATA_SRC) {
+		OB_LIT(ob, " . data_src: 0x");
+		ob_hex(ob, s->data_src, 0, false);
+		ob_putc(ob, '\n');
+	}
+	if (type & SAMPO_SAMPLE_PHYS_ADDR) {
+		OB_LIT(ob, " .. phys_addr: 0x");
+		ob_hex(ob, s->phys_addr, 0, false);
+		ob_putc(ob, '\n');
+	}
+	if (type & SAMPO_SAMPLE_DATA_PAGE_SIZE)
+		dump_page_size(ob, " .. data page size: ", s->data_page_size);
+	if (type & SAMPO_SAMPLE_CODE_PAGE_SIZE)
+		dump_page_size(ob, " .. code page size: ", s->code_page_size);
+	if (type & SAMPO_SAMPLE_TRANSACTION) {
+		OB_LIT(ob, "... transaction: ");
+		ob_hex(ob, s->transaction, 0, false);
+		ob_putc(ob, '\n');
+	}
+	if (type & SAMPO_SAMPLE_READ)
+		dump_sample_read(ob, attr->read_format, s);
+}
+
+/* perf report's machine__resolve(): " ... thread:" and " ...... dso:" */
+static int deliver_sample(struct dump_ctx *ctx, const struct sampo_sample *s, int evsel)
+{
+	struct outbuf *ob = &ctx->ob;
+	struct sampo_thread *thread;
+	int err;
+
+	err = sampo_machine__resolve(ctx->machine, s, &ctx->al);
+	if (err)
+		return err;
+	thread = ctx->al.thread;
+	OB_LIT(ob, " ... thread: ");
+	ob_puts(ob, sampo_thread__comm(thread));
+	ob_putc(ob, ':');
+	ob_i32(ob, sampo_thread__tid(thread));
+	OB_LIT(ob, "\n ...... dso: ");
+	if (ctx->al.map)
+		ob_puts(ob, sampo_dso__long_name(sampo_map__dso(ctx->al.map)));
+	else if (ctx->al.level == 'H')
+		OB_LIT(ob, "[hypervisor]");
+	else
+		OB_LIT(ob, "<not found>");
+	ob_putc(ob, '\n');
+	if (evsel >= 0 && (size_t)evsel < ctx->nr_attrs)
+		ctx->evsels[evsel].nr_samples++;
+	return 0;
+}
+
+static struct read_slot *read_slot(struct dump_ctx *ctx, uint64_t id)
+{
+	size_t i;
+
+	if (ctx->read_nr * 2 >= ctx->read_cap) {
+		size_t ncap = ctx->read_cap ? ctx->read_cap * 2 : 64;
+		struct read_slot *ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return NULL;
+		for (size_t j = 0; j < ctx->read_cap; j++) {
+			if (!ctx->read_slots[j].used)
+				continue;
+			i = (size_t)(ctx->read_slots[j].id * 0x9e3779b97f4a7c15ULL >> 20) &
+			    (ncap - 1);
+			while (ns[i].used)
+				i = (i + 1) & (ncap - 1);
+			ns[i] = ctx->read_slots[j];
+		}
+		free(ctx->read_slots);
+		ctx->read_slots = ns;
+		ctx->read_cap = ncap;
+	}
+	i = (size_t)(id * 0x9e3779b97f4a7c15ULL >> 20) & (ctx->read_cap - 1);
+	while (ctx->read_slots[i].used && ctx->read_slots[i].id != id)
+		i = (i + 1) & (ctx->read_cap - 1);
+	if (!ctx->read_slots[i].used) {
+		ctx->read_slots[i].used = true;
+		ctx->read_slots[i].id = id;
+		ctx->read_nr++;
+	}
+	return &ctx->read_slots[i];
+}
+
+/*
+ * perf's deliver_sample_value(): a PERF_SAMPLE_READ sample counts for the
+ * event of each value's id, with the increase since the last one as period;
+ * no increase, no delivery.
+ */
+static int deliver_read_value(struct dump_ctx *ctx, const struct sampo_sample *s, uint64_t id,
+			      uint64_t value)
+{
+	int evsel = sampo_reader__attr_by_id(ctx->reader, id);
+	struct read_slot *slot;
+	uint64_t period;
+
+	if (evsel < 0) {
+		ctx->nr_unknown_id++;
+		return 0;
+	}
+	slot = read_slot(ctx, id);
+	if (!slot)
+		return -ENOMEM;
+	period = value - slot->value;
+	slot->value = value;
+	if (!period)
+		return 0;
+	return deliver_sample(ctx, s, evsel);
+}
+
+static int deliver_read_sample(struct dump_ctx *ctx, const struct sampo_event_attr *attr,
+			       const struct sampo_sample *s)
+{
+	uint64_t rf = attr->read_format;
+	const uint64_t *v = s->read_values;
+	size_t n = s->read_nr_words, i;
+	int err = 0;
+
+	if (!v || !n)
+		return 0;
+	if (!(rf & SAMPO_FORMAT_GROUP)) {
+		size_t id_at = 1 + !!(rf & SAMPO_FORMAT_TOTAL_TIME_ENABLED) +
+			       !!(rf & SAMPO_FORMAT_TOTAL_TIME_RUNNING);
+		uint64_t id = (rf & SAMPO_FORMAT_ID) && id_at < n ? v[id_at] : 0;
+
+		return deliver_read_value(ctx, s, id, v[0]);
+	}
+	i = 1 + !!(rf & SAMPO_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & SAMPO_FORMAT_TOTAL_TIME_RUNNING);
+	for (uint64_t k = 0; k < v[0] && i < n && !err; k++) {
+		uint64_t value = v[i++], id = 0;
+
+		if (rf & SAMPO_FORMAT_ID)
+			id = i < n ? v[i++] : 0;
+		if (rf & SAMPO_FORMAT_LOST)
+			i++;
+		err = deliver_read_value(ctx, s, id, value);
+	}
+	return err;
+}
+
+static int dump_sample(struct dump_ctx *ctx, const struct sampo_event *ev)
+{
+	const struct sampo_event_attr *attr;
+
+	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= ctx->nr_attrs) {
+		/* perf: a sample of no known event is counted and skipped */
+		ctx->nr_unknown_id++;
+		return 0;
+	}
+	attr = sampo_reader__attr(ctx->reader, (size_t)ev->attr_idx);
+	dump_sample_fields(ctx, attr, ev);
+	if (attr->sample_type & SAMPO_SAMPLE_READ)
+		return deliver_read_sample(ctx, attr, &ev->sample);
+	return deliver_sample(ctx, &ev->sample, ev->attr_idx);
+}
+
+/* ---- other kernel records ------------------------------------------------ */
+
+static void put_pid_tid(struct outbuf *ob, uint32_t pid, uint32_t tid)
+{
+	ob_i32(ob, (int32_t)pid);
+	ob_putc(ob, '/');
+	ob_i32(ob, (int32_t)tid);
+}
+
+/* " %d/%d: [%#lx(%#lx) @ %#lx" */
+static void put_map_range(struct outbuf *ob, uint32_t pid, uint32_t tid, uint64_t start,
+			  uint64_t len, uint64_t pgoff)
+{
+	ob_putc(ob, ' ');
+	put_pid_tid(ob, pid, tid);
+	OB_LIT(ob, ": [");
+	ob_hex_alt(ob, start);
+	ob_putc(ob, '(');
+	ob_hex_alt(ob, len);
+	OB_LIT(ob, ") @ ");
+	ob_hex_alt(ob, pgoff);
+}
+
+static void dump_mmap(struct outbuf *ob, const union sampo_record *rec)
+{
+	const struct sampo_record_mmap *e = &rec->mmap;
+
+	put_map_range(ob, e->pid, e->tid, e->start, e->len, e->pgoff);
+	OB_LIT(ob, "]: ");
+	ob_putc(ob, (e->header.misc & SAMPO_MISC_MMAP_DATA) ? 'r' : 'x');
+	ob_putc(ob, ' ');
+	ob_rec_str(ob, rec, e->filename);
+	ob_putc(ob, '\n');
+}
+
+static void dump_mmap2(struct outbuf *ob, const union sampo_record *rec)
+{
+	const struct sampo_record_mmap2 *e = &rec->mmap2;
+
+	put_map_range(ob, e->pid, e->tid, e->start, e->len, e->pgoff);
+	if (e->header.misc & SAMPO_MISC_MMAP_BUILD_ID) {
+		size_t n = e->build_id_size < SAMPO_BUILD_ID_MAX ? e->build_id_size :
+								   SAMPO_BUILD_ID_MAX;
+
+		OB_LIT(ob, " <");
+		for (size_t i = 0; i < n; i++)
+			ob_write(ob, hex2[e->build_id[i]], 2);
+		ob_putc(ob, '>');
+	} else {
+		ob_putc(ob, ' ');
+		ob_hex(ob, e->maj, 2, true);
+		ob_putc(ob, ':');
+		ob_hex(ob, e->min, 2, true);
+		ob_putc(ob, ' ');
+		ob_dec_u64(ob, e->ino);
+		ob_putc(ob, ' ');
+		ob_dec_u64(ob, e->ino_generation);
+	}
+	OB_LIT(ob, "]: ");
+	ob_putc(ob, (e->prot & 1) ? 'r' : '-');
+	ob_putc(ob, (e->prot & 2) ? 'w' : '-');
+	ob_putc(ob, (e->prot & 4) ? 'x' : '-');
+	ob_putc(ob, (e->flags & 1) ? 's' : 'p');
+	ob_putc(ob, ' ');
+	ob_rec_str(ob, rec, e->filename);
+	ob_putc(ob, '\n');
+}
+
+static void dump_comm(struct outbuf *ob, const union sampo_record *rec)
+{
+	const struct sampo_record_comm *e = &rec->comm;
+
+	if (e->header.misc & SAMPO_MISC_COMM_EXEC)
+		OB_LIT(ob, " exec");
+	OB_LIT(ob, ": ");
+	ob_rec_str(ob, rec, e->comm);
+	ob_putc(ob, ':');
+	put_pid_tid(ob, e->pid, e->tid);
+	ob_putc(ob, '\n');
+}
+
+static void dump_task(struct outbuf *ob, const union sampo_record *rec)
+{
+	const struct sampo_record_fork *e = &rec->fork;
+
+	ob_putc(ob, '(');
+	ob_i32(ob, (int32_t)e->pid);
+	ob_putc(ob, ':');
+	ob_i32(ob, (int32_t)e->tid);
+	OB_LIT(ob, "):(");
+	ob_i32(ob, (int32_t)e->ppid);
+	ob_putc(ob, ':');
+	ob_i32(ob, (int32_t)e->ptid);
+	OB_LIT(ob, ")\n");
+}
+
+static void dump_switch(struct outbuf *ob, const union sampo_record *rec)
+{
+	uint16_t misc = rec->header.misc;
+	bool out = misc & SAMPO_MISC_SWITCH_OUT;
+	const char *in_out = !out				     ? "IN         " :
+			     !(misc & SAMPO_MISC_SWITCH_OUT_PREEMPT) ? "OUT        " :
+								       "OUT preempt";
+	char tmp[16];
+	size_t len;
+
+	ob_putc(ob, ' ');
+	ob_puts(ob, in_out);
+	if (rec->header.type == SAMPO_RECORD_SWITCH) {
+		ob_putc(ob, '\n');
+		return;
+	}
+	OB_LIT(ob, "  ");
+	ob_puts(ob, out ? "next" : "prev");
+	OB_LIT(ob, " pid/tid: ");
+	ob_dec_s64_width(ob, (int32_t)rec->context_switch.next_prev_pid, 5, false);
+	ob_putc(ob, '/');
+	/* "%-5d": the number, then blanks up to 5 columns */
+	len = put_dec_s32(tmp, (int32_t)rec->context_switch.next_prev_tid);
+	ob_write(ob, tmp, len);
+	if (len < 5)
+		ob_pad(ob, ' ', 5 - len);
+	ob_putc(ob, '\n');
+}
+
+static void dump_namespaces(struct outbuf *ob, const union sampo_record *rec)
+{
+	static const char *const ns_names[] = {
+		"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"
+	};
+	const struct sampo_record_namespaces *e = &rec->namespaces;
+	uint32_t nr = (uint32_t)e->nr_namespaces;
+	size_t room = rec->header.size > sizeof(*e) ? (rec->header.size - sizeof(*e)) / 16 : 0;
+
+	ob_putc(ob, ' ');
+	put_pid_tid(ob, e->pid, e->tid);
+	OB_LIT(ob, " - nr_namespaces: ");
+	ob_dec_u64(ob, nr);
+	OB_LIT(ob, "\n\t\t[");
+	for (uint32_t i = 0; i < nr; i++) {
+		uint64_t dev = 0, ino = 0;
+
+		if (i < room) {
+			dev = e->link_info[i].dev;
+			ino = e->link_info[i].ino;
+		}
+		if (i && i % 4 == 0)
+			OB_LIT(ob, "\n\t\t ");
+		ob_dec_u64(ob, i);
+		ob_putc(ob, '/');
+		ob_puts(ob, i < ARRAY_SIZE(ns_names) ? ns_names[i] : "UNKNOWN");
+		OB_LIT(ob, ": ");
+		ob_dec_u64(ob, dev);
+		ob_putc(ob, '/');
+		ob_hex_alt(ob, ino);
+		if (i + 1 != nr)
+			OB_LIT(ob, ", ");
+		else
+			OB_LIT(ob, "]\n");
+	}
+}
+
+static void dump_text_poke(struct outbuf *ob, const union sampo_record *rec)
+{
+	const struct sampo_record_text_poke *e = &rec->text_poke;
+	size_t room = rec->header.size > sizeof(*e) ? rec->header.size - sizeof(*e) : 0;
+	const uint8_t *bytes = e->bytes;
+
+	/* perf names the kernel symbol here when it has kernel symbols; we have none */
+	ob_putc(ob, ' ');
+	ob_hex(ob, e->addr, 0, false);
+	OB_LIT(ob, "  old len ");
+	ob_dec_u64(ob, e->old_len);
+	OB_LIT(ob, " new len ");
+	ob_dec_u64(ob, e->new_len);
+	ob_putc(ob, '\n');
+	for (int pass = 0; pass < 2; pass++) {
+		size_t len = pass ? e->new_len : e->old_len;
+
+		for (size_t i = 0; i < len; i++) {
+			size_t at = (pass ? e->old_len : 0) + i;
+
+			if (i % 16 == 0)
+				ob_puts(ob,
+					pass ? "            New bytes:" : "            Old bytes:");
+			ob_putc(ob, ' ');
+			ob_write(ob, hex2[at < room ? bytes[at] : 0], 2);
+			if (i % 16 == 15 || i == len - 1)
+				ob_putc(ob, '\n');
+		}
+	}
+}
+
+/* ---- tool records --------------------------------------------------------- */
+
+/* perf's cpu_map__snprint(): "0-3,5", within perf's 1 KiB buffer */
+static void put_cpu_list(struct outbuf *ob, const int *cpus, size_t nr)
+{
+	char buf[1024];
+	size_t ret = 0, start = SIZE_MAX;
+	bool first = true;
+
+	buf[0] = 0;
+	for (size_t i = 0; i < nr + 1; i++) {
+		bool last = i == nr;
+		int cpu = last ? INT32_MAX : cpus[i];
+
+		if (start == SIZE_MAX) {
+			start = i;
+			if (last && ret < sizeof(buf))
+				ret += (size_t)snprintf(buf + ret, sizeof(buf) - ret, "%s%d",
+							first ? "" : ",", nr ? cpus[i] : -1);
+		} else if ((int64_t)(i - start) != (int64_t)cpu - cpus[start] || last) {
+			size_t end = i - 1;
+
+			if (ret < sizeof(buf)) {
+				if (start == end)
+					ret += (size_t)snprintf(buf + ret, sizeof(buf) - ret,
+								"%s%d", first ? "" : ",",
+								cpus[start]);
+				else
+					ret += (size_t)snprintf(buf + ret, sizeof(buf) - ret,
+								"%s%d-%d", first ? "" : ",",
+								cpus[start], cpus[end]);
+			}
+			first = false;
+			start = i;
+		}
+	}
+	ob_puts(ob, buf);
+	ob_putc(ob, '\n');
+}
+
+/*
+ * perf's cpu_map__new_data() + cpu_map__fprintf() for the cpu map encoding at
+ * @data (@len bytes): CPUS {u16 nr; u16 cpu[]}, MASK {u16 nr; u16 long_size;
+ * [pad to 8 for 64-bit words] mask[]}, RANGE {u8 any; u8 pad; u16 start, end}.
+ */
+static void put_cpu_map(struct outbuf *ob, const uint8_t *data, size_t len)
+{
+	uint16_t type, nr, long_size;
+	int *cpus = NULL;
+	size_t n = 0;
+
+	if (len < 2)
+		goto out;
+	memcpy(&type, data, 2);
+	if (type == 0 && len >= 4) {
+		memcpy(&nr, data + 2, 2);
+		cpus = calloc(nr + 1, sizeof(*cpus));
+		for (size_t i = 0; cpus && i < nr && 4 + 2 * i + 2 <= len; i++) {
+			uint16_t c;
+
+			memcpy(&c, data + 4 + 2 * i, 2);
+			cpus[n++] = c == (uint16_t)-1 ? -1 : c;
+		}
+	} else if (type == 1 && len >= 6) {
+		size_t words_at;
+
+		memcpy(&nr, data + 2, 2);
+		memcpy(&long_size, data + 4, 2);
+		words_at = long_size == 8 ? 10 : 6;
+		if (nr > len / 4)
+			nr = (uint16_t)(len / 4); /* the words must fit in the record anyway */
+		cpus = calloc((size_t)nr * 64 + 1, sizeof(*cpus));
+		for (size_t i = 0; cpus && (long_size == 4 || long_size == 8) && i < nr; i++) {
+			uint64_t word = 0;
+
+			if (words_at + (i + 1) * long_size > len)
+				break;
+			memcpy(&word, data + words_at + i * long_size, long_size);
+			for (unsigned int bit = 0; bit < 64; bit++) {
+				if (word & (1ULL << bit))
+					cpus[n++] = (int)(bit + i * long_size * 8);
+			}
+		}
+	} else if (type == 2 && len >= 8) {
+		uint8_t any = data[2];
+		uint16_t start, end;
+
+		memcpy(&start, data + 4, 2);
+		memcpy(&end, data + 6, 2);
+		cpus = calloc((size_t)(end >= start ? end - start + 1 : 0) + 2, sizeof(*cpus));
+		if (cpus && any)
+			cpus[n++] = -1;
+		for (int c = start; cpus && c <= end; c++)
+			cpus[n++] = c;
+	}
+out:
+	if (!cpus) {
+		OB_LIT(ob, "failed to get cpumap from event\n");
+		return;
+	}
+	put_cpu_list(ob, cpus, n);
+	free(cpus);
+}
+
+static void dump_thread_map(struct outbuf *ob, const union sampo_record *rec)
+{
+	const struct sampo_record_thread_map *e = &rec->thread_map;
+	size_t room = rec->header.size > 16 ? (rec->header.size - 16) / 24 : 0;
+	uint64_t nr = e->nr;
+
+	OB_LIT(ob, " nr: ");
+	ob_i32(ob, (int32_t)nr);
+	ob_puts(ob, (int32_t)nr > 1 ? " threads: " : " thread: ");
+	for (uint64_t i = 0; i < nr && i < room; i++) {
+		if (i)
+			OB_LIT(ob, ", ");
+		ob_i32(ob, (int32_t)rec_u64(rec, 16 + 24 * i));
+	}
+	ob_putc(ob, '\n');
+	UNHANDLED(ob);
+}
+
+static void dump_id_index(struct dump_ctx *ctx, const union sampo_record *rec)
+{
+	struct outbuf *ob = &ctx->ob;
+	size_t sz = rec->header.size - 16u;
+	uint64_t nr = rec->id_index.nr;
+	const uint8_t *e2 = NULL;
+
+	if (nr > sz / 32) {
+		ob_printf(ob, "Too big: nr %" PRIu64 " max_nr %zu\n", nr, sz / 32);
+		return;
+	}
+	if (sz >= nr * 48)
+		e2 = (const uint8_t *)rec + 16 + nr * 32;
+	OB_LIT(ob, " nr: ");
+	ob_dec_u64(ob, nr);
+	ob_putc(ob, '\n');
+	for (uint64_t i = 0; i < nr; i++) {
+		const struct sampo_id_index_entry *e = &rec->id_index.entries[i];
+
+		OB_LIT(ob, " ... id: ");
+		ob_dec_u64(ob, e->id);
+		OB_LIT(ob, "  idx: ");
+		ob_dec_u64(ob, e->idx);
+		OB_LIT(ob, "  cpu: ");
+		ob_dec_s64(ob, (int64_t)e->cpu);
+		OB_LIT(ob, "  tid: ");
+		ob_dec_s64(ob, (int64_t)e->tid);
+		if (e2) {
+			uint64_t machine_pid, vcpu;
+
+			memcpy(&machine_pid, e2 + 16 * i, 8);
+			memcpy(&vcpu, e2 + 16 * i + 8, 8);
+			OB_LIT(ob, "  machine_pid: ");
+			ob_dec_s64(ob, (int64_t)machine_pid);
+			OB_LIT(ob, "  vcpu: ");
+			ob_dec_u64(ob, vcpu);
+		}
+		ob_putc(ob, '\n');
+	}
+}
+
+static void dump_event_update(struct dump_ctx *ctx, const union sampo_record *rec)
+{
+	struct outbuf *ob = &ctx->ob;
+	const struct sampo_record_event_update *e = &rec->event_update;
+	size_t len = rec->header.size > sizeof(*e) ? rec->header.size - sizeof(*e) : 0;
+	int idx;
+
+	OB_LIT(ob, "\n... id:    ");
+	ob_dec_u64(ob, e->id);
+	ob_putc(ob, '\n');
+	switch (e->type) {
+	case SAMPO_EVENT_UPDATE_SCALE: {
+		double scale = 0;
+
+		if (len >= 8)
+			memcpy(&scale, e->data, 8);
+		ob_printf(ob, "... scale: %f\n", scale);
+		break;
+	}
+	case SAMPO_EVENT_UPDATE_UNIT:
+		OB_LIT(ob, "... unit:  ");
+		ob_str_n(ob, (const char *)e->data, len);
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_EVENT_UPDATE_NAME:
+		OB_LIT(ob, "... name:  ");
+		ob_str_n(ob, (const char *)e->data, len);
+		ob_putc(ob, '\n');
+		/* perf report renames the event */
+		idx = sampo_reader__attr_by_id(ctx->reader, e->id);
+		if (e->id == 0 || (ctx->nr_attrs == 1 && idx < 0))
+			idx = ctx->nr_attrs ? 0 : -1;
+		if (idx >= 0 && (size_t)idx < ctx->nr_attrs) {
+			char *name = strndup((const char *)e->data, len);
+
+			if (name) {
+				free(ctx->evsels[idx].name);
+				ctx->evsels[idx].name = name;
+			}
+		}
+		break;
+	case SAMPO_EVENT_UPDATE_CPUS:
+		OB_LIT(ob, "... ");
+		put_cpu_map(ob, e->data, len);
+		break;
+	default:
+		OB_LIT(ob, "... unknown type\n");
+		break;
+	}
+}
+
+static void dump_stat_config(struct outbuf *ob, const union sampo_record *rec)
+{
+	const struct sampo_record_stat_config *e = &rec->stat_config;
+	size_t room = rec->header.size > 16 ? (rec->header.size - 16) / 16 : 0;
+	int aggr_mode = 0, scale = 0;
+	unsigned int interval = 0;
+
+	for (uint64_t i = 0; i < e->nr && i < room; i++) {
+		uint64_t tag = rec_u64(rec, 16 + 16 * i), val = rec_u64(rec, 24 + 16 * i);
+
+		if (tag == 0)
+			aggr_mode = (int)val;
+		else if (tag == 1)
+			interval = (unsigned int)val;
+		else if (tag == 2)
+			scale = val != 0;
+		else
+			fprintf(stderr, "unknown stat config term %" PRIu64 "\n", tag);
+	}
+	ob_printf(ob, "\n... aggr_mode %d\n... scale     %d\n... interval  %u\n", aggr_mode, scale,
+		  interval);
+	UNHANDLED(ob);
+}
+
+static void dump_time_conv(struct outbuf *ob, const union sampo_record *rec)
+{
+	const struct sampo_record_time_conv *e = &rec->time_conv;
+
+	ob_printf(ob,
+		  "\n... Time Shift      %" PRIu64 "\n... Time Muliplier  %" PRIu64
+		  "\n... Time Zero       %" PRIu64 "\n",
+		  e->time_shift, e->time_mult, e->time_zero);
+	if (rec->header.size >= 40 + 8) {
+		ob_printf(ob,
+			  "... Time Cycles     %" PRIu64 "\n... Time Mask       %#" PRIx64
+			  "\n... Cap Time Zero   %d\n... Cap Time Short  %d\n",
+			  e->time_cycles, e->time_mask, e->cap_user_time_zero,
+			  e->cap_user_time_short);
+	}
+	UNHANDLED(ob);
+}
+
+/* ---- dispatch ------------------------------------------------------------- */
+
+static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev)
+{
+	struct outbuf *ob = &ctx->ob;
+	const union sampo_record *rec = ev->record;
+	int err;
+
+	switch (rec->header.type) {
+	case SAMPO_RECORD_SAMPLE:
+		return dump_sample(ctx, ev);
+	case SAMPO_RECORD_MMAP:
+		dump_mmap(ob, rec);
+		break;
+	case SAMPO_RECORD_MMAP2:
+		dump_mmap2(ob, rec);
+		break;
+	case SAMPO_RECORD_COMM:
+		dump_comm(ob, rec);
+		break;
+	case SAMPO_RECORD_FORK: {
+		int32_t ppid = (int32_t)rec->fork.ppid;
+		struct sampo_thread *parent;
+
+		dump_task(ob, rec);
+		/* perf says so when the parent's tid belongs to another process */
+		parent = sampo_machine__find_thread(ctx->machine, ppid, (int32_t)rec->fork.ptid);
+		if (parent && sampo_thread__pid(parent) != ppid) {
+			OB_LIT(ob, "removing erroneous parent thread ");
+			put_pid_tid(ob, (uint32_t)sampo_thread__pid(parent),
+				    (uint32_t)sampo_thread__tid(parent));
+			ob_putc(ob, '\n');
+		}
+		sampo_thread__put(parent);
+		break;
+	}
+	case SAMPO_RECORD_EXIT:
+		dump_task(ob, rec);
+		break;
+	case SAMPO_RECORD_NAMESPACES:
+		dump_namespaces(ob, rec);
+		break;
+	case SAMPO_RECORD_CGROUP:
+		OB_LIT(ob, " cgroup: ");
+		ob_dec_u64(ob, rec->cgroup.id);
+		ob_putc(ob, ' ');
+		ob_rec_str(ob, rec, rec->cgroup.path);
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_RECORD_LOST:
+		OB_LIT(ob, ": id:");
+		ob_dec_u64(ob, rec->lost.id);
+		OB_LIT(ob, ": lost:");
+		ob_dec_u64(ob, rec->lost.lost);
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_RECORD_LOST_SAMPLES:
+		OB_LIT(ob, ": id:");
+		ob_dec_u64(ob, ev->sample.id);
+		OB_LIT(ob, ": lost samples :");
+		ob_dec_u64(ob, rec->lost_samples.lost);
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_RECORD_READ: {
+		uint64_t rf = 0;
+
+		/* perf reads the fixed perf_record_read layout, whatever the read_format */
+		OB_LIT(ob, ": ");
+		ob_i32(ob, (int32_t)rec->read.pid);
+		ob_putc(ob, ' ');
+		ob_i32(ob, (int32_t)rec->read.tid);
+		ob_putc(ob, ' ');
+		ob_puts(ob, evsel_name(ctx, ev->attr_idx));
+		ob_putc(ob, ' ');
+		ob_dec_u64(ob, rec_u64(rec, 16));
+		ob_putc(ob, '\n');
+		if (ev->attr_idx < 0)
+			break;
+		rf = sampo_reader__attr(ctx->reader, (size_t)ev->attr_idx)->read_format;
+		if (rf & SAMPO_FORMAT_TOTAL_TIME_ENABLED) {
+			OB_LIT(ob, "... time enabled : ");
+			ob_dec_u64(ob, rec_u64(rec, 24));
+			ob_putc(ob, '\n');
+		}
+		if (rf & SAMPO_FORMAT_TOTAL_TIME_RUNNING) {
+			OB_LIT(ob, "... time running : ");
+			ob_dec_u64(ob, rec_u64(rec, 32));
+			ob_putc(ob, '\n');
+		}
+		if (rf & SAMPO_FORMAT_ID) {
+			OB_LIT(ob, "... id           : ");
+			ob_dec_u64(ob, rec_u64(rec, 40));
+			ob_putc(ob, '\n');
+		}
+		if (rf & SAMPO_FORMAT_LOST) {
+			OB_LIT(ob, "... lost         : ");
+			ob_dec_u64(ob, rec_u64(rec, 48));
+			ob_putc(ob, '\n');
+		}
+		break;
+	}
+	case SAMPO_RECORD_THROTTLE:
+	case SAMPO_RECORD_UNTHROTTLE:
+		UNHANDLED(ob);
+		break;
+	case SAMPO_RECORD_AUX: {
+		uint64_t flags = rec->aux.flags;
+
+		OB_LIT(ob, " offset: ");
+		ob_hex_alt(ob, rec->aux.aux_offset);
+		OB_LIT(ob, " size: ");
+		ob_hex_alt(ob, rec->aux.aux_size);
+		OB_LIT(ob, " flags: ");
+		ob_hex_alt(ob, flags);
+		OB_LIT(ob, " [");
+		if (flags & 1)
+			ob_putc(ob, 'T');
+		if (flags & 2)
+			ob_putc(ob, 'O');
+		if (flags & 4)
+			ob_putc(ob, 'P');
+		OB_LIT(ob, "]\n");
+		break;
+	}
+	case SAMPO_RECORD_ITRACE_START:
+		OB_LIT(ob, " pid: ");
+		ob_dec_u64(ob, rec->itrace_start.pid);
+		OB_LIT(ob, " tid: ");
+		ob_dec_u64(ob, rec->itrace_start.tid);
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_RECORD_SWITCH:
+	case SAMPO_RECORD_SWITCH_CPU_WIDE:
+		dump_switch(ob, rec);
+		break;
+	case SAMPO_RECORD_KSYMBOL:
+		OB_LIT(ob, " addr ");
+		ob_hex(ob, rec->ksymbol.addr, 0, false);
+		OB_LIT(ob, " len ");
+		ob_dec_u64(ob, rec->ksymbol.len);
+		OB_LIT(ob, " type ");
+		ob_dec_u64(ob, rec->ksymbol.ksym_type);
+		OB_LIT(ob, " flags 0x");
+		ob_hex(ob, rec->ksymbol.flags, 0, false);
+		OB_LIT(ob, " name ");
+		ob_rec_str(ob, rec, rec->ksymbol.name);
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_RECORD_BPF_EVENT:
+		OB_LIT(ob, " type ");
+		ob_dec_u64(ob, rec->bpf.type);
+		OB_LIT(ob, ", flags ");
+		ob_dec_u64(ob, rec->bpf.flags);
+		OB_LIT(ob, ", id ");
+		ob_dec_u64(ob, rec->bpf.id);
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_RECORD_TEXT_POKE:
+		dump_text_poke(ob, rec);
+		break;
+	case SAMPO_RECORD_AUX_OUTPUT_HW_ID:
+		OB_LIT(ob, " hw_id: ");
+		ob_hex_alt(ob, rec->aux_output_hw_id.hw_id);
+		ob_putc(ob, '\n');
+		break;
+	default:
+		/* perf 6.1 counts it as unknown and stops at the next round; we go on */
+		return 0;
+	}
+	err = sampo_machine__process_event(ctx->machine, ev);
+	return err;
+}
+
+static void dump_user_record(struct dump_ctx *ctx, const struct sampo_event *ev)
+{
+	struct outbuf *ob = &ctx->ob;
+	const union sampo_record *rec = ev->record;
+
+	switch (rec->header.type) {
+	case SAMPO_RECORD_FINISHED_ROUND:
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_RECORD_ID_INDEX:
+		dump_id_index(ctx, rec);
+		break;
+	case SAMPO_RECORD_THREAD_MAP:
+		dump_thread_map(ob, rec);
+		break;
+	case SAMPO_RECORD_CPU_MAP:
+		OB_LIT(ob, ": ");
+		put_cpu_map(ob, (const uint8_t *)rec + 8,
+			    rec->header.size > 8 ? rec->header.size - 8u : 0);
+		UNHANDLED(ob);
+		break;
+	case SAMPO_RECORD_EVENT_UPDATE:
+		dump_event_update(ctx, rec);
+		break;
+	case SAMPO_RECORD_STAT_CONFIG:
+		dump_stat_config(ob, rec);
+		break;
+	case SAMPO_RECORD_STAT:
+		ob_printf(ob,
+			  "\n... id %" PRIu64 ", cpu %d, thread %d\n"
+			  "... value %" PRIu64 ", enabled %" PRIu64 ", running %" PRIu64 "\n",
+			  rec->stat.id, (int32_t)rec->stat.cpu, (int32_t)rec->stat.thread,
+			  rec->stat.val, rec->stat.ena, rec->stat.run);
+		UNHANDLED(ob);
+		break;
+	case SAMPO_RECORD_STAT_ROUND:
+		ob_printf(ob, "\n... time %" PRIu64 ", type %s\n", rec->stat_round.time,
+			  rec->stat_round.type == 1 ? "FINAL" : "INTERVAL");
+		UNHANDLED(ob);
+		break;
+	case SAMPO_RECORD_TIME_CONV:
+		dump_time_conv(ob, rec);
+		break;
+	case SAMPO_RECORD_AUXTRACE_INFO:
+		OB_LIT(ob, " type: ");
+		ob_dec_u64(ob, rec->auxtrace_info.type);
+		ob_putc(ob, '\n');
+		break;
+	case SAMPO_RECORD_AUXTRACE:
+		ob_printf(ob,
+			  " size: %#" PRIx64 "  offset: %#" PRIx64 "  ref: %#" PRIx64
+			  "  idx: %u  tid: %d  cpu: %d\n",
+			  rec->auxtrace.size, rec->auxtrace.offset, rec->auxtrace.reference,
+			  rec->auxtrace.idx, (int32_t)rec->auxtrace.tid,
+			  (int32_t)rec->auxtrace.cpu);
+		break;
+	case SAMPO_RECORD_AUXTRACE_ERROR:
+	case SAMPO_RECORD_FINISHED_INIT:
+		UNHANDLED(ob);
+		break;
+	case SAMPO_RECORD_HEADER_FEATURE:
+		take_pipe_feature(ctx, rec);
+		break;
+	default:
+		/* ATTR, EVENT_TYPE, TRACING_DATA, BUILD_ID: perf report prints nothing */
+		break;
+	}
+}
+
+/*
+ * A kernel record of a type the library does not know comes without its
+ * sample_id decoded; with a single event there is no doubt whose trailer it
+ * carries, so decode it for the cpu/time columns, as perf does.
+ */
+static const struct sampo_event *decode_unknown(struct dump_ctx *ctx, const struct sampo_event *ev,
+						struct sampo_event *copy)
+{
+	uint32_t type = ev->record->header.type;
+
+	if (type >= SAMPO_RECORD_USER_TYPE_START || perf61_record_names[type] ||
+	    ev->attr_idx >= 0 || ctx->nr_attrs != 1)
+		return ev;
+	*copy = *ev;
+	if (sampo_sample__parse(sampo_reader__attr(ctx->reader, 0), ev->record,
+				sampo_reader__needs_swap(ctx->reader), &copy->sample))
+		return ev;
+	return copy;
+}
+
+static int dump_one(struct dump_ctx *ctx, const struct sampo_event *ev)
+{
+	uint32_t type = ev->record->header.type;
+	struct sampo_event copy;
+
+	ev = decode_unknown(ctx, ev, &copy);
+
+	if (type < PERF61_RECORD_MAX) {
+		ctx->nr_events[0]++;
+		ctx->nr_events[type]++;
+	} else {
+		ctx->nr_invalid++;
+	}
+	dump_header_line(ctx, ev);
+	dump_raw(ctx, ev->record);
+	dump_decoded_prefix(ctx, ev);
+	if (type >= SAMPO_RECORD_USER_TYPE_START) {
+		dump_user_record(ctx, ev);
+		return 0;
+	}
+	return dump_kernel_record(ctx, ev);
+}
+
+/* perf's perf_session__fprintf_nr_events() and evlist__fprintf_nr_events() */
+static void dump_stats(struct dump_ctx *ctx)
+{
+	struct outbuf *ob = &ctx->ob;
+	const struct sampo_reader_stats *st = sampo_reader__stats(ctx->reader);
+	uint32_t total;
+
+	/* the reader does not hand out COMPRESSED records, but perf counts them */
+	ctx->nr_events[SAMPO_RECORD_COMPRESSED] +=
+		(uint32_t)st->nr_records[SAMPO_RECORD_COMPRESSED];
+	ctx->nr_events[0] += (uint32_t)st->nr_records[SAMPO_RECORD_COMPRESSED];
+	total = ctx->nr_events[0];
+
+	OB_LIT(ob, "\nAggregated stats:");
+	if (sampo_reader__has_feature(ctx->reader, SAMPO_FEAT_AUXTRACE))
+		OB_LIT(ob,
+		       " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)");
+	ob_putc(ob, '\n');
+	for (uint32_t i = 0; i < PERF61_RECORD_MAX; i++) {
+		const char *name = record_name(i);
+
+		if (!strcmp(name, "UNKNOWN") || !ctx->nr_events[i])
+			continue;
+		if (i && total)
+			ob_printf(ob, "%16s events: %10d  (%4.1f%%)\n", name,
+				  (int)ctx->nr_events[i], 100.0 * ctx->nr_events[i] / total);
+		else
+			ob_printf(ob, "%16s events: %10d\n", name, (int)ctx->nr_events[i]);
+	}
+	for (size_t i = 0; i < ctx->nr_attrs; i++) {
+		if (!ctx->evsels[i].nr_samples)
+			continue;
+		ob_printf(ob, "%s stats:\n", evsel_name(ctx, (int)i));
+		ob_printf(ob, "%16s events: %10d\n", "SAMPLE", (int)ctx->evsels[i].nr_samples);
+	}
+}
+
+/* perf's end-of-session warnings that concern what dump shows */
+static void warn_at_end(struct dump_ctx *ctx)
+{
+	const struct sampo_reader_stats *st = sampo_reader__stats(ctx->reader);
+	uint64_t unknown = st->nr_unknown_type;
+
+	if (unknown)
+		cli_warn("%" PRIu64 " records of a type perf 6.1 does not know were printed raw",
+			 unknown);
+	if (ctx->nr_unknown_id)
+		cli_warn("%" PRIu64 " samples with id not present in the header",
+			 ctx->nr_unknown_id);
+}
+
+static void dump_ctx_release(struct dump_ctx *ctx)
+{
+	sampo_addr_location__exit(&ctx->al);
+	for (size_t i = 0; i < ctx->nr_attrs; i++)
+		free(ctx->evsels[i].name);
+	free(ctx->evsels);
+	free(ctx->read_slots);
+	sampo_features__delete(ctx->features);
+	sampo_machine__delete(ctx->machine);
+	sampo_reader__close(ctx->reader);
+}
+
+/* perf report: no -i and a pipe on stdin means "-" */
+static const char *default_input(void)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	return "perf.data";
+}
+
+static int run_dump(struct dump_ctx *ctx, const char *input)
+{
+	char errbuf[256] = "";
+	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = errbuf,
+		   .errbuf_sz = sizeof(errbuf));
+	struct sampo_event ev;
+	int err, ret;
+
+	err = sampo_reader__open(input, &ropts, &ctx->reader);
+	if (err) {
+		if (errbuf[0])
+			return cli_err(0, "%s", errbuf);
+		return cli_err(err, "cannot open '%s'", input);
+	}
+	ctx->machine = sampo_machine__new();
+	if (!ctx->machine)
+		return cli_err(-ENOMEM, "cannot set up the machine state");
+	ctx->label = sampo_reader__is_pipe(ctx->reader) ? "pipe" : input;
+	err = refresh_attrs(ctx);
+	if (err)
+		return cli_err(err, "cannot set up the events");
+	if (!sampo_reader__is_pipe(ctx->reader)) {
+		/* perf reads these with the header, before any record */
+		read_file_features(ctx);
+		apply_event_desc(ctx);
+	}
+	update_arch(ctx);
+
+	OB_LIT(&ctx->ob, "# To display the perf.data header info, please use "
+			 "--header/--header-only options.\n#\n");
+	for (;;) {
+		ret = sampo_reader__next(ctx->reader, &ev);
+		if (ret <= 0)
+			break;
+		err = refresh_attrs(ctx);
+		if (!err)
+			err = dump_one(ctx, &ev);
+		if (err) {
+			(void)ob_flush(&ctx->ob);
+			return cli_err(err, "cannot process the record at offset %#" PRIx64,
+				       ev.offset);
+		}
+		if (ob_error(&ctx->ob))
+			break;
+	}
+	if (!ob_error(&ctx->ob) && ret < 0) {
+		/* everything before the bad record is out; then say what was wrong */
+		err = ob_flush(&ctx->ob);
+		if (err)
+			return cli_err(err, "cannot write output");
+		return cli_err(0, "%s", sampo_reader__error(ctx->reader));
+	}
+	if (!ob_error(&ctx->ob)) {
+		(void)refresh_attrs(ctx);
+		apply_event_desc(ctx);
+		dump_stats(ctx);
+	}
+	err = ob_flush(&ctx->ob);
+	if (err)
+		return err == -EPIPE ? err : cli_err(err, "cannot write output");
+	warn_at_end(ctx);
+	return 0;
+}
+
+int cmd_dump(int argc, const char **argv)
+{
+	const char *input = NULL;
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &input, "file",
+			   "input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
+		OPT_END(),
+	};
+	struct dump_ctx *ctx;
+	int ret;
+
+	argc = parse_options(argc, argv, opts, dump_usage, 0);
+	if (argc < 0)
+		return argc;
+	if (argc > 0)
+		return usage_error(dump_usage, opts, "unexpected argument '%s'", argv[0]);
+	if (!input || !*input)
+		input = default_input();
+
+	init_tables();
+	/* the context holds the 64 KiB output buffer: keep it off the stack */
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return cli_err(-ENOMEM, "out of memory");
+	ob_init_fd(&ctx->ob, STDOUT_FILENO);
+	(void)fflush(stdout);
+	ret = run_dump(ctx, input);
+	dump_ctx_release(ctx);
+	free(ctx);
+	return ret;
+}

@@ -1,0 +1,1820 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-header.c - sampo header: print the header of a perf.data file, exactly
+ * as `perf report --header-only [-I]` (perf 6.1) does.
+ *
+ *	sampo header [-I] [-i <file>]
+ *	sampo report --header-only [-I] [-i <file>]	(alias, see main.c)
+ *
+ * Output, file mode:
+ *	# ========
+ *	# captured on    : <ctime(3) of the file's mtime, local time>
+ *	# header version, data offset, data size, feat offset
+ *	one block per feature present, in feature id order
+ *	# missing features: <names of the known features that are absent>
+ *	# ========
+ *	#
+ * Pipe mode: the file header has no features, so perf prints the frame
+ * (with zero offsets and sizes) first, then each feature as its
+ * HEADER_FEATURE record goes by, and stops at the record with feature id
+ * HEADER_LAST_FEATURE (32 in perf 6.1) that perf record writes after them.
+ *
+ * Each print_*() below mirrors perf's print function of the same name in
+ * tools/perf/util/header.c, quirks included (see the comments); the values
+ * come from libsampo's typed features (<sampo/feature.h>). Features whose
+ * perf printer is "full only" (topologies, caches) print a one-line hint
+ * unless -I is given.
+ *
+ * perf processes all the features before it prints any, and where its
+ * processing of one fails (DIR_FORMAT on a plain file, a socket id it finds
+ * too big, an inconsistent GROUP_DESC) the later features stay unprocessed
+ * and print as if empty; perf61_processed() reproduces those outcomes. In
+ * pipe mode such a failure ends perf's output, and so it ends ours, with a
+ * warning.
+ *
+ * Errors: a feature that does not parse ends the output with one line on
+ * stderr naming the file, the feature, the file offset of the bad field and
+ * the problem; the lines printed before it stay. Exit status 1. A damaged
+ * BUILD_ID table (never printed here, and ignored by perf) only warns.
+ */
+#include <byteswap.h>
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+
+#include <sampo/event.h>
+#include <sampo/feature.h>
+#include <sampo/reader.h>
+
+#include "builtin.h"
+#include "cli.h"
+#include "options.h"
+
+/* perf 6.1's HEADER_LAST_FEATURE: ends the feature records of a pipe */
+#define PERF61_LAST_FEATURE 32
+/* perf 6.1's PERF_RECORD_HEADER_MAX: it stops at a record of this type or above */
+#define PERF61_RECORD_HEADER_MAX 83
+
+/* perf 6.1's limits for perf_attr_check() (uapi perf_event.h of 6.1) */
+#define PERF61_SAMPLE_MAX    (1ULL << 25)
+#define PERF61_FORMAT_MAX    (1ULL << 5)
+#define PERF61_BRANCH_MAX    (1ULL << 19)
+#define ATTR_RESERVED_1_MASK (~0ULL << 38) /* flag bits after sigtrap */
+
+static const char *const header_usage[] = {
+	"sampo header [-I] [-i <file>]",
+	"sampo report --header-only [-I] [-i <file>]",
+	NULL,
+};
+
+struct header_ctx {
+	const char *input;
+	bool full;   /* -I: expand the "full only" features */
+	bool is_dir; /* input is a perf.data directory (record --threads) */
+	struct sampo_reader *reader;
+	struct sampo_features *feat;
+	FILE *out;
+	/* group leadership rebuilt from GROUP_DESC, per attr (print_group_desc) */
+	size_t nr_evsels;
+	int *leader;	      /* index of the leader of each evsel */
+	uint32_t *nr_members; /* of each evsel when it leads a group */
+	const char **group_name;
+};
+
+/* ---- small formatting helpers ------------------------------------------------ */
+
+/* A growable string, for outputs perf builds in a buffer first. */
+struct strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+
+static void sb_addf(struct strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void sb_addf(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (sb->len + (size_t)n + 1 > sb->alloc) {
+		size_t alloc = (sb->len + (size_t)n + 1) * 2;
+		char *p = realloc(sb->buf, alloc);
+
+		if (!p)
+			return;
+		sb->buf = p;
+		sb->alloc = alloc;
+	}
+	va_start(ap, fmt);
+	vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	va_end(ap);
+	sb->len += (size_t)n;
+}
+
+static const char *sb_str(const struct strbuf *sb)
+{
+	return sb->buf ? sb->buf : "";
+}
+
+static void sb_release(struct strbuf *sb)
+{
+	free(sb->buf);
+	sb->buf = NULL;
+	sb->len = sb->alloc = 0;
+}
+
+/* ---- EVENT_DESC: perf_event_attr__fprintf() of perf 6.1 --------------------- */
+
+struct bit_name {
+	uint64_t bit;
+	const char *name;
+};
+
+/* perf's order, which is not bit order; TRANSACTION has no name in 6.1 */
+static const struct bit_name sample_type_names[] = {
+	{ SAMPO_SAMPLE_IP, "IP" },
+	{ SAMPO_SAMPLE_TID, "TID" },
+	{ SAMPO_SAMPLE_TIME, "TIME" },
+	{ SAMPO_SAMPLE_ADDR, "ADDR" },
+	{ SAMPO_SAMPLE_READ, "READ" },
+	{ SAMPO_SAMPLE_CALLCHAIN, "CALLCHAIN" },
+	{ SAMPO_SAMPLE_ID, "ID" },
+	{ SAMPO_SAMPLE_CPU, "CPU" },
+	{ SAMPO_SAMPLE_PERIOD, "PERIOD" },
+	{ SAMPO_SAMPLE_STREAM_ID, "STREAM_ID" },
+	{ SAMPO_SAMPLE_RAW, "RAW" },
+	{ SAMPO_SAMPLE_BRANCH_STACK, "BRANCH_STACK" },
+	{ SAMPO_SAMPLE_REGS_USER, "REGS_USER" },
+	{ SAMPO_SAMPLE_STACK_USER, "STACK_USER" },
+	{ SAMPO_SAMPLE_IDENTIFIER, "IDENTIFIER" },
+	{ SAMPO_SAMPLE_REGS_INTR, "REGS_INTR" },
+	{ SAMPO_SAMPLE_DATA_SRC, "DATA_SRC" },
+	{ SAMPO_SAMPLE_WEIGHT, "WEIGHT" },
+	{ SAMPO_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+	{ SAMPO_SAMPLE_AUX, "AUX" },
+	{ SAMPO_SAMPLE_CGROUP, "CGROUP" },
+	{ SAMPO_SAMPLE_DATA_PAGE_SIZE, "DATA_PAGE_SIZE" },
+	{ SAMPO_SAMPLE_CODE_PAGE_SIZE, "CODE_PAGE_SIZE" },
+	{ SAMPO_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
+	{ 0, NULL },
+};
+
+static const struct bit_name branch_sample_type_names[] = {
+	{ 1ULL << 0, "USER" },	     { 1ULL << 1, "KERNEL" },
+	{ 1ULL << 2, "HV" },	     { 1ULL << 3, "ANY" },
+	{ 1ULL << 4, "ANY_CALL" },   { 1ULL << 5, "ANY_RETURN" },
+	{ 1ULL << 6, "IND_CALL" },   { 1ULL << 7, "ABORT_TX" },
+	{ 1ULL << 8, "IN_TX" },	     { 1ULL << 9, "NO_TX" },
+	{ 1ULL << 10, "COND" },	     { 1ULL << 11, "CALL_STACK" },
+	{ 1ULL << 12, "IND_JUMP" },  { 1ULL << 13, "CALL" },
+	{ 1ULL << 14, "NO_FLAGS" },  { 1ULL << 15, "NO_CYCLES" },
+	{ 1ULL << 16, "TYPE_SAVE" }, { 1ULL << 17, "HW_INDEX" },
+	{ 1ULL << 18, "PRIV_SAVE" }, { 0, NULL },
+};
+
+static const struct bit_name read_format_names[] = {
+	{ SAMPO_FORMAT_TOTAL_TIME_ENABLED, "TOTAL_TIME_ENABLED" },
+	{ SAMPO_FORMAT_TOTAL_TIME_RUNNING, "TOTAL_TIME_RUNNING" },
+	{ SAMPO_FORMAT_ID, "ID" },
+	{ SAMPO_FORMAT_GROUP, "GROUP" },
+	{ SAMPO_FORMAT_LOST, "LOST" },
+	{ 0, NULL },
+};
+
+/*
+ * perf formats every field into one buffer and, when none of a bit field's
+ * bits has a name, leaves the buffer as the previous field left it. Keep that.
+ */
+struct attr_printer {
+	FILE *fp;
+	char buf[1024];
+};
+
+static void ap_bits(struct attr_printer *ap, uint64_t value, const struct bit_name *names)
+{
+	size_t pos = 0;
+	bool first = true;
+
+	for (; names->name; names++) {
+		if (!(value & names->bit))
+			continue;
+		pos += (size_t)snprintf(ap->buf + pos, sizeof(ap->buf) - pos, "%s%s",
+					first ? "" : "|", names->name);
+		if (pos >= sizeof(ap->buf))
+			pos = sizeof(ap->buf) - 1;
+		first = false;
+	}
+}
+
+static void ap_field(struct attr_printer *ap, const char *name)
+{
+	fprintf(ap->fp, ", %s = %s", name, ap->buf);
+}
+
+static void ap_unsigned(struct attr_printer *ap, const char *name, uint64_t v)
+{
+	if (!v)
+		return;
+	snprintf(ap->buf, sizeof(ap->buf), "%" PRIu64, v);
+	ap_field(ap, name);
+}
+
+static void ap_signed(struct attr_printer *ap, const char *name, int64_t v)
+{
+	if (!v)
+		return;
+	snprintf(ap->buf, sizeof(ap->buf), "%" PRId64, v);
+	ap_field(ap, name);
+}
+
+static void ap_hex(struct attr_printer *ap, const char *name, uint64_t v)
+{
+	if (!v)
+		return;
+	snprintf(ap->buf, sizeof(ap->buf), "%#" PRIx64, v);
+	ap_field(ap, name);
+}
+
+static void ap_names(struct attr_printer *ap, const char *name, uint64_t v,
+		     const struct bit_name *names)
+{
+	if (!v)
+		return;
+	ap_bits(ap, v, names);
+	ap_field(ap, name);
+}
+
+/* the flag bits of perf_event_attr, by bit number (15-16: precise_ip, printed apart) */
+static const char *const attr_flag_names[] = {
+	[0] = "disabled",
+	[1] = "inherit",
+	[2] = "pinned",
+	[3] = "exclusive",
+	[4] = "exclude_user",
+	[5] = "exclude_kernel",
+	[6] = "exclude_hv",
+	[7] = "exclude_idle",
+	[8] = "mmap",
+	[9] = "comm",
+	[10] = "freq",
+	[11] = "inherit_stat",
+	[12] = "enable_on_exec",
+	[13] = "task",
+	[14] = "watermark",
+	[17] = "mmap_data",
+	[18] = "sample_id_all",
+	[19] = "exclude_host",
+	[20] = "exclude_guest",
+	[21] = "exclude_callchain_kernel",
+	[22] = "exclude_callchain_user",
+	[23] = "mmap2",
+	[24] = "comm_exec",
+	[25] = "use_clockid",
+	[26] = "context_switch",
+	[27] = "write_backward",
+	[28] = "namespaces",
+	[29] = "ksymbol",
+	[30] = "bpf_event",
+	[31] = "aux_output",
+	[32] = "cgroup",
+	[33] = "text_poke",
+	[34] = "build_id",
+	[35] = "inherit_thread",
+	[36] = "remove_on_exec",
+	[37] = "sigtrap",
+};
+
+/*
+ * @swapped: the file is opposite-endian. perf 6.1's perf_event__attr_swap()
+ * forgets clockid, sample_regs_intr and sig_data; libsampo swaps them, so
+ * swap them back to print what perf prints.
+ */
+static void print_attr(FILE *fp, const struct sampo_event_attr *attr_in, bool swapped)
+{
+	struct attr_printer ap = { .fp = fp };
+	struct sampo_event_attr copy = *attr_in;
+	const struct sampo_event_attr *attr = &copy;
+
+	if (swapped) {
+		copy.clockid = (int32_t)bswap_32((uint32_t)copy.clockid);
+		copy.sample_regs_intr = bswap_64(copy.sample_regs_intr);
+		copy.sig_data = bswap_64(copy.sig_data);
+	}
+
+	ap_unsigned(&ap, "type", attr->type);
+	ap_unsigned(&ap, "size", attr->size);
+	ap_hex(&ap, "config", attr->config);
+	ap_unsigned(&ap, "{ sample_period, sample_freq }", attr->sample_period);
+	ap_names(&ap, "sample_type", attr->sample_type, sample_type_names);
+	ap_names(&ap, "read_format", attr->read_format, read_format_names);
+
+	/* in bit order, which is perf's order */
+	for (size_t bit = 0; bit < sizeof(attr_flag_names) / sizeof(attr_flag_names[0]); bit++) {
+		if (bit == SAMPO_ATTR_PRECISE_IP_SHIFT) {
+			ap_unsigned(&ap, "precise_ip", (attr->flags >> bit) & 3);
+			continue;
+		}
+		if (attr_flag_names[bit])
+			ap_unsigned(&ap, attr_flag_names[bit], (attr->flags >> bit) & 1);
+	}
+
+	ap_unsigned(&ap, "{ wakeup_events, wakeup_watermark }", attr->wakeup_events);
+	ap_unsigned(&ap, "bp_type", attr->bp_type);
+	ap_hex(&ap, "{ bp_addr, config1 }", attr->config1);
+	ap_hex(&ap, "{ bp_len, config2 }", attr->config2);
+	ap_names(&ap, "branch_sample_type", attr->branch_sample_type, branch_sample_type_names);
+	ap_hex(&ap, "sample_regs_user", attr->sample_regs_user);
+	ap_unsigned(&ap, "sample_stack_user", attr->sample_stack_user);
+	ap_signed(&ap, "clockid", attr->clockid);
+	ap_hex(&ap, "sample_regs_intr", attr->sample_regs_intr);
+	ap_unsigned(&ap, "aux_watermark", attr->aux_watermark);
+	ap_unsigned(&ap, "sample_max_stack", attr->sample_max_stack);
+	ap_unsigned(&ap, "aux_sample_size", attr->aux_sample_size);
+	ap_unsigned(&ap, "sig_data", attr->sig_data);
+}
+
+/* perf 6.1's perf_attr_check(): attrs it refuses make it drop the whole EVENT_DESC */
+static bool attr_check(const struct sampo_event_attr *attr)
+{
+	if ((attr->flags & ATTR_RESERVED_1_MASK) || attr->reserved_2 || attr->reserved_3)
+		return false;
+	if (attr->sample_type & ~(PERF61_SAMPLE_MAX - 1))
+		return false;
+	if (attr->read_format & ~(PERF61_FORMAT_MAX - 1))
+		return false;
+	if ((attr->sample_type & SAMPO_SAMPLE_BRANCH_STACK) &&
+	    (attr->branch_sample_type & ~(PERF61_BRANCH_MAX - 1)))
+		return false;
+	return true;
+}
+
+static void print_event_desc(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	FILE *fp = ctx->out;
+
+	for (uint32_t i = 0; i < f->nr_events; i++) {
+		if (!attr_check(&f->events[i].attr)) {
+			fprintf(fp, "# event desc: not available or unable to read\n");
+			return;
+		}
+	}
+	for (uint32_t i = 0; i < f->nr_events; i++) {
+		const struct sampo_feat_event *ev = &f->events[i];
+
+		/* perf's event array ends at the first attr with size 0 */
+		if (!ev->attr.size)
+			break;
+		fprintf(fp, "# event : name = %s, ", ev->name);
+		if (ev->nr_ids) {
+			fprintf(fp, ", id = {");
+			for (uint32_t j = 0; j < ev->nr_ids; j++)
+				fprintf(fp, "%s %" PRIu64, j ? "," : "", ev->ids[j]);
+			fprintf(fp, " }");
+		}
+		print_attr(fp, &ev->attr, sampo_reader__needs_swap(ctx->reader));
+		fputc('\n', fp);
+	}
+}
+
+/* ---- evsel names, for GROUP_DESC (evsel__name() of perf) ------------------------- */
+
+static const char *const hw_event_names[] = {
+	"cycles",
+	"instructions",
+	"cache-references",
+	"cache-misses",
+	"branches",
+	"branch-misses",
+	"bus-cycles",
+	"stalled-cycles-frontend",
+	"stalled-cycles-backend",
+	"ref-cycles",
+};
+
+static const char *const sw_event_names[] = {
+	"cpu-clock",	    "task-clock",   "page-faults",  "context-switches",
+	"cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
+	"emulation-faults", "dummy",	    "bpf-output",   "cgroup-switches",
+};
+
+/* evsel__add_modifiers(): ":u", ":k", ":ppp", ":HG" ... from the exclude bits */
+static void add_modifiers(struct strbuf *sb, const struct sampo_event_attr *attr)
+{
+	bool excl_user = attr->flags & SAMPO_ATTR_EXCLUDE_USER;
+	bool excl_kernel = attr->flags & SAMPO_ATTR_EXCLUDE_KERNEL;
+	bool excl_hv = attr->flags & SAMPO_ATTR_EXCLUDE_HV;
+	bool excl_host = attr->flags & SAMPO_ATTR_EXCLUDE_HOST;
+	bool excl_guest = attr->flags & SAMPO_ATTR_EXCLUDE_GUEST;
+	unsigned int precise = (attr->flags >> SAMPO_ATTR_PRECISE_IP_SHIFT) & 3;
+	bool exclude_guest_default = false;
+	struct strbuf mods = { 0 };
+
+	if (excl_kernel || excl_user || excl_hv) {
+		if (!excl_kernel)
+			sb_addf(&mods, "k");
+		if (!excl_user)
+			sb_addf(&mods, "u");
+		if (!excl_hv)
+			sb_addf(&mods, "h");
+		exclude_guest_default = true;
+	}
+	if (precise) {
+		sb_addf(&mods, "%.*s", precise, "ppp");
+		exclude_guest_default = true;
+	}
+	if (excl_host || excl_guest == exclude_guest_default) {
+		if (!excl_host)
+			sb_addf(&mods, "H");
+		if (!excl_guest)
+			sb_addf(&mods, "G");
+	}
+	if (mods.len)
+		sb_addf(sb, ":%s", mods.buf);
+	sb_release(&mods);
+}
+
+/*
+ * The name perf gives an evsel: the EVENT_DESC name of the same index, else
+ * one made from the attr (hardware and software events; others are rare
+ * enough in grouped recordings to be left generic).
+ */
+static char *evsel_name(const struct header_ctx *ctx, size_t idx)
+{
+	const struct sampo_features *f = ctx->feat;
+	const struct sampo_event_attr *attr;
+	struct strbuf sb = { 0 };
+
+	if (sampo_features__has(f, SAMPO_FEAT_EVENT_DESC) && idx < f->nr_events &&
+	    f->events[idx].attr.size)
+		return strdup(f->events[idx].name);
+
+	attr = sampo_reader__attr(ctx->reader, idx);
+	if (attr->type == SAMPO_TYPE_HARDWARE && attr->config < 10)
+		sb_addf(&sb, "%s", hw_event_names[attr->config]);
+	else if (attr->type == SAMPO_TYPE_SOFTWARE && attr->config < 12)
+		sb_addf(&sb, "%s", sw_event_names[attr->config]);
+	else if (attr->type == SAMPO_TYPE_RAW)
+		sb_addf(&sb, "raw 0x%" PRIx64, attr->config);
+	else
+		sb_addf(&sb, "unknown");
+	add_modifiers(&sb, attr);
+	return sb.buf ? sb.buf : strdup("");
+}
+
+/*
+ * process_group_desc() of perf: walk the evsels in order, making the one
+ * whose index matches the next group's leader_idx a leader of nr_members.
+ * perf stops at an inconsistency but keeps what it has set; so do we.
+ * Return: 0, 1 when perf finds the description invalid (its processing
+ * fails), or -ENOMEM.
+ */
+static int build_groups(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	size_t n = sampo_reader__nr_attrs(ctx->reader);
+	uint32_t i = 0, nr = 0;
+	int leader = -1;
+
+	free(ctx->leader);
+	free(ctx->nr_members);
+	free(ctx->group_name);
+	ctx->nr_evsels = n;
+	ctx->leader = calloc(n ? n : 1, sizeof(*ctx->leader));
+	ctx->nr_members = calloc(n ? n : 1, sizeof(*ctx->nr_members));
+	ctx->group_name = calloc(n ? n : 1, sizeof(*ctx->group_name));
+	if (!ctx->leader || !ctx->nr_members || !ctx->group_name)
+		return -ENOMEM;
+	for (size_t e = 0; e < n; e++) {
+		ctx->leader[e] = (int)e;
+		ctx->nr_members[e] = 1;
+	}
+	if (!sampo_features__has(f, SAMPO_FEAT_GROUP_DESC))
+		return 0;
+
+	for (size_t e = 0; e < n; e++) {
+		if (i < f->nr_groups && e == f->groups[i].leader_idx) {
+			ctx->leader[e] = (int)e;
+			if (strcmp(f->groups[i].name, "{anon_group}"))
+				ctx->group_name[e] = f->groups[i].name;
+			ctx->nr_members[e] = f->groups[i].nr_members;
+			if (nr > 0)
+				return 1; /* "invalid group desc" */
+			leader = (int)e;
+			nr = f->groups[i].nr_members - 1;
+			i++;
+		} else if (nr) {
+			ctx->leader[e] = leader;
+			nr--;
+		}
+	}
+	return i != f->nr_groups || nr != 0;
+}
+
+static void print_group_desc(struct header_ctx *ctx)
+{
+	FILE *fp = ctx->out;
+	uint32_t nr = 0;
+
+	for (size_t e = 0; e < ctx->nr_evsels; e++) {
+		char *name;
+
+		if (ctx->leader[e] == (int)e && ctx->nr_members[e] > 1) {
+			name = evsel_name(ctx, e);
+			fprintf(fp, "# group: %s{%s", ctx->group_name[e] ? ctx->group_name[e] : "",
+				name ? name : "");
+			nr = ctx->nr_members[e] - 1;
+		} else if (nr) {
+			name = evsel_name(ctx, e);
+			fprintf(fp, ",%s", name ? name : "");
+			if (--nr == 0)
+				fprintf(fp, "}\n");
+		} else {
+			continue;
+		}
+		free(name);
+	}
+}
+
+/*
+ * process_cpu_topology() of perf 6.1 refuses a socket id above the number of
+ * CPUs (except on s390 and aarch64, where they are not related). It then
+ * drops the per-CPU ids (keeping the sibling lists) and fails, which ends
+ * perf's processing of the features. Return: the topology passes.
+ */
+static bool perf61_cpu_topology_ok(struct header_ctx *ctx)
+{
+	struct sampo_features *f = ctx->feat;
+	struct sampo_feat_cpu_topology *t = &f->cpu_topology;
+	const char *arch = sampo_features__has(f, SAMPO_FEAT_ARCH) ? f->arch : NULL;
+
+	if (!t->has_cpus || (arch && (!strncmp(arch, "s390", 4) || !strncmp(arch, "aarch64", 7))))
+		return true;
+	for (uint32_t i = 0; i < t->nr_cpus; i++) {
+		if (t->cpus[i].socket_id != UINT32_MAX && t->cpus[i].socket_id > t->nr_cpus) {
+			t->has_cpus = false;
+			t->has_dies = false;
+			t->die_cpus.nr = 0;
+			return false;
+		}
+	}
+	return true;
+}
+
+/* ---- CPU lists (libperf's perf_cpu_map__new() and cpu_map__snprint()) ------------ */
+
+static int cmp_int(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Parse a CPU list the way perf_cpu_map__new() does: numbers in any C base,
+ * ranges, duplicates refused, parsing stops quietly at the first unexpected
+ * separator; an empty string is the "dummy" map {-1}. Return the count, or
+ * -1 where perf gets no map at all.
+ */
+static int parse_cpu_list(const char *s, int **ret)
+{
+	int *cpus = NULL, nr = 0, alloc = 0;
+
+	if (*s && !(*s >= '0' && *s <= '9'))
+		return -1;
+	while (*s >= '0' && *s <= '9') {
+		char *p = NULL;
+		unsigned long start = strtoul(s, &p, 0), end;
+
+		if (start >= INT_MAX || (*p && *p != ',' && *p != '-'))
+			goto invalid;
+		if (*p == '-') {
+			s = ++p;
+			end = strtoul(s, &p, 0);
+			if (end >= INT_MAX || (*p && *p != ',') || end < start)
+				goto invalid;
+		} else {
+			end = start;
+		}
+		for (; start <= end; start++) {
+			for (int i = 0; i < nr; i++) {
+				if (cpus[i] == (int)start)
+					goto invalid;
+			}
+			if (nr == alloc) {
+				int *grown;
+
+				alloc = alloc ? alloc * 2 : 64;
+				grown = realloc(cpus, (size_t)alloc * sizeof(*cpus));
+				if (!grown)
+					goto invalid;
+				cpus = grown;
+			}
+			cpus[nr++] = (int)start;
+		}
+		if (*p)
+			p++;
+		s = p;
+	}
+	if (nr == 0) {
+		cpus = malloc(sizeof(*cpus));
+		if (!cpus)
+			return -1;
+		cpus[0] = -1;
+		nr = 1;
+	}
+	qsort(cpus, (size_t)nr, sizeof(*cpus), cmp_int);
+	*ret = cpus;
+	return nr;
+invalid:
+	free(cpus);
+	return -1;
+}
+
+/* cpu_map__snprint(): "0-3,8,10-11" */
+static void print_cpu_map(FILE *fp, const int *cpus, int nr)
+{
+	int start = 0;
+	bool first = true;
+
+	for (int i = 1; i <= nr; i++) {
+		if (i < nr && cpus[i] - cpus[start] == i - start)
+			continue;
+		if (start == i - 1)
+			fprintf(fp, "%s%d", first ? "" : ",", cpus[start]);
+		else
+			fprintf(fp, "%s%d-%d", first ? "" : ",", cpus[start], cpus[i - 1]);
+		first = false;
+		start = i;
+	}
+	fputc('\n', fp);
+}
+
+/* ---- the other features --------------------------------------------------------- */
+
+static void print_cmdline(struct header_ctx *ctx)
+{
+	const struct sampo_feat_strlist *cmd = &ctx->feat->cmdline;
+	FILE *fp = ctx->out;
+
+	fprintf(fp, "# cmdline : ");
+	for (uint32_t i = 0; i < cmd->nr; i++) {
+		/* perf escapes single quotes as \' */
+		for (const char *s = cmd->strs[i]; *s; s++) {
+			if (*s == '\'')
+				fputs("\\'", fp);
+			else
+				fputc(*s, fp);
+		}
+		fputc(' ', fp);
+	}
+	fputc('\n', fp);
+}
+
+static void print_cpu_topology(struct header_ctx *ctx)
+{
+	const struct sampo_feat_cpu_topology *t = &ctx->feat->cpu_topology;
+	FILE *fp = ctx->out;
+	bool dies = t->has_dies && t->die_cpus.nr;
+
+	for (uint32_t i = 0; i < t->package_cpus.nr; i++)
+		fprintf(fp, "# sibling sockets : %s\n", t->package_cpus.strs[i]);
+	if (dies) {
+		for (uint32_t i = 0; i < t->die_cpus.nr; i++)
+			fprintf(fp, "# sibling dies    : %s\n", t->die_cpus.strs[i]);
+	}
+	for (uint32_t i = 0; i < t->core_cpus.nr; i++)
+		fprintf(fp, "# sibling threads : %s\n", t->core_cpus.strs[i]);
+
+	if (!t->has_cpus) {
+		fprintf(fp,
+			dies ? "# Core ID, Die ID and Socket ID information is not available\n" :
+			       "# Core ID and Socket ID information is not available\n");
+		return;
+	}
+	for (uint32_t i = 0; i < t->nr_cpus; i++) {
+		/* perf prints the u32 ids with %d */
+		if (dies)
+			fprintf(fp, "# CPU %u: Core ID %d, Die ID %d, Socket ID %d\n", i,
+				(int)t->cpus[i].core_id, (int)t->cpus[i].die_id,
+				(int)t->cpus[i].socket_id);
+		else
+			fprintf(fp, "# CPU %u: Core ID %d, Socket ID %d\n", i,
+				(int)t->cpus[i].core_id, (int)t->cpus[i].socket_id);
+	}
+}
+
+static int print_numa_topology(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	FILE *fp = ctx->out;
+
+	/* perf parses every node's list before printing any */
+	for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
+		int *cpus = NULL;
+
+		if (parse_cpu_list(f->numa_nodes[i].cpus, &cpus) < 0)
+			return cli_err(0,
+				       "%s: feature NUMA_TOPOLOGY: node %u: invalid cpu list '%s'",
+				       sampo_reader__name(ctx->reader), f->numa_nodes[i].node,
+				       f->numa_nodes[i].cpus);
+		free(cpus);
+	}
+	for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
+		const struct sampo_feat_numa_node *n = &f->numa_nodes[i];
+		int *cpus = NULL;
+		int nr = parse_cpu_list(n->cpus, &cpus);
+
+		fprintf(fp, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64 " kB\n",
+			n->node, n->mem_total_kb, n->mem_free_kb);
+		fprintf(fp, "# node%u cpu list : ", n->node);
+		print_cpu_map(fp, cpus, nr);
+		free(cpus);
+	}
+	return 0;
+}
+
+/* perf's normalize_arch() says "x86" */
+static bool arch_is_x86(const char *arch)
+{
+	return !strcmp(arch, "x86_64") || !strcmp(arch, "x86") ||
+	       (arch[0] == 'i' && arch[1] && arch[2] == '8' && arch[3] == '6');
+}
+
+/* The start of this machine's CPUID string: its vendor, as in /proc/cpuinfo. */
+static bool host_is_amd(void)
+{
+	char line[256];
+	bool amd = false;
+	FILE *fp = fopen("/proc/cpuinfo", "r");
+
+	if (!fp)
+		return false;
+	while (fgets(line, sizeof(line), fp)) {
+		if (!strncmp(line, "vendor_id", 9)) {
+			amd = strstr(line, "AuthenticAMD") != NULL;
+			break;
+		}
+	}
+	fclose(fp);
+	return amd;
+}
+
+/*
+ * perf 6.1 quirk: when the file says the recording machine was an x86 AMD
+ * one (in pipe mode, before any feature is read: when this machine is),
+ * perf looks for IBS PMUs in the PMU mappings, and if there are none yet it
+ * reads THIS machine's. An empty or unread PMU_MAPPINGS then shows the
+ * local PMUs, which is what we print too.
+ */
+static bool perf61_uses_host_pmus(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	struct utsname uts;
+	const char *arch = NULL;
+	bool amd;
+
+	if (!sampo_reader__is_pipe(ctx->reader) && sampo_features__has(f, SAMPO_FEAT_ARCH))
+		arch = f->arch;
+	else if (!uname(&uts))
+		arch = uts.machine;
+	if (!arch || !arch_is_x86(arch))
+		return false;
+	if (!sampo_reader__is_pipe(ctx->reader) && sampo_features__has(f, SAMPO_FEAT_CPUID))
+		amd = !strncmp(f->cpuid, "AuthenticAMD", 12);
+	else
+		amd = host_is_amd();
+	return amd;
+}
+
+/*
+ * This machine's PMUs as perf lists them: the directories of
+ * /sys/bus/event_source/devices in readdir order, with their "type" number.
+ */
+static void print_host_pmu_mappings(FILE *fp)
+{
+	const char *dir = "/sys/bus/event_source/devices";
+	const char *delim = "# pmu mappings: ";
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	if (d) {
+		while ((de = readdir(d))) {
+			char path[512];
+			unsigned int type;
+			FILE *tf;
+			int n;
+
+			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+				continue;
+			snprintf(path, sizeof(path), "%s/%s/type", dir, de->d_name);
+			tf = fopen(path, "r");
+			if (!tf)
+				continue;
+			n = fscanf(tf, "%u", &type);
+			fclose(tf);
+			if (n != 1)
+				continue;
+			fprintf(fp, "%s%s = %u", delim, de->d_name, type);
+			delim = ", ";
+		}
+		closedir(d);
+	}
+	if (delim[0] == '#')
+		fprintf(fp, "# pmu mappings: not available\n");
+	else
+		fputc('\n', fp);
+}
+
+static void print_pmu_mappings(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	FILE *fp = ctx->out;
+
+	if (!f->nr_pmu_mappings) {
+		if (perf61_uses_host_pmus(ctx))
+			print_host_pmu_mappings(fp);
+		else
+			fprintf(fp, "# pmu mappings: not available\n");
+		return;
+	}
+	for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
+		fprintf(fp, "%s%s = %" PRIu32,
+			i ? ", " : "# pmu mappings: ", f->pmu_mappings[i].name,
+			f->pmu_mappings[i].type);
+	fputc('\n', fp);
+}
+
+static void print_cache(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	FILE *fp = ctx->out;
+
+	fprintf(fp, "# CPU cache info:\n");
+	for (uint32_t i = 0; i < f->nr_caches; i++) {
+		const struct sampo_feat_cache *c = &f->caches[i];
+
+		fprintf(fp, "#  L%d %-15s %8s [%s]\n", (int)c->level, c->type, c->size, c->map);
+	}
+}
+
+static void print_sample_time(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	FILE *fp = ctx->out;
+	uint64_t first = f->first_sample_time, last = f->last_sample_time;
+
+	fprintf(fp, "# time of first sample : %" PRIu64 ".%06" PRIu64 "\n", first / 1000000000,
+		first % 1000000000 / 1000);
+	fprintf(fp, "# time of last sample : %" PRIu64 ".%06" PRIu64 "\n", last / 1000000000,
+		last % 1000000000 / 1000);
+	/* unsigned difference, as perf */
+	fprintf(fp, "# sample duration : %10.3f ms\n", (double)(last - first) / 1000000);
+}
+
+/* unit_number__scnprintf(): divide by 1024 while the quotient stays above 1 */
+static void unit_number(char *buf, size_t size, uint64_t n)
+{
+	static const char unit[] = "BKMG";
+	int i = 0;
+
+	while (n / 1024 > 1 && i < 3) {
+		n /= 1024;
+		i++;
+	}
+	snprintf(buf, size, "%" PRIu64 "%c", n, unit[i]);
+}
+
+static bool test_bit64(const uint64_t *map, uint64_t bit)
+{
+	return map[bit / 64] & (1ULL << (bit % 64));
+}
+
+/*
+ * memory_node__fprintf() of perf. Its map buffer lives on the stack and
+ * bitmap_scnprintf() writes nothing for an empty bitmap, so a node without
+ * memory shows the map of the node printed before it: @prev_map keeps it.
+ */
+static void print_memory_node(FILE *fp, const struct sampo_feat_memory_node *n, uint64_t bsize,
+			      struct strbuf *prev_map)
+{
+	struct strbuf map = { 0 };
+	char size_buf[50];
+	uint64_t weight = 0;
+
+	for (uint64_t b = 0; b < n->nr_bits; b++)
+		weight += test_bit64(n->bitmap, b);
+	unit_number(size_buf, sizeof(size_buf), bsize * weight);
+
+	/* bitmap_scnprintf(): ranges, into perf's 100-byte buffer */
+	for (uint64_t b = 0; b < n->nr_bits;) {
+		uint64_t start, end;
+
+		if (!test_bit64(n->bitmap, b)) {
+			b++;
+			continue;
+		}
+		start = end = b;
+		while (end + 1 < n->nr_bits && test_bit64(n->bitmap, end + 1))
+			end++;
+		sb_addf(&map, "%s%d", map.len ? "," : "", (int)start);
+		if (end > start)
+			sb_addf(&map, "-%d", (int)end);
+		b = end + 1;
+	}
+	if (map.len) {
+		sb_release(prev_map);
+		*prev_map = map;
+	}
+	fprintf(fp, "#  %3" PRIu64 " [%s]: %.99s\n", n->node, size_buf, sb_str(prev_map));
+}
+
+static void print_mem_topology(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	struct strbuf prev_map = { 0 };
+	FILE *fp = ctx->out;
+
+	fprintf(fp, "# memory nodes (nr %d, block size 0x%llx):\n", (int)f->nr_memory_nodes,
+		(unsigned long long)f->memory_block_size);
+	for (uint64_t i = 0; i < f->nr_memory_nodes; i++)
+		print_memory_node(fp, &f->memory_nodes[i], f->memory_block_size, &prev_map);
+	sb_release(&prev_map);
+}
+
+/* clockid_name() of perf: the first name of the id in its table */
+static const char *clockid_name(uint32_t clockid)
+{
+	switch (clockid) {
+	case 1:
+		return "monotonic";
+	case 4:
+		return "monotonic_raw";
+	case 0:
+		return "realtime";
+	case 7:
+		return "boottime";
+	case 11:
+		return "tai";
+	default:
+		return "(not found)";
+	}
+}
+
+static void print_clock_data(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	FILE *fp = ctx->out;
+	time_t tod_sec = (time_t)(f->clock_tod_ns / 1000000000);
+	int tod_usec = (int)(f->clock_tod_ns % 1000000000 / 1000);
+	long clk_sec = (long)(f->clock_clockid_ns / 1000000000);
+	long clk_nsec = (long)(f->clock_clockid_ns % 1000000000);
+	char tstr[64], date[40];
+	struct tm ltime;
+
+	if (!localtime_r(&tod_sec, &ltime)) {
+		snprintf(tstr, sizeof(tstr), "<error>");
+	} else {
+		strftime(date, sizeof(date), "%F %T", &ltime);
+		snprintf(tstr, sizeof(tstr), "%s.%06d", date, tod_usec);
+	}
+	fprintf(fp, "# clockid: %s (%u)\n", clockid_name(f->clockid), f->clockid);
+	fprintf(fp, "# reference time: %s = %ld.%06d (TOD) = %ld.%09ld (%s)\n", tstr, (long)tod_sec,
+		tod_usec, clk_sec, clk_nsec, clockid_name(f->clockid));
+}
+
+static void print_pmu_caps_one(FILE *fp, const char *pmu_name, const struct sampo_feat_pmu_caps *pc)
+{
+	if (!pc->nr_caps) {
+		fprintf(fp, "# %s pmu capabilities: not available\n", pmu_name);
+		return;
+	}
+	fprintf(fp, "# %s pmu capabilities: ", pmu_name);
+	for (uint32_t i = 0; i < pc->nr_caps; i++)
+		fprintf(fp, "%s%s=%s", i ? ", " : "", pc->names[i], pc->values[i]);
+	fputc('\n', fp);
+}
+
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* perf keeps BTFs in a tree keyed by id: sorted, first of each id wins */
+static void print_bpf_btf(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	uint32_t *ids;
+
+	if (!f->nr_btfs)
+		return;
+	ids = malloc(f->nr_btfs * sizeof(*ids));
+	if (!ids)
+		return;
+	for (uint32_t i = 0; i < f->nr_btfs; i++)
+		ids[i] = f->btfs[i].id;
+	qsort(ids, f->nr_btfs, sizeof(*ids), cmp_u32);
+	for (uint32_t i = 0; i < f->nr_btfs; i++) {
+		if (i && ids[i] == ids[i - 1])
+			continue;
+		fprintf(ctx->out, "# btf info of id %u\n", ids[i]);
+	}
+	free(ids);
+}
+
+/* ---- BPF_PROG_INFO: bpf_event__print_bpf_prog_info() of perf ------------------------ */
+
+/* struct bpf_prog_info (uapi linux/bpf.h): the fields perf prints from */
+#define BPF_INFO_ID		    4
+#define BPF_INFO_NAME		    64 /* char[16] */
+#define BPF_INFO_NR_JITED_KSYMS	    104
+#define BPF_INFO_NR_JITED_FUNC_LENS 108
+#define BPF_INFO_JITED_KSYMS	    112
+#define BPF_INFO_JITED_FUNC_LENS    120
+#define BPF_INFO_BTF_ID		    128
+#define BPF_INFO_FUNC_INFO_REC_SIZE 132
+#define BPF_INFO_FUNC_INFO	    136
+#define BPF_INFO_NR_FUNC_INFO	    144
+#define BPF_INFO_NR_PROG_TAGS	    180
+#define BPF_INFO_PROG_TAGS	    184
+#define BPF_INFO_SIZE		    232
+
+/* perf's PERF_BPIL_* bits of perf_bpil.arrays: which offsets point into data */
+#define BPIL_JITED_KSYMS     3
+#define BPIL_JITED_FUNC_LENS 4
+#define BPIL_FUNC_INFO	     5
+#define BPIL_PROG_TAGS	     8
+
+#define BPF_TAG_SIZE 8
+
+static uint32_t get_u32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t get_u64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/*
+ * The array an info field points to, checked against the program's data:
+ * NULL when the array is absent or does not fit.
+ */
+static const uint8_t *bpf_array(const struct sampo_feat_bpf_prog *prog, const uint8_t *info,
+				int bit, size_t off_field, uint64_t nr, uint64_t elem_size)
+{
+	uint64_t off = get_u64(info + off_field);
+
+	if (!(prog->arrays & (1ULL << bit)))
+		return NULL;
+	if (off > prog->data_len || (elem_size && nr > (prog->data_len - off) / elem_size))
+		return NULL;
+	return prog->data + off;
+}
+
+/* A BTF blob, enough of it to find a type's name as libbpf's btf__new() would. */
+struct btf_view {
+	const uint8_t *types, *strs;
+	uint32_t str_len;
+	uint32_t nr_types;
+	uint32_t *type_off; /* offset in types of type id i + 1 */
+};
+
+static void btf_release(struct btf_view *b)
+{
+	free(b->type_off);
+	b->type_off = NULL;
+}
+
+/* Bytes after struct btf_type for each kind (BTF_KIND_INT .. BTF_KIND_ENUM64). */
+static int btf_kind_extra(uint32_t kind, uint32_t vlen, uint64_t *extra)
+{
+	switch (kind) {
+	case 1:	 /* INT */
+	case 14: /* VAR */
+	case 17: /* DECL_TAG */
+		*extra = 4;
+		return 0;
+	case 2:
+	case 7:
+	case 8:
+	case 9:
+	case 10:
+	case 11:
+	case 12:
+	case 16:
+	case 18:
+		*extra = 0; /* PTR FWD TYPEDEF VOLATILE CONST RESTRICT FUNC FLOAT TYPE_TAG */
+		return 0;
+	case 3: /* ARRAY */
+		*extra = 12;
+		return 0;
+	case 4:
+	case 5:
+	case 15:
+	case 19: /* STRUCT UNION DATASEC ENUM64 */
+		*extra = 12ULL * vlen;
+		return 0;
+	case 6:
+	case 13: /* ENUM FUNC_PROTO */
+		*extra = 8ULL * vlen;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int btf_open(struct btf_view *b, const uint8_t *data, uint32_t size)
+{
+	uint32_t hdr_len, type_off, type_len, str_off, str_len, alloc = 0;
+	uint64_t pos;
+
+	memset(b, 0, sizeof(*b));
+	if (size < 24 || data[0] != 0x9f || data[1] != 0xeb)
+		return -1;
+	hdr_len = get_u32(data + 4);
+	type_off = get_u32(data + 8);
+	type_len = get_u32(data + 12);
+	str_off = get_u32(data + 16);
+	str_len = get_u32(data + 20);
+	if (hdr_len < 24 || hdr_len > size || (uint64_t)type_off + type_len > size - hdr_len ||
+	    (uint64_t)str_off + str_len > size - hdr_len || !str_len)
+		return -1;
+	b->types = data + hdr_len + type_off;
+	b->strs = data + hdr_len + str_off;
+	b->str_len = str_len;
+	for (pos = 0; pos < type_len;) {
+		uint32_t info, *grown;
+		uint64_t extra;
+
+		if (type_len - pos < 12)
+			goto fail;
+		info = get_u32(b->types + pos + 4);
+		if (btf_kind_extra((info >> 24) & 0x1f, info & 0xffff, &extra) ||
+		    extra > type_len - pos - 12)
+			goto fail;
+		if (b->nr_types == alloc) {
+			alloc = alloc ? alloc * 2 : 64;
+			grown = realloc(b->type_off, alloc * sizeof(*grown));
+			if (!grown)
+				goto fail;
+			b->type_off = grown;
+		}
+		b->type_off[b->nr_types++] = (uint32_t)pos;
+		pos += 12 + extra;
+	}
+	return 0;
+fail:
+	btf_release(b);
+	return -1;
+}
+
+/* btf__name_by_offset(btf__type_by_id(id)->name_off); NULL where libbpf has none */
+static const char *btf_type_name(const struct btf_view *b, uint32_t id, bool *found)
+{
+	uint32_t name_off;
+
+	*found = id <= b->nr_types;
+	if (!*found)
+		return NULL;
+	name_off = id ? get_u32(b->types + b->type_off[id - 1]) : 0;
+	if (name_off >= b->str_len)
+		return NULL;
+	/* the string section ends with a NUL (checked by libbpf; cap it here) */
+	return (const char *)b->strs + name_off;
+}
+
+static int cmp_bpf_prog(const void *a, const void *b)
+{
+	const struct sampo_feat_bpf_prog *x = *(const struct sampo_feat_bpf_prog *const *)a;
+	const struct sampo_feat_bpf_prog *y = *(const struct sampo_feat_bpf_prog *const *)b;
+	uint32_t ix = x->info_len >= BPF_INFO_ID + 4 ? get_u32(x->info + BPF_INFO_ID) : 0;
+	uint32_t iy = y->info_len >= BPF_INFO_ID + 4 ? get_u32(y->info + BPF_INFO_ID) : 0;
+
+	return ix < iy ? -1 : ix > iy;
+}
+
+static const struct sampo_feat_btf *find_btf(const struct sampo_features *f, uint32_t id)
+{
+	for (uint32_t i = 0; i < f->nr_btfs; i++) {
+		if (f->btfs[i].id == id)
+			return &f->btfs[i]; /* perf keeps the first of an id */
+	}
+	return NULL;
+}
+
+/* synthesize_bpf_prog_name(): bpf_prog_<tag>[_<name>] */
+static void bpf_prog_name(struct strbuf *sb, const uint8_t *info, const uint8_t *tags,
+			  const uint8_t *func_info, const struct btf_view *btf, uint32_t sub,
+			  uint32_t nr_subs)
+{
+	const char *short_name = NULL;
+	bool found = true;
+
+	sb_addf(sb, "bpf_prog_");
+	for (int i = 0; i < BPF_TAG_SIZE; i++)
+		sb_addf(sb, "%02x", tags[sub * BPF_TAG_SIZE + i]);
+	if (btf) {
+		uint32_t rec_size = get_u32(info + BPF_INFO_FUNC_INFO_REC_SIZE);
+		uint32_t type_id = get_u32(func_info + (size_t)sub * rec_size + 4);
+
+		short_name = btf_type_name(btf, type_id, &found);
+		if (!found)
+			return;
+		sb_addf(sb, "_%s", short_name ? short_name : "(null)");
+		return;
+	}
+	if (sub == 0 && nr_subs == 1) {
+		if (info[BPF_INFO_NAME])
+			sb_addf(sb, "_%.16s", (const char *)info + BPF_INFO_NAME);
+		return;
+	}
+	sb_addf(sb, "_F");
+}
+
+static void print_one_bpf_prog(struct header_ctx *ctx, const struct sampo_feat_bpf_prog *prog)
+{
+	const struct sampo_features *f = ctx->feat;
+	uint8_t info[BPF_INFO_SIZE] = { 0 };
+	uint32_t nr, btf_id;
+	const uint8_t *ksyms, *lens, *tags, *func_info = NULL;
+	const struct sampo_feat_btf *btf_node;
+	struct btf_view btf;
+	bool have_btf = false;
+	FILE *fp = ctx->out;
+
+	/* perf zero-fills an info shorter than its own struct */
+	memcpy(info, prog->info, prog->info_len < sizeof(info) ? prog->info_len : sizeof(info));
+	nr = get_u32(info + BPF_INFO_NR_JITED_KSYMS);
+	if (nr != get_u32(info + BPF_INFO_NR_PROG_TAGS) ||
+	    nr != get_u32(info + BPF_INFO_NR_JITED_FUNC_LENS))
+		return;
+	ksyms = bpf_array(prog, info, BPIL_JITED_KSYMS, BPF_INFO_JITED_KSYMS, nr, 8);
+	lens = bpf_array(prog, info, BPIL_JITED_FUNC_LENS, BPF_INFO_JITED_FUNC_LENS, nr, 4);
+	tags = bpf_array(prog, info, BPIL_PROG_TAGS, BPF_INFO_PROG_TAGS, nr, BPF_TAG_SIZE);
+	if (nr && (!ksyms || !lens || !tags))
+		return; /* perf would follow pointers that are not there */
+
+	btf_id = get_u32(info + BPF_INFO_BTF_ID);
+	btf_node = btf_id ? find_btf(f, btf_id) : NULL;
+	if (btf_node && !btf_open(&btf, btf_node->data, btf_node->size)) {
+		uint32_t rec_size = get_u32(info + BPF_INFO_FUNC_INFO_REC_SIZE);
+
+		/* each sub-program's bpf_func_info holds its type id at +4 */
+		func_info = rec_size >= 8 ? bpf_array(prog, info, BPIL_FUNC_INFO,
+						      BPF_INFO_FUNC_INFO, nr, rec_size) :
+					    NULL;
+		if (func_info)
+			have_btf = true;
+		else
+			btf_release(&btf);
+	}
+
+	if (nr != 1)
+		fprintf(fp, "# bpf_prog_info %u:\n", get_u32(info + BPF_INFO_ID));
+	for (uint32_t i = 0; i < nr; i++) {
+		struct strbuf name = { 0 };
+
+		bpf_prog_name(&name, info, tags, func_info, have_btf ? &btf : NULL, i, nr);
+		if (nr == 1)
+			fprintf(fp, "# bpf_prog_info %u: %s addr 0x%llx size %u\n",
+				get_u32(info + BPF_INFO_ID), sb_str(&name),
+				(unsigned long long)get_u64(ksyms), get_u32(lens));
+		else
+			fprintf(fp, "# \tsub_prog %u: %s addr 0x%llx size %u\n", i, sb_str(&name),
+				(unsigned long long)get_u64(ksyms + 8 * i), get_u32(lens + 4 * i));
+		sb_release(&name);
+	}
+	if (have_btf)
+		btf_release(&btf);
+}
+
+/* perf keeps the programs in a tree keyed by id: sorted, first of each id wins */
+static void print_bpf_prog_info(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	const struct sampo_feat_bpf_prog **progs;
+	uint32_t n = 0;
+
+	if (!f->nr_bpf_progs)
+		return;
+	progs = malloc(f->nr_bpf_progs * sizeof(*progs));
+	if (!progs)
+		return;
+	for (uint32_t i = 0; i < f->nr_bpf_progs; i++) {
+		/* perf refuses (and stops at) an info larger than its own struct */
+		if (f->bpf_progs[i].info_len > BPF_INFO_SIZE)
+			break;
+		progs[n++] = &f->bpf_progs[i];
+	}
+	/* a stable sort keeps the first of equal ids first */
+	for (uint32_t i = 1; i < n; i++) {
+		for (uint32_t j = i; j > 0 && cmp_bpf_prog(&progs[j - 1], &progs[j]) > 0; j--) {
+			const struct sampo_feat_bpf_prog *t = progs[j];
+
+			progs[j] = progs[j - 1];
+			progs[j - 1] = t;
+		}
+	}
+	for (uint32_t i = 0; i < n; i++) {
+		if (i && !cmp_bpf_prog(&progs[i - 1], &progs[i]))
+			continue;
+		print_one_bpf_prog(ctx, progs[i]);
+	}
+	free(progs);
+}
+
+/*
+ * Print one feature as perf's print_<feature>() does. Return 0, or an error
+ * already reported.
+ */
+static int print_feature(struct header_ctx *ctx, int feat)
+{
+	const struct sampo_features *f = ctx->feat;
+	FILE *fp = ctx->out;
+
+	switch (feat) {
+	case SAMPO_FEAT_HOSTNAME:
+		fprintf(fp, "# hostname : %s\n", f->hostname);
+		break;
+	case SAMPO_FEAT_OSRELEASE:
+		fprintf(fp, "# os release : %s\n", f->osrelease);
+		break;
+	case SAMPO_FEAT_VERSION:
+		fprintf(fp, "# perf version : %s\n", f->version);
+		break;
+	case SAMPO_FEAT_ARCH:
+		fprintf(fp, "# arch : %s\n", f->arch);
+		break;
+	case SAMPO_FEAT_NRCPUS:
+		fprintf(fp, "# nrcpus online : %u\n", f->nr_cpus_online);
+		fprintf(fp, "# nrcpus avail : %u\n", f->nr_cpus_avail);
+		break;
+	case SAMPO_FEAT_CPUDESC:
+		fprintf(fp, "# cpudesc : %s\n", f->cpudesc);
+		break;
+	case SAMPO_FEAT_CPUID:
+		fprintf(fp, "# cpuid : %s\n", f->cpuid);
+		break;
+	case SAMPO_FEAT_TOTAL_MEM:
+		fprintf(fp, "# total memory : %llu kB\n", (unsigned long long)f->total_mem_kb);
+		break;
+	case SAMPO_FEAT_CMDLINE:
+		print_cmdline(ctx);
+		break;
+	case SAMPO_FEAT_EVENT_DESC:
+		print_event_desc(ctx);
+		break;
+	case SAMPO_FEAT_CPU_TOPOLOGY:
+		print_cpu_topology(ctx);
+		break;
+	case SAMPO_FEAT_NUMA_TOPOLOGY:
+		return print_numa_topology(ctx);
+	case SAMPO_FEAT_BRANCH_STACK:
+		fprintf(fp, "# contains samples with branch stack\n");
+		break;
+	case SAMPO_FEAT_PMU_MAPPINGS:
+		print_pmu_mappings(ctx);
+		break;
+	case SAMPO_FEAT_GROUP_DESC:
+		print_group_desc(ctx);
+		break;
+	case SAMPO_FEAT_AUXTRACE:
+		fprintf(fp, "# contains AUX area data (e.g. instruction trace)\n");
+		break;
+	case SAMPO_FEAT_STAT:
+		fprintf(fp, "# contains stat data\n");
+		break;
+	case SAMPO_FEAT_CACHE:
+		print_cache(ctx);
+		break;
+	case SAMPO_FEAT_SAMPLE_TIME:
+		print_sample_time(ctx);
+		break;
+	case SAMPO_FEAT_MEM_TOPOLOGY:
+		print_mem_topology(ctx);
+		break;
+	case SAMPO_FEAT_CLOCKID:
+		fprintf(fp, "# clockid frequency: %" PRIu64 " MHz\n", f->clockid_res_ns * 1000);
+		break;
+	case SAMPO_FEAT_DIR_FORMAT:
+		/* perf shows the version of the directory it opened: 0 for a plain file */
+		fprintf(fp, "# directory data version : %" PRIu64 "\n",
+			ctx->is_dir ? f->dir_format_version : 0);
+		break;
+	case SAMPO_FEAT_BPF_PROG_INFO:
+		/* perf 6.1 ignores BPF data of opposite-endian files */
+		if (!sampo_reader__needs_swap(ctx->reader))
+			print_bpf_prog_info(ctx);
+		break;
+	case SAMPO_FEAT_BPF_BTF:
+		/* perf 6.1 ignores BPF data of opposite-endian files */
+		if (!sampo_reader__needs_swap(ctx->reader))
+			print_bpf_btf(ctx);
+		break;
+	case SAMPO_FEAT_COMPRESSED:
+		fprintf(fp, "# compressed : %s, level = %d, ratio = %d\n",
+			f->comp_type == 1 ? "Zstd" : "Unknown", (int)f->comp_level,
+			(int)f->comp_ratio);
+		break;
+	case SAMPO_FEAT_CPU_PMU_CAPS:
+		print_pmu_caps_one(fp, "cpu", &f->cpu_pmu_caps);
+		break;
+	case SAMPO_FEAT_CLOCK_DATA:
+		if (sampo_features__has(f, SAMPO_FEAT_CLOCK_DATA))
+			print_clock_data(ctx);
+		else
+			fprintf(fp, "# reference time disabled\n");
+		break;
+	case SAMPO_FEAT_HYBRID_TOPOLOGY:
+		fprintf(fp, "# hybrid cpu system:\n");
+		for (uint32_t i = 0; i < f->nr_hybrid_nodes; i++)
+			fprintf(fp, "# %s cpu list : %s\n", f->hybrid_nodes[i].pmu_name,
+				f->hybrid_nodes[i].cpus);
+		break;
+	case SAMPO_FEAT_PMU_CAPS:
+		for (uint32_t i = 0; i < f->nr_pmu_caps; i++)
+			print_pmu_caps_one(fp, f->pmu_caps[i].pmu_name, &f->pmu_caps[i]);
+		break;
+	default: /* TRACING_DATA, BUILD_ID: perf has no printer */
+		break;
+	}
+	return 0;
+}
+
+/* perf 6.1's feat_ops[].print == NULL */
+static bool feature_has_printer(int feat)
+{
+	return feat != SAMPO_FEAT_TRACING_DATA && feat != SAMPO_FEAT_BUILD_ID;
+}
+
+/* perf 6.1's feat_ops[].full_only */
+static bool feature_full_only(int feat)
+{
+	return feat == SAMPO_FEAT_CPU_TOPOLOGY || feat == SAMPO_FEAT_NUMA_TOPOLOGY ||
+	       feat == SAMPO_FEAT_CACHE || feat == SAMPO_FEAT_MEM_TOPOLOGY ||
+	       feat == SAMPO_FEAT_HYBRID_TOPOLOGY;
+}
+
+static int report_feature_error(struct header_ctx *ctx, int err,
+				const struct sampo_feature_error *fe)
+{
+	const char *name = sampo_feature__name(fe->feat);
+
+	fflush(ctx->out);
+	if (err == -SAMPO_ERR_MALFORMED && fe->feat == SAMPO_FEAT_BUILD_ID) {
+		cli_warn("%s: feature %s at offset %#" PRIx64 ": %s",
+			 sampo_reader__name(ctx->reader), name, fe->section_offset + fe->offset,
+			 fe->msg);
+		return err;
+	}
+	if (err == -ENOMEM)
+		return cli_err(err, "%s: feature %s", sampo_reader__name(ctx->reader),
+			       name ? name : "?");
+	return cli_err(0, "%s: feature %s at offset %#" PRIx64 ": %s",
+		       sampo_reader__name(ctx->reader), name ? name : "?",
+		       fe->section_offset + fe->offset, fe->msg);
+}
+
+/* Parse one feature's payload into ctx->feat; report a failure. */
+static int parse_feature(struct header_ctx *ctx, int feat, const void *data, size_t size,
+			 uint64_t file_offset)
+{
+	struct sampo_feature_error fe;
+	int err;
+
+	err = sampo_features__parse_one(ctx->feat, feat, data, size,
+					sampo_reader__needs_swap(ctx->reader), &fe);
+	if (!err)
+		return 0;
+	fe.section_offset = file_offset;
+	report_feature_error(ctx, err, &fe);
+	return err;
+}
+
+static void print_frame_head(struct header_ctx *ctx)
+{
+	const struct sampo_file_header *h = sampo_reader__file_header(ctx->reader);
+	time_t mtime = (time_t)sampo_reader__mtime(ctx->reader);
+	char when[64];
+	FILE *fp = ctx->out;
+
+	fprintf(fp, "# ========\n");
+	fprintf(fp, "# captured on    : %s", ctime_r(&mtime, when) ? when : "(null)\n");
+	fprintf(fp, "# header version : %u\n", 1u);
+	fprintf(fp, "# data offset    : %" PRIu64 "\n", h->data.offset);
+	fprintf(fp, "# data size      : %" PRIu64 "\n", h->data.size);
+	fprintf(fp, "# feat offset    : %" PRIu64 "\n", h->data.offset + h->data.size);
+}
+
+/* Read and parse feature @feat of a file; report a failure. */
+static int file_parse_feature(struct header_ctx *ctx, int feat)
+{
+	const void *data;
+	size_t size;
+	int err;
+
+	err = sampo_reader__feature(ctx->reader, feat, &data, &size);
+	if (err) {
+		fflush(ctx->out);
+		return cli_err(0, "%s",
+			       sampo_reader__error(ctx->reader)[0] ?
+				       sampo_reader__error(ctx->reader) :
+				       "cannot read a feature section");
+	}
+	return parse_feature(ctx, feat, data, size,
+			     sampo_reader__feature_offset(ctx->reader, feat));
+}
+
+/*
+ * After perf has processed feature @feat: false when its processing failed
+ * (perf then stops processing features, and the later ones print as if
+ * empty). Sets up what print_group_desc() needs.
+ */
+static int perf61_processed(struct header_ctx *ctx, int feat, bool *ok)
+{
+	struct sampo_features *f = ctx->feat;
+	int ret;
+
+	*ok = true;
+	switch (feat) {
+	case SAMPO_FEAT_CPU_TOPOLOGY:
+		*ok = perf61_cpu_topology_ok(ctx);
+		break;
+	case SAMPO_FEAT_GROUP_DESC:
+		ret = build_groups(ctx);
+		if (ret < 0)
+			return cli_err(ret, "%s", sampo_reader__name(ctx->reader));
+		*ok = ret == 0;
+		break;
+	case SAMPO_FEAT_DIR_FORMAT:
+		/* it only reads the version when the input is a directory */
+		*ok = ctx->is_dir;
+		break;
+	case SAMPO_FEAT_BPF_PROG_INFO:
+		/* it refuses a bpf_prog_info larger than its own */
+		for (uint32_t i = 0; i < f->nr_bpf_progs; i++) {
+			if (f->bpf_progs[i].info_len > BPF_INFO_SIZE)
+				*ok = false;
+		}
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+static int header_file_mode(struct header_ctx *ctx)
+{
+	const struct sampo_file_header *h = sampo_reader__file_header(ctx->reader);
+	struct sampo_features *f = ctx->feat;
+	bool processing = true, ok;
+	FILE *fp = ctx->out;
+	int err;
+
+	print_frame_head(ctx);
+
+	/*
+	 * perf processes every feature, then prints them all. Features depend
+	 * on features with smaller ids (CPU_TOPOLOGY on NRCPUS, GROUP_DESC on
+	 * EVENT_DESC), except BPF_PROG_INFO which takes names from BPF_BTF:
+	 * parsing each in turn (BPF_BTF ahead) prints the same, and prints
+	 * everything before a damaged feature.
+	 */
+	for (int feat = SAMPO_FEAT_RESERVED + 1; feat <= SAMPO_FEAT_LAST_KNOWN; feat++) {
+		if (!sampo_reader__has_feature(ctx->reader, feat))
+			continue;
+		if (processing && feat == SAMPO_FEAT_BPF_PROG_INFO &&
+		    sampo_reader__has_feature(ctx->reader, SAMPO_FEAT_BPF_BTF)) {
+			err = file_parse_feature(ctx, SAMPO_FEAT_BPF_BTF);
+			if (err)
+				return err;
+		}
+		if (processing && !sampo_features__has(f, feat)) {
+			err = file_parse_feature(ctx, feat);
+			if (err == -SAMPO_ERR_MALFORMED && feat == SAMPO_FEAT_BUILD_ID)
+				err = 0; /* reported; perf ignores it too, nothing is printed */
+			if (err)
+				return err;
+		}
+		if (processing) {
+			err = perf61_processed(ctx, feat, &ok);
+			if (err)
+				return err;
+			if (!ok) {
+				processing = false;
+				if (feat == SAMPO_FEAT_BPF_PROG_INFO)
+					f->nr_btfs = 0; /* perf never got to BPF_BTF */
+			}
+		}
+		if (!feature_has_printer(feat))
+			continue;
+		if (feature_full_only(feat) && !ctx->full) {
+			fprintf(fp, "# %s info available, use -I to display\n",
+				sampo_feature__name(feat));
+			continue;
+		}
+		err = print_feature(ctx, feat);
+		if (err)
+			return err;
+	}
+
+	fprintf(fp, "# missing features: ");
+	for (int feat = SAMPO_FEAT_RESERVED + 1; feat <= SAMPO_FEAT_LAST_KNOWN; feat++) {
+		if (!(h->adds_features[feat / 64] & (1ULL << (feat % 64))))
+			fprintf(fp, "%s ", sampo_feature__name(feat));
+	}
+	fprintf(fp, "\n# ========\n#\n");
+
+	/*
+	 * A file cut inside its data section has no feature table: perf then
+	 * prints the frame alone, and so do we, but say why.
+	 */
+	for (int feat = 0; feat < SAMPO_FEAT_MAX_BITS; feat++) {
+		if ((h->adds_features[feat / 64] & (1ULL << (feat % 64))) &&
+		    !sampo_reader__has_feature(ctx->reader, feat)) {
+			fflush(fp);
+			return cli_err(0,
+				       "%s: the file ends at %" PRIu64
+				       " bytes, before its feature table (offset %#" PRIx64 ")",
+				       sampo_reader__name(ctx->reader),
+				       sampo_reader__file_size(ctx->reader),
+				       h->data.offset + h->data.size);
+		}
+	}
+	return 0;
+}
+
+/*
+ * Pipe mode: print the (empty) frame, then each feature as perf's
+ * perf_event__process_feature() does when its HEADER_FEATURE record passes.
+ */
+static int header_pipe_mode(struct header_ctx *ctx)
+{
+	FILE *fp = ctx->out;
+	struct sampo_event ev;
+	bool ok;
+	int ret;
+
+	print_frame_head(ctx);
+	fprintf(fp, "# ========\n#\n");
+
+	while ((ret = sampo_reader__next(ctx->reader, &ev)) > 0) {
+		const struct sampo_record_feature *rec = &ev.record->feature;
+		size_t size;
+		int feat, err;
+
+		if (rec->header.type >= PERF61_RECORD_HEADER_MAX) {
+			fflush(fp);
+			cli_warn("%s: record at offset %#" PRIx64
+				 " has type %u, unknown to perf 6.1: "
+				 "stopping, as perf does",
+				 sampo_reader__name(ctx->reader), ev.offset, rec->header.type);
+			return 0;
+		}
+		if (rec->header.type != SAMPO_RECORD_HEADER_FEATURE)
+			continue;
+		if (rec->feat_id == PERF61_LAST_FEATURE)
+			return 0;
+		if (rec->feat_id == SAMPO_FEAT_RESERVED || rec->feat_id > PERF61_LAST_FEATURE) {
+			fflush(fp);
+			return cli_err(
+				0, "%s: record at offset %#" PRIx64 ": invalid feature id %" PRIu64,
+				sampo_reader__name(ctx->reader), ev.offset, rec->feat_id);
+		}
+		feat = (int)rec->feat_id;
+		switch (feat) {
+		case SAMPO_FEAT_BRANCH_STACK:
+		case SAMPO_FEAT_STAT:
+			continue; /* no process op in perf 6.1: ignored */
+		case SAMPO_FEAT_TRACING_DATA:
+		case SAMPO_FEAT_AUXTRACE:
+		case SAMPO_FEAT_DIR_FORMAT:
+			/*
+			 * perf 6.1 reads these from its standard input instead
+			 * of the record, fails and stops there. perf record
+			 * never writes them in pipe mode.
+			 */
+			fflush(fp);
+			cli_warn("%s: feature %s in pipe mode: stopping, as perf 6.1 does",
+				 sampo_reader__name(ctx->reader), sampo_feature__name(feat));
+			return 0;
+		default:
+			break;
+		}
+		size = rec->header.size - sizeof(*rec);
+		err = parse_feature(ctx, feat, rec->data, size, ev.offset + sizeof(*rec));
+		if (err == -SAMPO_ERR_MALFORMED && feat == SAMPO_FEAT_BUILD_ID)
+			continue; /* reported; perf ignores it too, nothing is printed */
+		if (err)
+			return err;
+		err = perf61_processed(ctx, feat, &ok);
+		if (err)
+			return err;
+		if (!ok) {
+			/* perf's processing of the record fails: it stops before printing */
+			fflush(fp);
+			cli_warn("%s: feature %s at offset %#" PRIx64 " is refused by perf 6.1: "
+				 "stopping, as perf does",
+				 sampo_reader__name(ctx->reader), sampo_feature__name(feat),
+				 ev.offset);
+			return 0;
+		}
+		if (!feature_has_printer(feat))
+			continue;
+		if (feature_full_only(feat) && !ctx->full) {
+			fprintf(fp, "# %s info available, use -I to display\n",
+				sampo_feature__name(feat));
+			continue;
+		}
+		err = print_feature(ctx, feat);
+		if (err)
+			return err;
+	}
+	if (ret < 0) {
+		fflush(fp);
+		return cli_err(0, "%s", sampo_reader__error(ctx->reader));
+	}
+	return 0;
+}
+
+int cmd_header(int argc, const char **argv)
+{
+	struct header_ctx ctx = { .input = "perf.data", .out = stdout };
+	char errbuf[512] = "";
+	char *dir_data = NULL;
+	struct stat st;
+	SAMPO_OPTS(sampo_reader_opts, ropts, .raw = true, .errbuf = errbuf,
+		   .errbuf_sz = sizeof(errbuf));
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &ctx.input, "file",
+			   "input file name (default: perf.data)"),
+		OPT_BOOLEAN('I', "show-info", &ctx.full,
+			    "also print the CPU and NUMA topologies, caches and memory"),
+		OPT_END(),
+	};
+	int err;
+
+	argc = parse_options(argc, argv, opts, header_usage, 0);
+	if (argc < 0)
+		return argc;
+	if (argc > 0)
+		return usage_error(header_usage, opts, "too many arguments");
+
+	/* a directory written by perf record --threads: its header is in "data" */
+	if (!stat(ctx.input, &st) && S_ISDIR(st.st_mode)) {
+		if (asprintf(&dir_data, "%s/data", ctx.input) < 0)
+			return cli_err(-ENOMEM, "%s", ctx.input);
+		ctx.input = dir_data;
+		ctx.is_dir = true;
+	}
+	err = sampo_reader__open(ctx.input, &ropts, &ctx.reader);
+	if (err) {
+		if (err == -ENOMEM || !errbuf[0])
+			err = cli_err(err, "cannot open '%s'", ctx.input);
+		else
+			err = cli_err(0, "%s", errbuf);
+		free(dir_data);
+		return err;
+	}
+	ctx.feat = sampo_features__new();
+	if (!ctx.feat) {
+		err = cli_err(-ENOMEM, "%s", ctx.input);
+		goto out_close;
+	}
+	if (sampo_reader__is_pipe(ctx.reader))
+		err = header_pipe_mode(&ctx);
+	else
+		err = header_file_mode(&ctx);
+
+	sampo_features__delete(ctx.feat);
+	free(ctx.leader);
+	free(ctx.nr_members);
+	free(ctx.group_name);
+out_close:
+	sampo_reader__close(ctx.reader);
+	free(dir_data);
+	return err;
+}
