@@ -55,56 +55,22 @@
 /* branch_sample_type bit: the branch stack is an LBR call stack */
 #define BRANCH_CALL_STACK (1ULL << 11)
 
-/* perf 6.1's perf_event__names[]: the stats and the decoded lines use these */
-static const char *const perf61_record_names[PERF61_RECORD_MAX] = {
-	[0] = "TOTAL",
-	[SAMPO_RECORD_MMAP] = "MMAP",
-	[SAMPO_RECORD_LOST] = "LOST",
-	[SAMPO_RECORD_COMM] = "COMM",
-	[SAMPO_RECORD_EXIT] = "EXIT",
-	[SAMPO_RECORD_THROTTLE] = "THROTTLE",
-	[SAMPO_RECORD_UNTHROTTLE] = "UNTHROTTLE",
-	[SAMPO_RECORD_FORK] = "FORK",
-	[SAMPO_RECORD_READ] = "READ",
-	[SAMPO_RECORD_SAMPLE] = "SAMPLE",
-	[SAMPO_RECORD_MMAP2] = "MMAP2",
-	[SAMPO_RECORD_AUX] = "AUX",
-	[SAMPO_RECORD_ITRACE_START] = "ITRACE_START",
-	[SAMPO_RECORD_LOST_SAMPLES] = "LOST_SAMPLES",
-	[SAMPO_RECORD_SWITCH] = "SWITCH",
-	[SAMPO_RECORD_SWITCH_CPU_WIDE] = "SWITCH_CPU_WIDE",
-	[SAMPO_RECORD_NAMESPACES] = "NAMESPACES",
-	[SAMPO_RECORD_KSYMBOL] = "KSYMBOL",
-	[SAMPO_RECORD_BPF_EVENT] = "BPF_EVENT",
-	[SAMPO_RECORD_CGROUP] = "CGROUP",
-	[SAMPO_RECORD_TEXT_POKE] = "TEXT_POKE",
-	[SAMPO_RECORD_AUX_OUTPUT_HW_ID] = "AUX_OUTPUT_HW_ID",
-	[SAMPO_RECORD_HEADER_ATTR] = "ATTR",
-	[SAMPO_RECORD_HEADER_EVENT_TYPE] = "EVENT_TYPE",
-	[SAMPO_RECORD_HEADER_TRACING_DATA] = "TRACING_DATA",
-	[SAMPO_RECORD_HEADER_BUILD_ID] = "BUILD_ID",
-	[SAMPO_RECORD_FINISHED_ROUND] = "FINISHED_ROUND",
-	[SAMPO_RECORD_ID_INDEX] = "ID_INDEX",
-	[SAMPO_RECORD_AUXTRACE_INFO] = "AUXTRACE_INFO",
-	[SAMPO_RECORD_AUXTRACE] = "AUXTRACE",
-	[SAMPO_RECORD_AUXTRACE_ERROR] = "AUXTRACE_ERROR",
-	[SAMPO_RECORD_THREAD_MAP] = "THREAD_MAP",
-	[SAMPO_RECORD_CPU_MAP] = "CPU_MAP",
-	[SAMPO_RECORD_STAT_CONFIG] = "STAT_CONFIG",
-	[SAMPO_RECORD_STAT] = "STAT",
-	[SAMPO_RECORD_STAT_ROUND] = "STAT_ROUND",
-	[SAMPO_RECORD_EVENT_UPDATE] = "EVENT_UPDATE",
-	[SAMPO_RECORD_TIME_CONV] = "TIME_CONV",
-	[SAMPO_RECORD_HEADER_FEATURE] = "FEATURE",
-	[SAMPO_RECORD_COMPRESSED] = "COMPRESSED",
-	[SAMPO_RECORD_FINISHED_INIT] = "FINISHED_INIT",
-};
+/*
+ * perf 6.1's perf_event__names[]: the library's names for the types perf 6.1
+ * knows (below 83), "TOTAL" in slot 0 for the stats.
+ */
+static const char *perf61_name(uint32_t type)
+{
+	if (type == 0)
+		return "TOTAL";
+	return type < PERF61_RECORD_MAX ? sampo_record__name(type) : NULL;
+}
 
 static const char *record_name(uint32_t type)
 {
 	if (type >= PERF61_RECORD_MAX)
 		return "INVALID";
-	return perf61_record_names[type] ? perf61_record_names[type] : "UNKNOWN";
+	return perf61_name(type) ? perf61_name(type) : "UNKNOWN";
 }
 
 static const char *const dump_usage[] = {
@@ -1946,7 +1912,7 @@ static const struct sampo_event *decode_unknown(struct dump_ctx *ctx, const stru
 {
 	uint32_t type = ev->record->header.type;
 
-	if (type >= SAMPO_RECORD_USER_TYPE_START || perf61_record_names[type] ||
+	if (type >= SAMPO_RECORD_USER_TYPE_START || perf61_name(type) ||
 	    ev->attr_idx >= 0 || ctx->nr_attrs != 1)
 		return ev;
 	*copy = *ev;
