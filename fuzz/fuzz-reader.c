@@ -4,12 +4,14 @@
  *
  * Each input is read as a perf.data image twice, in file order and in time
  * order, with every record's sample fields decoded and every feature section
- * fetched, so that all the reader's bounds checks are on the path.
+ * fetched and parsed into typed data (lib/feature.c), so that all the
+ * reader's and the feature parsers' bounds checks are on the path.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sampo/feature.h>
 #include <sampo/reader.h>
 
 static int quiet(enum sampo_log_level level, const char *fmt, va_list ap)
@@ -37,6 +39,13 @@ static void walk(const uint8_t *data, size_t size, bool ordered)
 
 		if (sampo_reader__feature(r, feat, &p, &n) == 0 && n)
 			sum += ((const uint8_t *)p)[n - 1];
+	}
+	if (!ordered) {
+		struct sampo_features *features = NULL;
+		struct sampo_feature_error ferr;
+
+		if (sampo_features__parse(r, &features, &ferr) == 0)
+			sampo_features__delete(features);
 	}
 	while (sampo_reader__next(r, &ev) > 0) {
 		/* touch what the reader promises is inside the record */
