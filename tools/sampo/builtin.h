@@ -3,7 +3,11 @@
 #ifndef SAMPO_BUILTIN_H
 #define SAMPO_BUILTIN_H
 
+int cmd_buildid_list(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
 int cmd_header(int argc, const char **argv);
+int cmd_record(int argc, const char **argv);
+int cmd_report(int argc, const char **argv);
+int cmd_script(int argc, const char **argv);
 
 #endif

@@ -48,16 +48,17 @@ struct cmd_struct {
 };
 
 static int cmd_help(int argc, const char **argv);
-static int cmd_report_unavailable(int argc, const char **argv);
 
 /* sorted by name */
 static const struct cmd_struct commands[] = {
+	{ "buildid-list", cmd_buildid_list, 0, "list the build-ids in a perf.data file" },
 	{ "dump", cmd_dump, 0, "print every record of a perf.data file (perf report -D)" },
 	{ "header", cmd_header, 0,
 	  "print the header of a perf.data file (perf report --header-only)" },
 	{ "help", cmd_help, 0, "show the help of sampo or of a command" },
-	/* TODO(report): replace with cmd_report once cmd-report.c exists */
-	{ "report", cmd_report_unavailable, 0, "analyze a perf.data file (not yet available)" },
+	{ "record", cmd_record, 0, "run a command and record its profile into perf.data" },
+	{ "report", cmd_report, 0, "read perf.data and show the profile (perf report --stdio)" },
+	{ "script", cmd_script, 0, "print the samples of a perf.data file one per line" },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -132,28 +133,7 @@ static int cmd_help(int argc, const char **argv)
 	return run_cmd(cmd, 2, help_argv);
 }
 
-static const char *const report_usage[] = {
-	"sampo report -D | --dump-raw-trace [<dump options>]",
-	"sampo report --header-only | --header [<header options>]",
-	"",
-	"Only the perf-compatible aliases of 'sampo report' are available so far:",
-	"'report -D' runs 'sampo dump' and 'report --header-only' runs 'sampo header'.",
-	NULL,
-};
 
-static int cmd_report_unavailable(int argc, const char **argv)
-{
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--"))
-			break;
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			usage_with_options(stdout, report_usage, NULL);
-			return PARSE_OPT_HELP;
-		}
-	}
-	return cli_err(0, "the report command is not yet available; "
-			  "use 'sampo report -D' or 'sampo report --header-only'");
-}
 
 /*
  * perf compatibility: "sampo report -D ..." runs dump and "sampo report

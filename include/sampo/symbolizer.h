@@ -1,0 +1,89 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * symbolizer.h - the symbols of a recorded machine's DSOs, from the right
+ * files only.
+ *
+ * A symbolizer sits beside a struct sampo_machine and answers "which symbol
+ * is at this sampled address of this map". It chooses, for every DSO, the
+ * file whose build-id is the recorded one (build-id cache, then the recorded
+ * path, then --symfs), the kernel's symbol source (-k, --kallsyms, cache,
+ * the usual vmlinux places, the running kernel when its build-id matches),
+ * relocates kernel symbols by the recorded `_text`, places module sections,
+ * and refuses any file whose build-id differs from the recorded one (unless
+ * told to force it), warning once per DSO with the recorded and the found
+ * build-ids. Symbol tables are loaded lazily, once per DSO, and may be
+ * preloaded in the background.
+ */
+#ifndef SAMPO_SYMBOLIZER_H
+#define SAMPO_SYMBOLIZER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sampo/common.h>
+
+struct sampo_machine;
+struct sampo_map;
+struct sampo_dso;
+struct sampo_features;
+struct sampo_symbol;
+struct sampo_symbolizer;
+
+struct sampo_symbolizer_opts {
+	size_t sz;
+	/* --symfs DIR: a root under which recorded paths are looked up too */
+	const char *symfs;
+	/* -k/--vmlinux FILE and --kallsyms FILE */
+	const char *vmlinux;
+	const char *kallsyms;
+	/* the build-id cache; NULL: $PERF_BUILDID_DIR, else $HOME/.debug */
+	const char *buildid_dir;
+	/* --force: use a file even when its build-id differs (still warned) */
+	bool force;
+	/* do not start background loading of the DSOs in the build-id table */
+	bool no_preload;
+	/* keep C++ and Rust names mangled */
+	bool no_demangle;
+};
+#define sampo_symbolizer_opts__last_field no_demangle
+
+/**
+ * sampo_symbolizer__new() - a symbolizer for @machine
+ * @machine: the machine the maps come from (borrowed; must outlive the
+ *	     symbolizer)
+ * @features: the file's features (borrowed, may be NULL): the build-id
+ *	      table and whatever else tells which files were recorded
+ * @opts: may be NULL
+ *
+ * Return: 0 and *@ret, or a negative error (-ENOMEM, or a bad option such
+ * as a -k file that cannot be read, with a message printed).
+ */
+SAMPO_API int sampo_symbolizer__new(struct sampo_machine *machine,
+				    const struct sampo_features *features,
+				    const struct sampo_symbolizer_opts *opts,
+				    struct sampo_symbolizer **ret);
+
+/** sampo_symbolizer__delete() - free it and every symbol table; NULL is fine */
+SAMPO_API void sampo_symbolizer__delete(struct sampo_symbolizer *s);
+
+/**
+ * sampo_symbolizer__find() - the symbol at a sampled address
+ * @map: the map the address fell in (from sampo_machine__find_map())
+ * @addr: the address as sampled (absolute, not map-relative)
+ *
+ * Return: the symbol (borrowed, valid until the symbolizer is deleted), or
+ * NULL when the DSO has no usable symbols or none covers @addr.
+ */
+SAMPO_API const struct sampo_symbol *sampo_symbolizer__find(struct sampo_symbolizer *s,
+							    struct sampo_map *map, uint64_t addr);
+
+/**
+ * sampo_symbolizer__map_addr() - the address perf prints for an unresolved
+ * sample: the map-relative address (rip in the DSO) for user maps, the
+ * absolute address for the kernel.
+ */
+SAMPO_API uint64_t sampo_symbolizer__map_addr(struct sampo_symbolizer *s, struct sampo_map *map,
+					      uint64_t addr);
+
+#endif /* SAMPO_SYMBOLIZER_H */
