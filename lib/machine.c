@@ -150,6 +150,18 @@ static bool is_kernel_module(const char *path)
 	return kmod;
 }
 
+bool sampo_kmod__is_module(const char *path)
+{
+	return is_kernel_module(path);
+}
+
+int sampo_kmod__name(const char *path, char **ret_name)
+{
+	bool kmod;
+
+	return kmod_parse(path, &kmod, ret_name);
+}
+
 /* ---- DSOs --------------------------------------------------------------- */
 
 static struct sampo_dso *dso_new(const char *long_name, const char *short_name)
@@ -306,6 +318,36 @@ static struct sampo_dso *machine_findnew_dso(struct sampo_machine *m, const char
 		return NULL;
 	if (id)
 		dso->id = *id;
+	if (machine_add_dso(m, dso)) {
+		sampo_dso__put(dso);
+		return NULL;
+	}
+	return dso;
+}
+
+/*
+ * A new reference to the DSO named @long_name with build-id @bid, created
+ * if missing. Only a DSO with that very build-id matches: a DSO of the same
+ * name without one (from an MMAP without build-id) may be another version.
+ */
+static struct sampo_dso *machine_findnew_dso_bid(struct sampo_machine *m, const char *long_name,
+						 const uint8_t *bid, size_t bid_size)
+{
+	struct sampo_dso *dso;
+
+	if (bid_size > SAMPO_BUILD_ID_MAX)
+		bid_size = SAMPO_BUILD_ID_MAX;
+	if (m->dsos_cap) {
+		for (dso = m->dsos[hash_str(long_name) & (m->dsos_cap - 1)]; dso; dso = dso->hnext) {
+			if (!strcmp(dso->long_name, long_name) && dso->build_id_size == bid_size &&
+			    !memcmp(dso->build_id, bid, bid_size))
+				return sampo_dso__get(dso);
+		}
+	}
+	dso = dso_new(long_name, NULL);
+	if (!dso)
+		return NULL;
+	dso_set_build_id(dso, bid, bid_size);
 	if (machine_add_dso(m, dso)) {
 		sampo_dso__put(dso);
 		return NULL;
@@ -1111,6 +1153,9 @@ static int machine_process_user_mmap(struct sampo_machine *m, const struct mmap_
 		pgoff = 0;
 		dso = machine_find_dso_short(m, "[vdso]");
 		dso = dso ? sampo_dso__get(dso) : machine_findnew_dso(m, "[vdso]", NULL);
+	} else if (a->bid_size) {
+		/* MMAP2 with a build-id: the build-id is the identity (two versions, two DSOs) */
+		dso = machine_findnew_dso_bid(m, name, a->bid, a->bid_size);
 	} else {
 		dso = machine_findnew_dso(m, name, a->id);
 	}
@@ -1118,8 +1163,8 @@ static int machine_process_user_mmap(struct sampo_machine *m, const struct mmap_
 		sampo_thread__put(t);
 		return -ENOMEM;
 	}
-	if (a->bid_size)
-		dso_set_build_id(dso, a->bid, a->bid_size);
+	if (a->bid_size && !dso->build_id_size)
+		dso_set_build_id(dso, a->bid, a->bid_size); /* [vdso] */
 
 	map = map_new(a->start, a->start + a->len, pgoff, dso);
 	sampo_dso__put(dso);
@@ -1295,6 +1340,7 @@ static int machine_process_ksymbol(struct sampo_machine *m, const struct sampo_e
 	if (!dso)
 		return -ENOMEM;
 	dso->space = SAMPO_DSO_SPACE_KERNEL;
+	dso->is_ksymbol = true;
 	map = map_new(e->addr, e->addr + e->len, 0, dso);
 	sampo_dso__put(dso);
 	if (!map)

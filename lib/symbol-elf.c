@@ -69,7 +69,30 @@ struct elf_load_ctx {
 	char *errbuf;
 	size_t errbuf_sz;
 	struct sampo_symtab_builder b;
+	/* ET_EXEC (vmlinux): _text and friends, kept aside for KASLR relocation */
+	struct sampo_symtab_ref refs[SAMPO_SYMTAB_MAX_REFS];
+	size_t nr_refs;
 };
+
+static const char *const elf_ref_names[] = { "_text", "_stext", "_etext", "_end" };
+
+/* Remember the first definition of a reference symbol (they share addresses with functions). */
+static void elf_note_ref(struct elf_load_ctx *c, const char *name, uint64_t addr)
+{
+	if (name[0] != '_' || c->nr_refs == ARRAY_SIZE(c->refs))
+		return;
+	for (size_t i = 0; i < ARRAY_SIZE(elf_ref_names); i++) {
+		if (strcmp(name, elf_ref_names[i]))
+			continue;
+		for (size_t j = 0; j < c->nr_refs; j++) {
+			if (!strcmp(c->refs[j].name, name))
+				return;
+		}
+		snprintf(c->refs[c->nr_refs].name, sizeof(c->refs[0].name), "%s", name);
+		c->refs[c->nr_refs++].addr = addr;
+		return;
+	}
+}
 
 static int elf_bad(struct elf_load_ctx *c, const char *what)
 {
@@ -383,6 +406,11 @@ static int load_symbols(struct elf_load_ctx *c, Elf *elf, Elf_Scn *symscn)
 		bind = GELF_ST_BIND(sym.st_info);
 		if (sym.st_name == 0 || sym.st_shndx == SHN_UNDEF)
 			continue;
+		if (ehdr.e_type == ET_EXEC && (type == STT_NOTYPE || type == STT_FUNC)) {
+			name = elf_strptr(elf, shdr.sh_link, sym.st_name);
+			if (name)
+				elf_note_ref(c, name, sym.st_value);
+		}
 		if (type == STT_FUNC || type == STT_GNU_IFUNC)
 			stype = SAMPO_SYMBOL_FUNC;
 		else if (type == STT_OBJECT)
@@ -856,7 +884,12 @@ static int elf_load(struct elf_load_ctx *c, Elf *elf, struct sampo_symtab **ret_
 		if (err)
 			return err;
 	}
-	return sampo_symtab_builder__finish(&c->b, SAMPO_FIXUP_ELF, ret_symtab);
+	err = sampo_symtab_builder__finish(&c->b, SAMPO_FIXUP_ELF, ret_symtab);
+	if (!err) {
+		memcpy((*ret_symtab)->refs, c->refs, sizeof(c->refs));
+		(*ret_symtab)->nr_refs = c->nr_refs;
+	}
+	return err;
 }
 
 static int ctx_init(struct elf_load_ctx *c, const char *name, const char *path,

@@ -246,7 +246,8 @@ SAMPO_API int sampo_symtab__load_kallsyms_mem(const char *buf, size_t size, cons
 					      struct sampo_symtab **ret_symtab);
 
 /**
- * sampo_symtab__kallsyms_ref() - the address of a reference symbol in a kallsyms table
+ * sampo_symtab__kallsyms_ref() - the address of a reference symbol in a kallsyms table, or in
+ * the table of an ET_EXEC ELF file (a vmlinux: its link-time _text, _stext, _etext, _end)
  * @symtab: the table
  * @name: "_text", or "_stext" when there is no _text
  * @ret_addr: on success, its address (as stored in the table)

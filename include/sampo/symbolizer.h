@@ -29,6 +29,7 @@ struct sampo_dso;
 struct sampo_features;
 struct sampo_symbol;
 struct sampo_symbolizer;
+struct sampo_module_sections;
 
 struct sampo_symbolizer_opts {
 	size_t sz;
@@ -45,8 +46,19 @@ struct sampo_symbolizer_opts {
 	bool no_preload;
 	/* keep C++ and Rust names mangled */
 	bool no_demangle;
+	/*
+	 * Root of the running system's /proc and /sys (proc/kallsyms,
+	 * sys/kernel/notes, proc/sys/kernel/osrelease); NULL: "/". For tests.
+	 */
+	const char *live_root;
+	/*
+	 * Module section maps of the file (sampo_module_sections__read()),
+	 * borrowed: must outlive the symbolizer. NULL: modules are placed by
+	 * redoing the module loader's layout (sampo_module__layout()).
+	 */
+	const struct sampo_module_sections *module_sections;
 };
-#define sampo_symbolizer_opts__last_field no_demangle
+#define sampo_symbolizer_opts__last_field module_sections
 
 /**
  * sampo_symbolizer__new() - a symbolizer for @machine
@@ -85,5 +97,48 @@ SAMPO_API const struct sampo_symbol *sampo_symbolizer__find(struct sampo_symboli
  */
 SAMPO_API uint64_t sampo_symbolizer__map_addr(struct sampo_symbolizer *s, struct sampo_map *map,
 					      uint64_t addr);
+
+/**
+ * sampo_symbolizer__find_unmapped() - a kernel address no map covers
+ * @addr: a sampled kernel address for which sampo_machine__find_map() found
+ *	  no map (a module loaded after recording began, init code)
+ * @ret_module: optional; set to the module's name ("ext4") when found
+ *
+ * Looks the address up among the module symbols of the kernel's kallsyms
+ * snapshot, when the kernel's symbols come from one taken in the recording
+ * boot (its _text is the recorded one).
+ * Return: the symbol (borrowed), or NULL.
+ */
+SAMPO_API const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symbolizer *s,
+								     uint64_t addr,
+								     const char **ret_module);
+
+/* How the symbols of a DSO were placed. */
+enum sampo_symbol_placement {
+	SAMPO_PLACED_NONE,	  /* no symbols: no usable file (see the warnings) */
+	SAMPO_PLACED_FILE,	  /* an ELF with addresses (user DSO, vmlinux) */
+	SAMPO_PLACED_KALLSYMS,	  /* a kallsyms file (kernel, or a module's symbols in it) */
+	SAMPO_PLACED_SECTION_MAP, /* a module placed by the recorded section addresses */
+	SAMPO_PLACED_LAYOUT,	  /* a module placed by redoing the module loader's layout */
+	SAMPO_PLACED_SYNTHETIC,	  /* a BPF program or trampoline: one symbol from KSYMBOL */
+};
+
+struct sampo_symbolizer_dso_info {
+	const char *path;  /* the file used (borrowed), or NULL */
+	bool verified;	   /* its build-id is the recorded one */
+	int placement;	   /* enum sampo_symbol_placement */
+};
+
+/**
+ * sampo_symbolizer__dso_info() - where the symbols of @dso came from
+ *
+ * Meant for reports that say which modules were placed by layout
+ * (SAMPO_PLACED_LAYOUT: exact for .text, .text.unlikely, .exit.text and the
+ * other executable sections of the core, as long as the recording kernel's
+ * loader works as Linux 4.x-6.x does).
+ * Return: 0, or -ENOENT when sampo_symbolizer__find() never looked at @dso.
+ */
+SAMPO_API int sampo_symbolizer__dso_info(struct sampo_symbolizer *s, const struct sampo_dso *dso,
+					 struct sampo_symbolizer_dso_info *info);
 
 #endif /* SAMPO_SYMBOLIZER_H */

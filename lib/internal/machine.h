@@ -33,6 +33,7 @@ struct sampo_dso {
 	struct sampo_dso_id id;
 	enum sampo_dso_space space;
 	bool is_kmod; /* a kernel module, by perf's kmod_path rules */
+	bool is_ksymbol; /* from a KSYMBOL record: a BPF program, trampoline or dispatcher */
 	uint8_t build_id_size;
 	uint8_t build_id[SAMPO_BUILD_ID_MAX];
 	struct sampo_dso *hnext; /* chain of the machine's DSO table (by long name) */
@@ -103,5 +104,10 @@ struct sampo_machine {
 	uint64_t ref_reloc_addr;       /* its recorded address (MMAP pgoff); 0: unknown */
 	bool comm_exec;		       /* some COMM had the exec flag */
 };
+
+/* perf's kmod_path__parse rules: is @path ("[name]" or a .ko path) a kernel module? */
+bool sampo_kmod__is_module(const char *path);
+/* its DSO short name ("[name]", '-' made '_'); malloc'ed in *@ret_name. Return: 0 or -ENOMEM */
+int sampo_kmod__name(const char *path, char **ret_name);
 
 #endif /* SAMPO_INTERNAL_MACHINE_H */

@@ -1,11 +1,671 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* cmd-buildid-list.c - sampo buildid-list (placeholder until the command lands) */
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-buildid-list.c - `sampo buildid-list`: the build-ids of the DSOs a
+ * perf.data file knows, one "<build-id> <name>" line each, as perf 6.1's
+ * `perf buildid-list` prints them.
+ *
+ * perf answers from its session's DSO lists, so this command rebuilds those
+ * lists the way perf fills them:
+ *
+ *	BUILD_ID table ─┐
+ *	HEADER_BUILD_ID ┼─> per machine (host, then guests by pid), a list of
+ *	MMAP/MMAP2 ─────┘   DSOs in creation order, each with its build-id
+ *	SAMPLE ──────────> the DSO of the map that holds the sample's ip is "hit"
+ *
+ * and prints the list: every DSO, or with hits only the hit ones. Which of
+ * the two, and whether the records are read at all, follows perf:
+ *
+ *	with_hits = -H; a file with AUXTRACE data lists everything (perf does
+ *	not decode the trace); a file without a BUILD_ID table (pipe mode, -z,
+ *	--buildid-mmap) lists hits only, since only the records name its DSOs;
+ *	records are read when listing hits, or in pipe mode.
+ *
+ * A DSO is matched as perf's dsos__find* do: a user DSO by its long name
+ * ("[vdso]" by short name), a module by its short name ("[xor]"), and the
+ * kernel is the first kernel-space DSO that is not a module, whatever its
+ * name ("[kernel.kallsyms]", a vmlinux path, ...), else "[kernel.kallsyms]".
+ * The samples' maps come from libsampo's machine; perf's buildid-list tool
+ * handles no KSYMBOL record, so BPF maps are not built here either.
+ *
+ * The list lives here, not in the machine: the machine has no build-id table
+ * and no DSO iteration yet (TODO(machine): move it there when it has).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sampo/buildid.h>
+#include <sampo/event.h>
+#include <sampo/feature.h>
+#include <sampo/machine.h>
+#include <sampo/reader.h>
+#include <sampo/sample.h>
+
 #include "builtin.h"
 #include "cli.h"
+#include "options.h"
+
+#define KERNEL_NAME "[kernel.kallsyms]"
+#define HOST_PID    (-1)
+
+static const char *const buildid_list_usage[] = {
+	"sampo buildid-list [<options>]",
+	"",
+	"List the build-ids of the DSOs a perf.data file knows, as 'perf buildid-list' does.",
+	NULL,
+};
+
+/* One DSO as perf's session knows it. */
+struct bl_dso {
+	char *long_name;  /* printed */
+	char *short_name; /* basename, or "[name]" for modules */
+	bool kernel;	  /* kernel space (perf's dso->kernel) */
+	bool kmod;	  /* a kernel module */
+	bool hit;
+	struct sampo_build_id bid; /* size 0: none */
+};
+
+/* The DSOs of one machine, in creation order (perf's dsos list). */
+struct bl_machine {
+	int32_t pid; /* -1 host, else a guest */
+	struct bl_dso *dsos;
+	size_t nr, cap;
+};
+
+struct bl_ctx {
+	struct sampo_reader *reader;
+	struct sampo_machine *machine; /* host state from the records */
+	struct bl_machine *machines;   /* [0] is the host */
+	size_t nr_machines;
+	struct sampo_addr_location al;
+};
+
+/* ---- names -------------------------------------------------------------- */
+
+static const char *base_name(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+static bool starts_with(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/*
+ * perf's kmod_path__parse_name(): is @path a kernel module, and its short
+ * name: "[name]" kept as is; "/.../x-y.ko[.gz|.xz|.zst|...]" gives "[x_y]".
+ * Return: malloc'ed short name (the basename when not a module), or NULL.
+ */
+static char *kmod_short_name(const char *path, bool *ret_kmod)
+{
+	static const char *const not_kmod[] = {
+		KERNEL_NAME, "[guest.kernel.kallsyms", "[vdso]", "[vdso32]", "[vdsox32]",
+		"[vsyscall]",
+	};
+	static const char *const comp_ext[] = { ".gz", ".xz", ".zst", ".bz2", ".lzma", ".lz4" };
+	const char *name = base_name(path);
+	const char *ext = strrchr(name, '.');
+	size_t n;
+	char *out;
+
+	*ret_kmod = false;
+	if (name[0] == '[') {
+		*ret_kmod = true;
+		for (size_t i = 0; i < sizeof(not_kmod) / sizeof(not_kmod[0]); i++) {
+			if (starts_with(name, not_kmod[i]))
+				*ret_kmod = false;
+		}
+		return strdup(name);
+	}
+	if (ext) {
+		for (size_t i = 0; i < sizeof(comp_ext) / sizeof(comp_ext[0]); i++) {
+			if (!strcmp(ext, comp_ext[i]) && ext - name >= 3) {
+				ext -= 3;
+				break;
+			}
+		}
+	}
+	if (!ext || ext == name || strncmp(ext, ".ko", 3) || (ext[3] && ext[3] != '.'))
+		return strdup(name);
+	*ret_kmod = true;
+	n = (size_t)(ext - name);
+	out = malloc(n + 3);
+	if (!out)
+		return NULL;
+	out[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		out[i + 1] = name[i] == '-' ? '_' : name[i];
+	out[n + 1] = ']';
+	out[n + 2] = '\0';
+	return out;
+}
+
+/* ---- the DSO lists ------------------------------------------------------ */
+
+static struct bl_machine *bl_findnew_machine(struct bl_ctx *ctx, int32_t pid)
+{
+	struct bl_machine *m;
+
+	for (size_t i = 0; i < ctx->nr_machines; i++) {
+		if (ctx->machines[i].pid == pid)
+			return &ctx->machines[i];
+	}
+	m = realloc(ctx->machines, (ctx->nr_machines + 1) * sizeof(*m));
+	if (!m)
+		return NULL;
+	ctx->machines = m;
+	m = &ctx->machines[ctx->nr_machines++];
+	memset(m, 0, sizeof(*m));
+	m->pid = pid;
+	return m;
+}
+
+static struct bl_dso *bl_find_long(struct bl_machine *m, const char *long_name)
+{
+	for (size_t i = 0; i < m->nr; i++) {
+		if (!strcmp(m->dsos[i].long_name, long_name))
+			return &m->dsos[i];
+	}
+	return NULL;
+}
+
+static struct bl_dso *bl_find_short(struct bl_machine *m, const char *short_name)
+{
+	for (size_t i = 0; i < m->nr; i++) {
+		if (!strcmp(m->dsos[i].short_name, short_name))
+			return &m->dsos[i];
+	}
+	return NULL;
+}
+
+/* Append a DSO; @short_name NULL means the basename. Return: the DSO, or NULL (ENOMEM). */
+static struct bl_dso *bl_add(struct bl_machine *m, const char *long_name, const char *short_name)
+{
+	struct bl_dso *d;
+
+	if (m->nr == m->cap) {
+		size_t cap = m->cap ? 2 * m->cap : 16;
+
+		d = realloc(m->dsos, cap * sizeof(*d));
+		if (!d)
+			return NULL;
+		m->dsos = d;
+		m->cap = cap;
+	}
+	d = &m->dsos[m->nr];
+	memset(d, 0, sizeof(*d));
+	d->long_name = strdup(long_name);
+	d->short_name = strdup(short_name ? short_name : base_name(long_name));
+	if (!d->long_name || !d->short_name) {
+		free(d->long_name);
+		free(d->short_name);
+		return NULL;
+	}
+	m->nr++;
+	return d;
+}
+
+static struct bl_dso *bl_findnew_long(struct bl_machine *m, const char *long_name)
+{
+	struct bl_dso *d = bl_find_long(m, long_name);
+
+	return d ? d : bl_add(m, long_name, NULL);
+}
+
+/* The kernel: the first kernel-space DSO that is not a module, else "[kernel.kallsyms]". */
+static struct bl_dso *bl_findnew_kernel(struct bl_machine *m)
+{
+	struct bl_dso *d;
+
+	for (size_t i = 0; i < m->nr; i++) {
+		if (m->dsos[i].kernel && !m->dsos[i].kmod)
+			return &m->dsos[i];
+	}
+	d = bl_findnew_long(m, KERNEL_NAME);
+	if (d)
+		d->kernel = true;
+	return d;
+}
+
+/* A module by its short name ("[xor]"); a new one is named @long_name. */
+static struct bl_dso *bl_findnew_module(struct bl_machine *m, const char *short_name,
+					const char *long_name)
+{
+	struct bl_dso *d = bl_find_short(m, short_name);
+
+	if (!d) {
+		d = bl_add(m, long_name, short_name);
+		if (!d)
+			return NULL;
+		d->kernel = true;
+		d->kmod = true;
+	}
+	return d;
+}
+
+static struct bl_dso *bl_findnew_user(struct bl_machine *m, const char *long_name)
+{
+	if (!strcmp(long_name, "[vdso]")) {
+		struct bl_dso *d = bl_find_short(m, "[vdso]");
+
+		return d ? d : bl_add(m, "[vdso]", NULL);
+	}
+	return bl_findnew_long(m, long_name);
+}
+
+static void bl_set_build_id(struct bl_dso *d, const uint8_t *bytes, size_t size)
+{
+	if (!size)
+		return;
+	if (size > SAMPO_BUILD_ID_SIZE)
+		size = SAMPO_BUILD_ID_SIZE;
+	memcpy(d->bid.data, bytes, size);
+	d->bid.size = size;
+}
+
+/*
+ * One build-id table entry or HEADER_BUILD_ID record (perf's
+ * __event_process_build_id()): the DSO named @filename in machine @pid,
+ * kernel space for (guest) kernel cpumodes.
+ */
+static int bl_add_build_id(struct bl_ctx *ctx, int32_t pid, uint8_t cpumode,
+			   const char *filename, const uint8_t *bid, size_t size)
+{
+	struct bl_machine *m;
+	struct bl_dso *d;
+	bool kernel;
+
+	switch (cpumode) {
+	case SAMPO_CPUMODE_KERNEL:
+	case SAMPO_CPUMODE_GUEST_KERNEL:
+		kernel = true;
+		break;
+	case SAMPO_CPUMODE_USER:
+	case SAMPO_CPUMODE_GUEST_USER:
+		kernel = false;
+		break;
+	default:
+		return 0; /* perf skips the entry */
+	}
+	m = bl_findnew_machine(ctx, pid);
+	if (!m)
+		return -ENOMEM;
+	d = bl_findnew_long(m, filename);
+	if (!d)
+		return -ENOMEM;
+	bl_set_build_id(d, bid, size);
+	if (kernel) {
+		bool kmod;
+		char *short_name = kmod_short_name(filename, &kmod);
+
+		if (!short_name)
+			return -ENOMEM;
+		if (kmod) {
+			free(d->short_name);
+			d->short_name = short_name;
+			d->kmod = true;
+		} else {
+			free(short_name);
+		}
+		d->kernel = true;
+	}
+	return 0;
+}
+
+static int bl_read_build_id_table(struct bl_ctx *ctx, const char *input)
+{
+	struct sampo_feature_error ferr = { 0 };
+	struct sampo_features *f;
+	const void *data;
+	size_t size;
+	int err;
+
+	err = sampo_reader__feature(ctx->reader, SAMPO_FEAT_BUILD_ID, &data, &size);
+	if (err == -ENOENT)
+		return 0;
+	if (err)
+		return cli_err(err, "cannot read the build-id table of '%s'", input);
+	f = sampo_features__new();
+	if (!f)
+		return cli_err(-ENOMEM, "out of memory");
+	err = sampo_features__parse_one(f, SAMPO_FEAT_BUILD_ID, data, size,
+					sampo_reader__needs_swap(ctx->reader), &ferr);
+	if (err) {
+		sampo_features__delete(f);
+		if (err == -SAMPO_ERR_MALFORMED)
+			return cli_err(0, "'%s': BUILD_ID feature at %#" PRIx64 ", offset %#" PRIx64
+					  ": %s",
+				       input, sampo_reader__feature_offset(ctx->reader,
+									  SAMPO_FEAT_BUILD_ID),
+				       ferr.offset, ferr.msg);
+		return cli_err(err, "cannot parse the build-id table of '%s'", input);
+	}
+	for (size_t i = 0; i < f->nr_build_ids && !err; i++) {
+		const struct sampo_feat_build_id *e = &f->build_ids[i];
+
+		err = bl_add_build_id(ctx, e->pid, e->cpumode, e->filename, e->build_id, e->size);
+	}
+	sampo_features__delete(f);
+	return err ? cli_err(err, "cannot read the build-id table of '%s'", input) : 0;
+}
+
+/* A HEADER_BUILD_ID record (perf inject -b, pipe mode). */
+static int bl_process_build_id_record(struct bl_ctx *ctx, const union sampo_record *rec)
+{
+	const struct sampo_record_build_id *e = &rec->build_id;
+	size_t max = rec->header.size - sizeof(*e);
+	size_t size = SAMPO_BUILD_ID_SIZE;
+	char *name;
+	int err;
+
+	if (rec->header.size <= sizeof(*e))
+		return 0;
+	if (e->header.misc & SAMPO_MISC_BUILD_ID_SIZE)
+		size = e->build_id[20] <= SAMPO_BUILD_ID_SIZE ? e->build_id[20] : SAMPO_BUILD_ID_SIZE;
+	name = strndup(e->filename, max);
+	if (!name)
+		return -ENOMEM;
+	err = bl_add_build_id(ctx, e->pid, e->header.misc & SAMPO_MISC_CPUMODE_MASK, name,
+			      e->build_id, size);
+	free(name);
+	return err;
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+/*
+ * After the machine took an MMAP/MMAP2: the DSO perf creates for it, at the
+ * place perf creates it in the list, with the MMAP2's build-id.
+ */
+static int bl_process_mmap(struct bl_ctx *ctx, const struct sampo_event *ev)
+{
+	const union sampo_record *rec = ev->record;
+	bool is_mmap2 = rec->header.type == SAMPO_RECORD_MMAP2;
+	const char *filename = is_mmap2 ? rec->mmap2.filename : rec->mmap.filename;
+	uint64_t start = is_mmap2 ? rec->mmap2.start : rec->mmap.start;
+	const uint8_t *bid = NULL;
+	size_t bid_size = 0;
+	struct bl_machine *host = &ctx->machines[0];
+	struct bl_dso *d = NULL;
+	uint8_t cpumode = ev->sample.cpumode;
+
+	if (is_mmap2 && (rec->header.misc & SAMPO_MISC_MMAP_BUILD_ID)) {
+		bid = rec->mmap2.build_id;
+		bid_size = rec->mmap2.build_id_size;
+	}
+	if (cpumode == SAMPO_CPUMODE_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_KERNEL) {
+		bool is_kernel = !strncmp(filename, KERNEL_NAME, strlen(KERNEL_NAME) - 1);
+
+		if (filename[0] == '/' || (!is_kernel && filename[0] == '[')) {
+			bool kmod;
+			char *short_name = kmod_short_name(filename, &kmod);
+
+			if (!short_name)
+				return -ENOMEM;
+			d = bl_findnew_module(host, short_name, filename);
+			free(short_name);
+		} else if (is_kernel) {
+			d = bl_findnew_kernel(host);
+		} else {
+			return 0;
+		}
+	} else {
+		struct sampo_thread *t;
+		int32_t pid = (int32_t)(is_mmap2 ? rec->mmap2.pid : rec->mmap.pid);
+		int32_t tid = (int32_t)(is_mmap2 ? rec->mmap2.tid : rec->mmap.tid);
+		struct sampo_map *map;
+
+		t = sampo_machine__find_thread(ctx->machine, pid, tid);
+		if (!t)
+			return 0;
+		map = sampo_machine__find_map(ctx->machine, t, SAMPO_CPUMODE_USER, start, &ctx->al);
+		sampo_thread__put(t);
+		if (!map)
+			return 0;
+		d = bl_findnew_user(host, sampo_dso__long_name(sampo_map__dso(map)));
+	}
+	if (!d)
+		return -ENOMEM;
+	bl_set_build_id(d, bid, bid_size);
+	return 0;
+}
+
+/* perf's build_id__mark_dso_hit(): the DSO of the map holding the sample's ip */
+static int bl_process_sample(struct bl_ctx *ctx, const struct sampo_event *ev)
+{
+	struct bl_machine *host = &ctx->machines[0];
+	struct sampo_map *kmap = sampo_machine__kernel_map(ctx->machine);
+	struct sampo_dso *dso;
+	struct bl_dso *d;
+	int err;
+
+	err = sampo_machine__resolve(ctx->machine, &ev->sample, &ctx->al);
+	if (err)
+		return err;
+	if (!ctx->al.map)
+		return 0;
+	dso = sampo_map__dso(ctx->al.map);
+	if (kmap && dso == sampo_map__dso(kmap)) {
+		d = bl_findnew_kernel(host);
+	} else if (sampo_dso__is_kernel(dso)) {
+		d = bl_findnew_module(host, sampo_dso__short_name(dso), sampo_dso__long_name(dso));
+	} else {
+		d = bl_findnew_user(host, sampo_dso__long_name(dso));
+	}
+	if (!d)
+		return -ENOMEM;
+	d->hit = true;
+	return 0;
+}
+
+static int bl_process_event(struct bl_ctx *ctx, const struct sampo_event *ev)
+{
+	int err;
+
+	switch (ev->record->header.type) {
+	case SAMPO_RECORD_SAMPLE:
+		return bl_process_sample(ctx, ev);
+	case SAMPO_RECORD_MMAP:
+	case SAMPO_RECORD_MMAP2:
+		err = sampo_machine__process_event(ctx->machine, ev);
+		return err ? err : bl_process_mmap(ctx, ev);
+	case SAMPO_RECORD_FORK:
+	case SAMPO_RECORD_EXIT:
+		return sampo_machine__process_event(ctx->machine, ev);
+	case SAMPO_RECORD_HEADER_BUILD_ID:
+		return bl_process_build_id_record(ctx, ev->record);
+	default:
+		return 0; /* perf's buildid-list tool handles nothing else (no COMM, no KSYMBOL) */
+	}
+}
+
+static int bl_process_events(struct bl_ctx *ctx)
+{
+	struct sampo_event ev;
+	int ret, err;
+
+	for (;;) {
+		ret = sampo_reader__next(ctx->reader, &ev);
+		if (ret <= 0)
+			break;
+		err = bl_process_event(ctx, &ev);
+		if (err)
+			return cli_err(err, "cannot process the record at offset %#" PRIx64,
+				       ev.offset);
+	}
+	if (ret < 0)
+		return cli_err(0, "%s", sampo_reader__error(ctx->reader));
+	return 0;
+}
+
+/* ---- output ------------------------------------------------------------- */
+
+static int cmp_machine(const void *a, const void *b)
+{
+	const struct bl_machine *x = a, *y = b;
+
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* perf's machines__fprintf_dsos_buildid(): host first, then the guests by pid */
+static int bl_print(struct bl_ctx *ctx, bool with_hits)
+{
+	if (ctx->nr_machines > 2)
+		qsort(ctx->machines + 1, ctx->nr_machines - 1, sizeof(*ctx->machines), cmp_machine);
+	for (size_t i = 0; i < ctx->nr_machines; i++) {
+		const struct bl_machine *m = &ctx->machines[i];
+
+		for (size_t j = 0; j < m->nr; j++) {
+			const struct bl_dso *d = &m->dsos[j];
+			char hex[SAMPO_BUILD_ID_HEX_SIZE] = "";
+
+			if (with_hits && !d->hit)
+				continue;
+			if (d->bid.size)
+				(void)sampo_build_id__to_hex(&d->bid, hex, sizeof(hex));
+			printf("%-40s %s\n", hex, d->long_name);
+		}
+	}
+	if (fflush(stdout) || ferror(stdout))
+		return cli_err(errno == EPIPE ? -EPIPE : -EIO, "cannot write output");
+	return 0;
+}
+
+static void bl_ctx_release(struct bl_ctx *ctx)
+{
+	sampo_addr_location__exit(&ctx->al);
+	for (size_t i = 0; i < ctx->nr_machines; i++) {
+		for (size_t j = 0; j < ctx->machines[i].nr; j++) {
+			free(ctx->machines[i].dsos[j].long_name);
+			free(ctx->machines[i].dsos[j].short_name);
+		}
+		free(ctx->machines[i].dsos);
+	}
+	free(ctx->machines);
+	sampo_machine__delete(ctx->machine);
+	sampo_reader__close(ctx->reader);
+}
+
+/* perf's default input: stdin when it is a pipe, else perf.data */
+static const char *default_input(void)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	return "perf.data";
+}
+
+/* -i names an ELF file: print its build-id, as perf does. Return: true if it did. */
+static bool print_elf_build_id(const char *path)
+{
+	static const char elf_magic[4] = { 0x7f, 'E', 'L', 'F' };
+	struct sampo_build_id bid;
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	char magic[4];
+	FILE *fp;
+	bool elf;
+
+	if (!strcmp(path, "-"))
+		return false;
+	fp = fopen(path, "rb");
+	if (!fp)
+		return false;
+	elf = fread(magic, 1, sizeof(magic), fp) == sizeof(magic) &&
+	      !memcmp(magic, elf_magic, sizeof(magic));
+	fclose(fp);
+	if (!elf || sampo_build_id__from_elf(path, &bid) ||
+	    sampo_build_id__to_hex(&bid, hex, sizeof(hex)) < 0)
+		return false;
+	printf("%s\n", hex);
+	return true;
+}
+
+/* -k: the running kernel's build-id, from /sys/kernel/notes */
+static int show_kernel_build_id(void)
+{
+	struct sampo_build_id bid;
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	int err;
+
+	err = sampo_build_id__from_notes_file("/sys/kernel/notes", &bid);
+	if (err)
+		return cli_err(err, "cannot read the kernel build-id from '/sys/kernel/notes'");
+	(void)sampo_build_id__to_hex(&bid, hex, sizeof(hex));
+	printf("%s\n", hex);
+	return 0;
+}
+
+static int run_buildid_list(struct bl_ctx *ctx, const char *input, bool with_hits)
+{
+	char errbuf[256] = "";
+	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = errbuf,
+		   .errbuf_sz = sizeof(errbuf));
+	bool pipe;
+	int err;
+
+	if (print_elf_build_id(input))
+		return 0;
+	err = sampo_reader__open(input, &ropts, &ctx->reader);
+	if (err) {
+		if (errbuf[0])
+			return cli_err(0, "%s", errbuf);
+		return cli_err(err, "cannot open '%s'", input);
+	}
+	ctx->machine = sampo_machine__new();
+	if (!ctx->machine || !bl_findnew_machine(ctx, HOST_PID))
+		return cli_err(-ENOMEM, "out of memory");
+
+	pipe = sampo_reader__is_pipe(ctx->reader);
+	if (!pipe && sampo_reader__has_feature(ctx->reader, SAMPO_FEAT_AUXTRACE))
+		with_hits = false;
+	if (!sampo_reader__has_feature(ctx->reader, SAMPO_FEAT_BUILD_ID))
+		with_hits = true;
+	err = bl_read_build_id_table(ctx, input);
+	if (err)
+		return err;
+	if (with_hits || pipe) {
+		err = bl_process_events(ctx);
+		if (err)
+			return err;
+	}
+	return bl_print(ctx, with_hits);
+}
 
 int cmd_buildid_list(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_err(0, "the buildid-list command is not yet available");
+	const char *input = NULL;
+	bool with_hits = false, force = false, show_kernel = false;
+	const struct option opts[] = {
+		OPT_BOOLEAN('f', "force", &force, "don't complain, do it"),
+		OPT_BOOLEAN('H', "with-hits", &with_hits, "show only DSOs with hits"),
+		OPT_STRING('i', "input", &input, "file",
+			   "input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
+		OPT_BOOLEAN('k', "kernel", &show_kernel, "show the build-id of the running kernel"),
+		OPT_END(),
+	};
+	struct bl_ctx ctx = { 0 };
+	int ret;
+
+	argc = parse_options(argc, argv, opts, buildid_list_usage, 0);
+	if (argc < 0)
+		return argc;
+	if (argc > 0)
+		return usage_error(buildid_list_usage, opts, "unexpected argument '%s'", argv[0]);
+	(void)force; /* sampo never refuses a file for its owner, so there is nothing to force */
+	if (show_kernel)
+		return show_kernel_build_id();
+	if (!input || !*input)
+		input = default_input();
+
+	ret = run_buildid_list(&ctx, input, with_hits);
+	bl_ctx_release(&ctx);
+	return ret;
 }

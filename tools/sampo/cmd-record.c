@@ -1,11 +1,1247 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* cmd-record.c - sampo record (placeholder until the command lands) */
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-record.c - `sampo record`: sample a command, processes, threads or the
+ * whole machine with perf_event_open(2) and write a perf.data file that perf
+ * 6.1 and sampo both read.
+ *
+ * Flow:
+ *
+ *	parse options -> events (default cycles, else cpu-clock) -> targets
+ *	-> [fork the command, stopped before exec on a pipe]
+ *	-> open the events per CPU (+ per thread) -> one ring per CPU
+ *	-> writer: attrs, then the synthesized state: kernel map, modules,
+ *	   threads (all with -a, the targets' with -p/-t, "sampo-exec" COMM
+ *	   for a command), FINISHED_INIT
+ *	-> start (the command's exec enables the counters: enable_on_exec)
+ *	-> loop: poll, drain every ring (records go to the file as they are and
+ *	   to the DSO hit tracker), FINISHED_ROUND after each pass with data
+ *	-> command exit, SIGINT/SIGTERM, or every target gone: disable, drain
+ *	-> features (host, cmdline, event_desc, sample_time), build-id table of
+ *	   the DSOs with samples, close; build-id cache; summary line.
+ *
+ * The DSOs with samples are known when the loop ends (lib/dsohits.c keeps
+ * them up to date while draining), so unlike perf there is no second pass
+ * over the file: the time after the workload ends is the final drain, a few
+ * ELF note reads and the cache copies.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sampo/buildid-cache.h>
+#include <sampo/buildid.h>
+#include <sampo/dsohits.h>
+#include <sampo/event.h>
+#include <sampo/evlist.h>
+#include <sampo/synthesize.h>
+#include <sampo/writer.h>
+
 #include "builtin.h"
 #include "cli.h"
+#include "options.h"
+
+#ifndef SAMPO_VERSION
+#define SAMPO_VERSION "unknown"
+#endif
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define MAX_EVENTS    16
+#define MAX_LIST      4096 /* CPUs, pids or tids on the command line */
+#define DEFAULT_FREQ  4000 /* perf's default sampling frequency, Hz */
+
+static const char *const record_usage[] = {
+	"sampo record [<options>] [--] <command> [<args>]",
+	"sampo record [<options>] (-a | -p <pid> | -t <tid>)",
+	"",
+	"Sample a command (or processes, threads, every CPU) into perf.data.",
+	NULL,
+};
+
+/* Set by the signal handlers, read by the main loop. */
+static volatile sig_atomic_t record_done;
+static volatile sig_atomic_t record_child_exited;
+static volatile sig_atomic_t record_signal;
+
+struct event_name {
+	const char *name;
+	uint32_t type;
+	uint64_t config;
+};
+
+/* perf's names for the generic events (tools/perf/util/parse-events.c) */
+static const struct event_name event_names[] = {
+	{ "cycles", SAMPO_TYPE_HARDWARE, 0 },
+	{ "cpu-cycles", SAMPO_TYPE_HARDWARE, 0 },
+	{ "instructions", SAMPO_TYPE_HARDWARE, 1 },
+	{ "cache-references", SAMPO_TYPE_HARDWARE, 2 },
+	{ "cache-misses", SAMPO_TYPE_HARDWARE, 3 },
+	{ "branch-instructions", SAMPO_TYPE_HARDWARE, 4 },
+	{ "branches", SAMPO_TYPE_HARDWARE, 4 },
+	{ "branch-misses", SAMPO_TYPE_HARDWARE, 5 },
+	{ "bus-cycles", SAMPO_TYPE_HARDWARE, 6 },
+	{ "stalled-cycles-frontend", SAMPO_TYPE_HARDWARE, 7 },
+	{ "stalled-cycles-backend", SAMPO_TYPE_HARDWARE, 8 },
+	{ "ref-cycles", SAMPO_TYPE_HARDWARE, 9 },
+	{ "cpu-clock", SAMPO_TYPE_SOFTWARE, 0 },
+	{ "task-clock", SAMPO_TYPE_SOFTWARE, 1 },
+	{ "page-faults", SAMPO_TYPE_SOFTWARE, 2 },
+	{ "faults", SAMPO_TYPE_SOFTWARE, 2 },
+	{ "context-switches", SAMPO_TYPE_SOFTWARE, 3 },
+	{ "cs", SAMPO_TYPE_SOFTWARE, 3 },
+	{ "cpu-migrations", SAMPO_TYPE_SOFTWARE, 4 },
+	{ "migrations", SAMPO_TYPE_SOFTWARE, 4 },
+	{ "minor-faults", SAMPO_TYPE_SOFTWARE, 5 },
+	{ "major-faults", SAMPO_TYPE_SOFTWARE, 6 },
+	{ "alignment-faults", SAMPO_TYPE_SOFTWARE, 7 },
+	{ "emulation-faults", SAMPO_TYPE_SOFTWARE, 8 },
+	{ "dummy", SAMPO_TYPE_SOFTWARE, 9 },
+};
+
+struct record_event {
+	char name[64]; /* as given, modifiers included ("cpu-clock:u") */
+	uint32_t type;
+	uint64_t config;
+	bool exclude_user, exclude_kernel;
+	bool is_default; /* the implicit "cycles": may fall back to cpu-clock */
+};
+
+struct record_opts {
+	const char *output;
+	const char *events_arg;
+	const char *pids_arg;
+	const char *tids_arg;
+	const char *cpus_arg;
+	uint64_t freq;
+	uint64_t period;
+	int mmap_pages;
+	bool callgraph;
+	bool all_cpus;
+	bool quiet;
+	bool no_buildid_cache;
+	bool no_buildid_mmap;
+	int verbose;
+};
+
+struct record_ctx {
+	struct record_opts opts;
+	struct record_event events[MAX_EVENTS];
+	size_t nr_events;
+
+	int cpus[MAX_LIST];
+	size_t nr_cpus;
+	int threads[MAX_LIST];
+	size_t nr_threads;
+	int pids[MAX_LIST]; /* the processes of -p and of -t, for synthesis */
+	size_t nr_pids;
+
+	struct sampo_evlist *evlist;
+	struct sampo_writer *writer;
+	struct sampo_dsohits *hits;
+	struct sampo_event_attr attr0; /* for parsing records: all events share the layout */
+	bool pipe_output;
+	int out_fd;
+
+	pid_t child;
+	int go_fd;  /* write end: the child execs when it closes */
+	int err_fd; /* read end: errno of a failed exec */
+	int child_status;
+	bool child_reaped;
+
+	uint64_t nr_samples;
+	uint64_t nr_lost;
+	uint64_t nr_wakeups;
+	int write_err;
+	struct timespec t_workload_end;
+};
+
+/* ---- argument parsing ------------------------------------------------- */
+
+static int parse_int_list(const char *arg, int *out, size_t *nr, bool ranges)
+{
+	const char *p = arg;
+
+	*nr = 0;
+	while (*p) {
+		char *end;
+		long a = strtol(p, &end, 10), b;
+
+		if (end == p || a < 0 || a > INT_MAX)
+			return -EINVAL;
+		b = a;
+		p = end;
+		if (ranges && *p == '-') {
+			b = strtol(p + 1, &end, 10);
+			if (end == p + 1 || b < a || b > INT_MAX)
+				return -EINVAL;
+			p = end;
+		}
+		for (long v = a; v <= b; v++) {
+			if (*nr >= MAX_LIST)
+				return -E2BIG;
+			out[(*nr)++] = (int)v;
+		}
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -EINVAL;
+	}
+	return *nr ? 0 : -EINVAL;
+}
+
+static int parse_event(const char *spec, size_t len, struct record_event *ev)
+{
+	char name[64];
+	const char *mods;
+
+	if (len == 0 || len >= sizeof(name))
+		return -EINVAL;
+	memcpy(name, spec, len);
+	name[len] = '\0';
+	memset(ev, 0, sizeof(*ev));
+	snprintf(ev->name, sizeof(ev->name), "%s", name);
+	mods = strchr(name, ':');
+	if (mods) {
+		name[mods - name] = '\0';
+		for (const char *m = mods + 1; *m; m++) {
+			if (*m == 'u')
+				ev->exclude_kernel = true;
+			else if (*m == 'k')
+				ev->exclude_user = true;
+			else if (*m != 'p' && *m != 'P')
+				return -EINVAL;
+		}
+		if (ev->exclude_kernel && ev->exclude_user)
+			ev->exclude_kernel = ev->exclude_user = false; /* ":uk" is both */
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(event_names); i++) {
+		if (!strcmp(event_names[i].name, name)) {
+			ev->type = event_names[i].type;
+			ev->config = event_names[i].config;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+static int parse_events(struct record_ctx *ctx, const char *arg)
+{
+	const char *p = arg;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		int err;
+
+		if (ctx->nr_events >= MAX_EVENTS)
+			return usage_error(record_usage, NULL, "too many events");
+		err = parse_event(p, len, &ctx->events[ctx->nr_events]);
+		if (err == -ENOENT)
+			return cli_err(-EINVAL, "unknown event '%.*s' (known: cycles, instructions, "
+						"cpu-clock, task-clock, page-faults, context-switches, "
+						"cpu-migrations, ...)",
+				       (int)len, p);
+		if (err)
+			return cli_err(-EINVAL, "invalid event '%.*s'", (int)len, p);
+		ctx->nr_events++;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+/* CPUs from sysfs "0-3,6" lists */
+static int read_online_cpus(int *out, size_t *nr)
+{
+	char buf[4096];
+	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	int err;
+
+	if (!f) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		*nr = 0;
+		for (long i = 0; i < n && i < MAX_LIST; i++)
+			out[(*nr)++] = (int)i;
+		return *nr ? 0 : -ENOENT;
+	}
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return -EIO;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\n")] = '\0';
+	err = parse_int_list(buf, out, nr, true);
+	return err;
+}
+
+/* The threads of process @pid, appended to ctx->threads. */
+static int add_process_threads(struct record_ctx *ctx, int pid)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return errno == ENOENT ? -ESRCH : -errno;
+	while ((de = readdir(d))) {
+		long tid = strtol(de->d_name, NULL, 10);
+
+		if (tid <= 0)
+			continue;
+		if (ctx->nr_threads >= MAX_LIST) {
+			closedir(d);
+			return -E2BIG;
+		}
+		ctx->threads[ctx->nr_threads++] = (int)tid;
+	}
+	closedir(d);
+	return 0;
+}
+
+/* The process (thread group) of thread @tid */
+static int tgid_of(int tid)
+{
+	char path[64], line[128];
+	FILE *f;
+	int tgid = -1;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", tid);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, "Tgid:", 5)) {
+			tgid = atoi(line + 5);
+			break;
+		}
+	}
+	fclose(f);
+	return tgid;
+}
+
+static void add_pid_once(struct record_ctx *ctx, int pid)
+{
+	for (size_t i = 0; i < ctx->nr_pids; i++) {
+		if (ctx->pids[i] == pid)
+			return;
+	}
+	if (ctx->nr_pids < MAX_LIST)
+		ctx->pids[ctx->nr_pids++] = pid;
+}
+
+/* ---- signals and the command ------------------------------------------- */
+
+static void on_signal(int sig)
+{
+	record_signal = sig;
+	record_done = 1;
+}
+
+static void on_sigchld(int sig)
+{
+	(void)sig;
+	record_child_exited = 1;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = on_signal; /* no SA_RESTART: poll() returns at once */
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_NOCLDSTOP;
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+/*
+ * Fork the command, stopped before exec until the go pipe closes (perf's
+ * evlist__prepare_workload). A failed exec sends its errno on a CLOEXEC pipe.
+ */
+static int start_child(struct record_ctx *ctx, const char **argv)
+{
+	int go[2], ep[2];
+	pid_t pid;
+
+	if (pipe2(go, O_CLOEXEC))
+		return -errno;
+	if (pipe2(ep, O_CLOEXEC)) {
+		close(go[0]);
+		close(go[1]);
+		return -errno;
+	}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		int err = -errno;
+
+		close(go[0]);
+		close(go[1]);
+		close(ep[0]);
+		close(ep[1]);
+		return err;
+	}
+	if (pid == 0) {
+		char c;
+		int e;
+
+		signal(SIGPIPE, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
+		close(go[1]);
+		close(ep[0]);
+		if (ctx->pipe_output) /* stdout carries the data: the command writes to stderr */
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		if (read(go[0], &c, 1) < 0)
+			_exit(127);
+		execvp(argv[0], (char *const *)argv);
+		e = errno;
+		if (write(ep[1], &e, sizeof(e)) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(go[0]);
+	close(ep[1]);
+	ctx->child = pid;
+	ctx->go_fd = go[1];
+	ctx->err_fd = ep[0];
+	return 0;
+}
+
+/* Let the command exec; Return: 0, or the errno of its failed exec (negative). */
+static int release_child(struct record_ctx *ctx)
+{
+	int e = 0;
+	ssize_t n;
+
+	close(ctx->go_fd);
+	ctx->go_fd = -1;
+	n = read(ctx->err_fd, &e, sizeof(e));
+	close(ctx->err_fd);
+	ctx->err_fd = -1;
+	return n == (ssize_t)sizeof(e) ? -e : 0;
+}
+
+static void reap_child(struct record_ctx *ctx, bool block)
+{
+	int status;
+	pid_t r;
+
+	if (ctx->child <= 0 || ctx->child_reaped)
+		return;
+	do
+		r = waitpid(ctx->child, &status, block ? 0 : WNOHANG);
+	while (r < 0 && errno == EINTR);
+	if (r == ctx->child) {
+		ctx->child_status = status;
+		ctx->child_reaped = true;
+		clock_gettime(CLOCK_MONOTONIC, &ctx->t_workload_end);
+	}
+}
+
+/* ---- events ------------------------------------------------------------ */
+
+static uint64_t max_sample_rate(void)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
+	unsigned long long v = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%llu", &v) != 1)
+		v = 0;
+	fclose(f);
+	return v;
+}
+
+/* -a or -C: every thread of the CPUs, the command's or not */
+static bool system_wide(const struct record_ctx *ctx)
+{
+	return ctx->opts.all_cpus || ctx->opts.cpus_arg;
+}
+
+static void make_attr(struct record_ctx *ctx, const struct record_event *ev, bool first,
+		      struct sampo_event_attr *a)
+{
+	const struct record_opts *o = &ctx->opts;
+
+	memset(a, 0, sizeof(*a));
+	a->type = ev->type;
+	a->size = SAMPO_ATTR_SIZE_VER7;
+	a->config = ev->config;
+	a->sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_TIME |
+			 SAMPO_SAMPLE_PERIOD;
+	if (o->callgraph)
+		a->sample_type |= SAMPO_SAMPLE_CALLCHAIN;
+	if (o->all_cpus || o->cpus_arg)
+		a->sample_type |= SAMPO_SAMPLE_CPU;
+	if (ctx->nr_events > 1)
+		a->sample_type |= SAMPO_SAMPLE_ID;
+	a->read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_LOST;
+	if (o->period) {
+		a->sample_period = o->period;
+	} else {
+		a->sample_period = o->freq;
+		a->flags |= SAMPO_ATTR_FREQ;
+	}
+	a->flags |= SAMPO_ATTR_DISABLED | SAMPO_ATTR_SAMPLE_ID_ALL | SAMPO_ATTR_EXCLUDE_GUEST;
+	if (!o->tids_arg)
+		a->flags |= SAMPO_ATTR_INHERIT;
+	if (ctx->child > 0 && !system_wide(ctx))
+		a->flags |= SAMPO_ATTR_ENABLE_ON_EXEC;
+	if (ev->exclude_user)
+		a->flags |= SAMPO_ATTR_EXCLUDE_USER;
+	if (ev->exclude_kernel)
+		a->flags |= SAMPO_ATTR_EXCLUDE_KERNEL;
+	if (first) {
+		/* the tracking event: maps, comms and tasks come with it */
+		a->flags |= SAMPO_ATTR_MMAP | SAMPO_ATTR_COMM | SAMPO_ATTR_TASK | SAMPO_ATTR_MMAP2 |
+			    SAMPO_ATTR_COMM_EXEC | SAMPO_ATTR_KSYMBOL | SAMPO_ATTR_BPF_EVENT;
+		if (!o->no_buildid_mmap)
+			a->flags |= SAMPO_ATTR_BUILD_ID;
+	}
+}
+
+static bool event_missing(int err)
+{
+	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENOSYS;
+}
+
+static int open_events(struct record_ctx *ctx)
+{
+	const int *pids = ctx->nr_threads ? ctx->threads : NULL;
+	int err;
+
+	for (;;) {
+		ctx->evlist = sampo_evlist__new();
+		if (!ctx->evlist)
+			return cli_err(-ENOMEM, "out of memory");
+		for (size_t i = 0; i < ctx->nr_events; i++) {
+			struct sampo_event_attr a;
+
+			make_attr(ctx, &ctx->events[i], i == 0, &a);
+			err = sampo_evlist__add(ctx->evlist, &a, ctx->events[i].name);
+			if (err < 0)
+				return cli_err(err, "cannot add event '%s'", ctx->events[i].name);
+		}
+		err = sampo_evlist__open(ctx->evlist, ctx->cpus, ctx->nr_cpus, pids,
+					 ctx->nr_threads);
+		if (!err)
+			return 0;
+		if (event_missing(err) && ctx->nr_events == 1 && ctx->events[0].is_default) {
+			if (!ctx->opts.quiet)
+				fprintf(stderr, "sampo record: no hardware 'cycles' event here, "
+						"falling back to 'cpu-clock'\n");
+			sampo_evlist__delete(ctx->evlist);
+			ctx->evlist = NULL;
+			(void)parse_event("cpu-clock", 9, &ctx->events[0]);
+			continue;
+		}
+		break;
+	}
+	{
+		int idx = sampo_evlist__failed_event(ctx->evlist);
+		const char *name = idx >= 0 ? ctx->events[idx].name : "?";
+
+		if (err == -EACCES || err == -EPERM)
+			return cli_err(err, "cannot open event '%s' (check "
+					    "/proc/sys/kernel/perf_event_paranoid)", name);
+		if (err == -ESRCH)
+			return cli_err(err, "cannot open event '%s': no such process", name);
+		if (event_missing(err))
+			return cli_err(err, "event '%s' is not supported here", name);
+		return cli_err(err, "cannot open event '%s'", name);
+	}
+}
+
+/* ---- the record stream --------------------------------------------------- */
+
+static int on_synth(void *opaque, const union sampo_record *rec)
+{
+	struct record_ctx *ctx = opaque;
+	int err = sampo_writer__write_record(ctx->writer, rec);
+
+	if (!err)
+		err = sampo_dsohits__add(ctx->hits, &ctx->attr0, rec);
+	return err == -SAMPO_ERR_MALFORMED ? 0 : err;
+}
+
+static int on_record(void *opaque, const union sampo_record *rec, size_t ring)
+{
+	struct record_ctx *ctx = opaque;
+	int err;
+
+	(void)ring;
+	switch (rec->header.type) {
+	case SAMPO_RECORD_SAMPLE:
+		ctx->nr_samples++;
+		break;
+	case SAMPO_RECORD_LOST:
+		ctx->nr_lost += rec->header.size >= sizeof(rec->lost) ? rec->lost.lost : 0;
+		break;
+	case SAMPO_RECORD_LOST_SAMPLES:
+		ctx->nr_lost += rec->header.size >= sizeof(rec->lost_samples) ?
+					rec->lost_samples.lost :
+					0;
+		break;
+	default:
+		break;
+	}
+	/* host order in, host order out: the bytes go to the file as the kernel wrote them */
+	err = sampo_writer__write_raw(ctx->writer, rec, rec->header.size);
+	if (err) {
+		ctx->write_err = err;
+		return err;
+	}
+	err = sampo_dsohits__add(ctx->hits, &ctx->attr0, rec);
+	return err == -SAMPO_ERR_MALFORMED ? 0 : err;
+}
+
+/* One pass over every ring; FINISHED_ROUND when it wrote anything. */
+static int drain_round(struct record_ctx *ctx)
+{
+	int64_t n = sampo_evlist__drain(ctx->evlist, on_record, ctx);
+	int err;
+
+	if (n < 0)
+		return (int)n;
+	if (n == 0)
+		return 0;
+	err = sampo_dsohits__flush(ctx->hits);
+	if (!err)
+		err = sampo_writer__write_finished_round(ctx->writer);
+	if (err)
+		ctx->write_err = err;
+	return err;
+}
+
+static int synthesize_state(struct record_ctx *ctx)
+{
+	SAMPO_OPTS(sampo_synth_opts, so,
+		   .sample_id_size = sampo_evlist__sample_id_size(&ctx->attr0));
+	struct sampo_synth_kernel k;
+	int err;
+
+	err = sampo_synthesize__kernel_mmap(&so, on_synth, ctx, &k);
+	if (err == -EACCES || err == -ENOENT) {
+		cli_warn("cannot read /proc/kallsyms: kernel samples will not be resolved");
+	} else if (err) {
+		return cli_err(err, "cannot write the kernel map");
+	} else if (k.hidden) {
+		cli_warn("kernel addresses are hidden (kptr_restrict=%d): the kernel map is "
+			 "written without an address and kernel samples will not resolve to "
+			 "symbols; set /proc/sys/kernel/kptr_restrict to 0 or run as root",
+			 k.kptr_restrict);
+	}
+	err = sampo_synthesize__modules(&so, on_synth, ctx);
+	if (err < 0 && err != -EACCES)
+		return cli_err(err, "cannot write the module maps");
+	/* TODO(modsections): save /sys/module/NAME/sections once include/sampo/modsections.h lands */
+
+	if (ctx->opts.all_cpus) {
+		err = sampo_synthesize__all_processes(&so, on_synth, ctx);
+	} else {
+		err = 0;
+		for (size_t i = 0; i < ctx->nr_pids && !err; i++) {
+			err = sampo_synthesize__process(&so, ctx->pids[i], on_synth, ctx);
+			if (err == -ENOENT)
+				err = 0;
+		}
+	}
+	if (!err && ctx->child > 0)
+		err = sampo_writer__write_comm(ctx->writer, (uint32_t)ctx->child,
+					       (uint32_t)ctx->child, "sampo-exec", false, NULL);
+	if (!err)
+		err = sampo_writer__write_finished_init(ctx->writer);
+	if (err)
+		return cli_err(err, "cannot write '%s'", ctx->opts.output);
+	return 0;
+}
+
+static int open_output(struct record_ctx *ctx)
+{
+	SAMPO_OPTS(sampo_writer_opts, wo, .pipe = ctx->pipe_output);
+	const char *out = ctx->opts.output;
+	struct stat st;
+	int err;
+
+	if (ctx->pipe_output)
+		return sampo_writer__open_fd(STDOUT_FILENO, &wo, &ctx->writer);
+	if (!stat(out, &st) && S_ISREG(st.st_mode) && st.st_size > 0) {
+		char old[PATH_MAX];
+
+		snprintf(old, sizeof(old), "%s.old", out);
+		if (rename(out, old))
+			return cli_err(-errno, "cannot rename '%s' to '%s'", out, old);
+	}
+	err = sampo_writer__open(out, &wo, &ctx->writer);
+	if (err)
+		return cli_err(err, "cannot create '%s'", out);
+	return 0;
+}
+
+static int add_attrs(struct record_ctx *ctx)
+{
+	for (size_t i = 0; i < sampo_evlist__nr_events(ctx->evlist); i++) {
+		size_t nr;
+		const uint64_t *ids = sampo_evlist__ids(ctx->evlist, i, &nr);
+		struct sampo_event_attr a = *sampo_evlist__attr(ctx->evlist, i);
+		int err;
+
+		/* the file says what happened: disabled until exec or enable */
+		err = sampo_writer__add_attr(ctx->writer, &a, ids, nr);
+		if (err < 0)
+			return cli_err(err, "cannot write '%s'", ctx->opts.output);
+	}
+	ctx->attr0 = *sampo_evlist__attr(ctx->evlist, 0);
+	return 0;
+}
+
+/* ---- the end: features, build-ids, cache ----------------------------------- */
+
+/* argv of this process with argv[0] made absolute, as perf's CMDLINE */
+static int set_cmdline(struct record_ctx *ctx)
+{
+	char buf[65536], exe[PATH_MAX];
+	const char *v[512];
+	size_t n = 0, len;
+	ssize_t r;
+	FILE *f = fopen("/proc/self/cmdline", "re");
+
+	if (!f)
+		return 0;
+	len = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[len] = '\0';
+	for (size_t off = 0; off < len && n < ARRAY_SIZE(v); off += strlen(buf + off) + 1)
+		v[n++] = buf + off;
+	r = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (r > 0 && n) {
+		exe[r] = '\0';
+		v[0] = exe;
+	}
+	return sampo_writer__set_feature_strings(ctx->writer, SAMPO_FEAT_CMDLINE, v, n);
+}
+
+static int set_features(struct record_ctx *ctx)
+{
+	SAMPO_OPTS(sampo_synth_opts, so);
+	const char *names[MAX_EVENTS];
+	uint64_t times[2] = { 0, 0 };
+	int err;
+
+	err = sampo_synthesize__features(&so, ctx->writer);
+	if (!err)
+		err = sampo_writer__set_feature_string(ctx->writer, SAMPO_FEAT_VERSION,
+						       SAMPO_VERSION);
+	if (!err)
+		err = set_cmdline(ctx);
+	for (size_t i = 0; i < ctx->nr_events; i++)
+		names[i] = sampo_evlist__name(ctx->evlist, i);
+	if (!err)
+		err = sampo_writer__set_feature_event_desc(ctx->writer, names, ctx->nr_events);
+	(void)sampo_dsohits__time_range(ctx->hits, &times[0], &times[1]);
+	if (!err)
+		err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_SAMPLE_TIME, times, 2);
+	return err;
+}
+
+/* One DSO with samples and what is needed to put it into the table and the cache. */
+struct hit_dso {
+	const struct sampo_dsohit *hit;
+	struct sampo_build_id bid;
+	bool from_mmap; /* build-id came with the MMAP2 record */
+};
+
+static bool cacheable_path(const char *name)
+{
+	return name[0] == '/' && strncmp(name, "/memfd:", 7) && !strstr(name, " (deleted)");
+}
+
+/* The build-id of one hit DSO: MMAP2, /sys/kernel/notes, module notes or the ELF note. */
+static int hit_build_id(struct record_ctx *ctx, const struct sampo_dsohit *hit,
+			const struct sampo_build_id *vdso, struct sampo_build_id *bid)
+{
+	(void)ctx;
+	if (hit->bid.size) {
+		*bid = hit->bid;
+		return 0;
+	}
+	if (hit->kernel)
+		return sampo_build_id__from_notes_file("/sys/kernel/notes", bid);
+	if (!strcmp(hit->name, "[vdso]")) {
+		if (!vdso->size)
+			return -ENOENT;
+		*bid = *vdso;
+		return 0;
+	}
+	if (hit->cpumode == SAMPO_CPUMODE_KERNEL) {
+		SAMPO_OPTS(sampo_synth_opts, so);
+
+		if (!sampo_synthesize__module_build_id(&so, hit->name, bid))
+			return 0;
+	}
+	if (!cacheable_path(hit->name))
+		return -ENOENT;
+	return sampo_build_id__from_elf(hit->name, bid);
+}
+
+/* Write the vDSO image to a temporary file for the cache; "" when impossible. */
+static void vdso_tmpfile(const void *image, size_t size, char *path, size_t len)
+{
+	const char *tmp = getenv("TMPDIR");
+	int fd;
+
+	snprintf(path, len, "%s/sampo-vdso.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	if (fd < 0) {
+		path[0] = '\0';
+		return;
+	}
+	if (write(fd, image, size) != (ssize_t)size) {
+		(void)unlink(path);
+		path[0] = '\0';
+	}
+	close(fd);
+}
+
+static void add_to_cache(struct record_ctx *ctx, const struct hit_dso *d, const char *dir,
+			 const void *vdso_image, size_t vdso_size)
+{
+	const char *name = d->hit->name;
+	char *cached = NULL;
+	const char *kind, *src;
+	char tmp[PATH_MAX] = "";
+	int err;
+
+	if (d->hit->kernel) {
+		kind = "kallsyms";
+		src = "/proc/kallsyms";
+	} else if (!strcmp(name, "[vdso]")) {
+		kind = "vdso";
+		src = NULL;
+	} else if (cacheable_path(name)) {
+		kind = "elf";
+		src = name;
+	} else {
+		return;
+	}
+	/* already there (the usual case for a second run): nothing to copy */
+	if (!sampo_buildid_cache__lookup(dir, &d->bid, kind, &cached)) {
+		free(cached);
+		return;
+	}
+	if (!src) {
+		if (!vdso_image)
+			return;
+		vdso_tmpfile(vdso_image, vdso_size, tmp, sizeof(tmp));
+		if (!tmp[0])
+			return;
+		src = tmp;
+	} else if (!strcmp(kind, "elf")) {
+		struct sampo_build_id now;
+
+		/* a file replaced since it was mapped is not the one that ran */
+		if (sampo_build_id__from_elf(src, &now) || !sampo_build_id__equal(&now, &d->bid))
+			return;
+	}
+	err = sampo_buildid_cache__add(dir, name, &d->bid, kind, src);
+	if (err && ctx->opts.verbose)
+		cli_warn("cannot add '%s' to the build-id cache", name);
+	if (tmp[0])
+		(void)unlink(tmp);
+}
+
+static int write_build_ids(struct record_ctx *ctx)
+{
+	size_t nr = sampo_dsohits__nr(ctx->hits);
+	struct hit_dso *v = calloc(nr ? nr : 1, sizeof(*v));
+	struct sampo_build_id vdso = { .size = 0 };
+	void *vdso_image = NULL;
+	size_t vdso_size = 0, nv = 0;
+	int err = 0;
+
+	if (!v)
+		return -ENOMEM;
+	(void)sampo_synthesize__vdso_build_id(&vdso, &vdso_image, &vdso_size);
+
+	/* the kernel first, then the others in the order their maps appeared, as perf */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < nr; i++) {
+			const struct sampo_dsohit *hit = sampo_dsohits__dso(ctx->hits, i);
+
+			if (!hit->nr_samples || hit->kernel != (pass == 0))
+				continue;
+			if (hit_build_id(ctx, hit, &vdso, &v[nv].bid))
+				continue;
+			v[nv].hit = hit;
+			v[nv].from_mmap = hit->bid.size != 0;
+			nv++;
+		}
+	}
+	for (size_t i = 0; i < nv && !err; i++)
+		err = sampo_writer__add_build_id(ctx->writer, v[i].hit->cpumode, -1, v[i].bid.data,
+						 v[i].bid.size, v[i].hit->name);
+
+	if (!err && !ctx->opts.no_buildid_cache) {
+		char *dir = sampo_buildid_cache__dir(NULL);
+
+		for (size_t i = 0; dir && i < nv; i++)
+			add_to_cache(ctx, &v[i], dir, vdso_image, vdso_size);
+		free(dir);
+	}
+	free(vdso_image);
+	free(v);
+	return err;
+}
+
+/* ---- main loop --------------------------------------------------------- */
+
+static int record_loop(struct record_ctx *ctx)
+{
+	bool all_hup = false;
+	int err = 0;
+
+	while (!record_done) {
+		err = drain_round(ctx);
+		if (err)
+			break;
+		if (record_child_exited) {
+			reap_child(ctx, false);
+			if (ctx->child_reaped)
+				break;
+			record_child_exited = 0;
+		}
+		if (ctx->child <= 0 && !ctx->opts.all_cpus && !ctx->opts.cpus_arg && all_hup)
+			break; /* -p / -t: every target is gone */
+		err = sampo_evlist__poll(ctx->evlist, 500, &all_hup);
+		if (err < 0)
+			break;
+		err = 0;
+		ctx->nr_wakeups++;
+	}
+	if (err)
+		return err;
+	(void)sampo_evlist__disable(ctx->evlist);
+	return drain_round(ctx);
+}
+
+static double elapsed_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int finish(struct record_ctx *ctx)
+{
+	uint64_t unresolved = 0;
+	int err;
+
+	err = sampo_dsohits__flush(ctx->hits);
+	if (!err && !ctx->write_err)
+		err = set_features(ctx);
+	if (!err && !ctx->write_err)
+		err = write_build_ids(ctx);
+	if (!err)
+		err = ctx->write_err;
+	{
+		int cerr = sampo_writer__close(ctx->writer);
+
+		ctx->writer = NULL;
+		if (!err)
+			err = cerr;
+	}
+	if (err)
+		return cli_err(err, "cannot write '%s'", ctx->opts.output);
+
+	(void)sampo_dsohits__nr_samples(ctx->hits, &unresolved);
+	if (ctx->opts.verbose && ctx->child_reaped)
+		fprintf(stderr, "sampo record: %.3f s after the workload ended\n",
+			elapsed_since(&ctx->t_workload_end));
+	if (!ctx->opts.quiet) {
+		struct stat st;
+		double mb = 0;
+
+		if (!ctx->pipe_output && !stat(ctx->opts.output, &st))
+			mb = (double)st.st_size / 1024.0 / 1024.0;
+		if (ctx->nr_lost)
+			fprintf(stderr,
+				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
+				" samples, %" PRIu64 " lost) ]\n",
+				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output, ctx->nr_samples,
+				ctx->nr_lost);
+		else
+			fprintf(stderr,
+				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
+				" samples) ]\n",
+				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output, ctx->nr_samples);
+	}
+	return 0;
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+static int setup_targets(struct record_ctx *ctx, int argc)
+{
+	struct record_opts *o = &ctx->opts;
+	int err;
+
+	if (o->cpus_arg) {
+		err = parse_int_list(o->cpus_arg, ctx->cpus, &ctx->nr_cpus, true);
+		if (err)
+			return usage_error(record_usage, NULL, "invalid CPU list '%s'", o->cpus_arg);
+	} else {
+		err = read_online_cpus(ctx->cpus, &ctx->nr_cpus);
+		if (err)
+			return cli_err(err, "cannot list the online CPUs");
+	}
+	if (o->pids_arg) {
+		int pids[MAX_LIST];
+		size_t nr;
+
+		if (parse_int_list(o->pids_arg, pids, &nr, false))
+			return usage_error(record_usage, NULL, "invalid pid list '%s'", o->pids_arg);
+		for (size_t i = 0; i < nr; i++) {
+			err = add_process_threads(ctx, pids[i]);
+			if (err)
+				return cli_err(err, "cannot attach to process %d", pids[i]);
+			add_pid_once(ctx, pids[i]);
+		}
+	}
+	if (o->tids_arg) {
+		int tids[MAX_LIST];
+		size_t nr;
+
+		if (parse_int_list(o->tids_arg, tids, &nr, false))
+			return usage_error(record_usage, NULL, "invalid tid list '%s'", o->tids_arg);
+		for (size_t i = 0; i < nr; i++) {
+			int tgid = tgid_of(tids[i]);
+
+			if (tgid < 0)
+				return cli_err(-ESRCH, "cannot attach to thread %d", tids[i]);
+			if (ctx->nr_threads >= MAX_LIST)
+				return cli_err(-E2BIG, "too many threads");
+			ctx->threads[ctx->nr_threads++] = tids[i];
+			add_pid_once(ctx, tgid);
+		}
+	}
+	if (!argc && !o->all_cpus && !o->cpus_arg && !ctx->nr_threads)
+		return usage_error(record_usage, NULL,
+				   "nothing to record: give a command, -a, -C, -p or -t");
+	if (argc && ctx->nr_threads)
+		return usage_error(record_usage, NULL, "a command cannot be combined with -p or -t");
+	return 0;
+}
+
+static int setup_events(struct record_ctx *ctx)
+{
+	struct record_opts *o = &ctx->opts;
+	uint64_t max_rate;
+	int err;
+
+	if (o->events_arg) {
+		err = parse_events(ctx, o->events_arg);
+		if (err)
+			return err;
+	} else {
+		(void)parse_event("cycles", 6, &ctx->events[0]);
+		ctx->events[0].is_default = true;
+		ctx->nr_events = 1;
+	}
+	if (o->freq && o->period)
+		return usage_error(record_usage, NULL, "-F and -c cannot be used together");
+	if (!o->period) {
+		if (!o->freq)
+			o->freq = DEFAULT_FREQ;
+		max_rate = max_sample_rate();
+		if (max_rate && o->freq > max_rate) {
+			if (!o->quiet)
+				fprintf(stderr,
+					"sampo record: -F %" PRIu64 " is above the kernel's limit "
+					"(perf_event_max_sample_rate), using %" PRIu64 " Hz\n",
+					o->freq, max_rate);
+			o->freq = max_rate;
+		}
+	}
+	if (o->mmap_pages < 0 || (o->mmap_pages & (o->mmap_pages - 1)))
+		return usage_error(record_usage, NULL, "-m must be a power of 2");
+	return 0;
+}
+
+static int record_run(struct record_ctx *ctx, int argc, const char **argv)
+{
+	int err;
+
+	ctx->pipe_output = !strcmp(ctx->opts.output, "-");
+	err = setup_events(ctx);
+	if (!err)
+		err = setup_targets(ctx, argc);
+	if (err)
+		return err;
+
+	install_signals();
+	if (argc) {
+		err = start_child(ctx, argv);
+		if (err)
+			return cli_err(err, "cannot start '%s'", argv[0]);
+		if (!system_wide(ctx)) {
+			/* not synthesized: until exec it is a copy of sampo */
+			ctx->threads[ctx->nr_threads++] = ctx->child;
+		}
+	}
+	err = open_events(ctx);
+	if (err)
+		return err;
+	err = sampo_evlist__mmap(ctx->evlist, (size_t)ctx->opts.mmap_pages);
+	if (err)
+		return cli_err(err, "cannot map the ring buffers (-m %d)", ctx->opts.mmap_pages);
+	ctx->hits = sampo_dsohits__new();
+	if (!ctx->hits)
+		return cli_err(-ENOMEM, "out of memory");
+	err = open_output(ctx);
+	if (err)
+		return err;
+	err = add_attrs(ctx);
+	if (!err)
+		err = synthesize_state(ctx);
+	if (err)
+		return err;
+	(void)sampo_dsohits__flush(ctx->hits);
+
+	if (system_wide(ctx) || ctx->child <= 0) {
+		err = sampo_evlist__enable(ctx->evlist);
+		if (err)
+			return cli_err(err, "cannot enable the events");
+	}
+	if (ctx->child > 0) {
+		err = release_child(ctx);
+		if (err) {
+			reap_child(ctx, true);
+			(void)sampo_writer__close(ctx->writer);
+			ctx->writer = NULL;
+			return cli_err(err, "cannot run '%s'", argv[0]);
+		}
+	}
+
+	err = record_loop(ctx);
+	if (ctx->child > 0 && !ctx->child_reaped) {
+		if (record_done)
+			(void)kill(ctx->child, SIGTERM);
+		reap_child(ctx, true);
+	}
+	if (err && !ctx->write_err)
+		return cli_err(err, "cannot read the ring buffers");
+	return finish(ctx);
+}
+
+static void record_ctx_release(struct record_ctx *ctx)
+{
+	if (ctx->go_fd >= 0)
+		close(ctx->go_fd);
+	if (ctx->err_fd >= 0)
+		close(ctx->err_fd);
+	if (ctx->child > 0 && !ctx->child_reaped) {
+		(void)kill(ctx->child, SIGKILL);
+		reap_child(ctx, true);
+	}
+	(void)sampo_writer__close(ctx->writer);
+	sampo_dsohits__delete(ctx->hits);
+	sampo_evlist__delete(ctx->evlist);
+}
+
+/* The command's exit status, as a shell reports it. */
+static int child_exit_code(const struct record_ctx *ctx)
+{
+	if (!ctx->child_reaped)
+		return 0;
+	if (WIFEXITED(ctx->child_status))
+		return WEXITSTATUS(ctx->child_status);
+	if (WIFSIGNALED(ctx->child_status))
+		return 128 + WTERMSIG(ctx->child_status);
+	return 0;
+}
 
 int cmd_record(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_err(0, "the record command is not yet available");
+	struct record_ctx *ctx;
+	int ret, code;
+
+	ctx = calloc(1, sizeof(*ctx));
+	if (!ctx)
+		return cli_err(-ENOMEM, "out of memory");
+	ctx->opts.output = "perf.data";
+	ctx->go_fd = ctx->err_fd = -1;
+	{
+		struct record_opts *o = &ctx->opts;
+		const struct option opts[] = {
+			OPT_STRING('e', "event", &o->events_arg, "events",
+				   "event list: cycles, cpu-clock, task-clock, page-faults, ... "
+				   "(default: cycles, else cpu-clock)"),
+			OPT_U64('F', "freq", &o->freq, "n", "sample at <n> Hz (default 4000)"),
+			OPT_U64('c', "count", &o->period, "n", "sample every <n> events"),
+			OPT_BOOLEAN('g', NULL, &o->callgraph, "record frame-pointer call chains"),
+			OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide, on every CPU"),
+			OPT_STRING('p', "pid", &o->pids_arg, "pid", "record existing processes"),
+			OPT_STRING('t', "tid", &o->tids_arg, "tid", "record existing threads"),
+			OPT_STRING('C', "cpu", &o->cpus_arg, "cpu",
+				   "only these CPUs (list, ranges: 0-2,4); system-wide on them"),
+			OPT_INTEGER_RANGE('m', "mmap-pages", &o->mmap_pages, "pages",
+					  "ring size per CPU in pages, a power of 2 (default 128)",
+					  0, 1 << 20),
+			OPT_STRING('o', "output", &o->output, "file",
+				   "output file, '-' for stdout in pipe format (default perf.data)"),
+			OPT_BOOLEAN('q', "quiet", &o->quiet, "print no summary"),
+			{ .type = OPTION_BOOLEAN, .short_name = 'N', .long_name = "no-buildid-cache",
+			  .value = &o->no_buildid_cache, .flags = OPT_F_NONEG,
+			  .help = "do not copy the DSOs with samples into ~/.debug" },
+			{ .type = OPTION_BOOLEAN, .long_name = "no-buildid-mmap",
+			  .value = &o->no_buildid_mmap, .flags = OPT_F_NONEG,
+			  .help = "no build-ids in MMAP2 records: read them from the files at the end" },
+			OPT_INCR('v', "verbose", &o->verbose, "say more"),
+			OPT_END(),
+		};
+
+		ret = parse_options(argc, argv, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
+		if (ret < 0) {
+			free(ctx);
+			return ret;
+		}
+		argc = ret;
+		o->verbose += cli_verbose();
+		ret = record_run(ctx, argc, argv);
+	}
+	code = ret == 0 ? child_exit_code(ctx) : 0;
+	record_ctx_release(ctx);
+	free(ctx);
+	if (ret == 0 && code != 0) {
+		/*
+		 * perf record exits with the command's status; main() only knows
+		 * 0/1/129 (cli_exit_code), so the command's own status leaves here.
+		 */
+		fflush(NULL);
+		exit(code);
+	}
+	return ret;
 }

@@ -1,11 +1,456 @@
-/* SPDX-License-Identifier: GPL-2.0 */
-/* cmd-report.c - sampo report (placeholder until the command lands) */
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-report.c - sampo report: the profile as `perf report --stdio` prints it
+ *
+ * Reads the records in time order into the machine (threads and maps), puts
+ * every sample on its symbol through the symbolizer (build-id matched files
+ * only) and into the histograms (lib/hist.c), then prints one table per
+ * event. The aliases "report -D" and "report --header-only" are handled by
+ * main.c before this runs.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <sampo/event.h>
+#include <sampo/evsel.h>
+#include <sampo/feature.h>
+#include <sampo/hist.h>
+#include <sampo/machine.h>
+#include <sampo/reader.h>
+#include <sampo/sample.h>
+#include <sampo/symbolizer.h>
+
 #include "builtin.h"
 #include "cli.h"
+#include "options.h"
+#include "progress.h"
+
+static const char *const report_usage[] = {
+	"sampo report [<options>]",
+	"",
+	"Show where the samples of a perf.data file went, per command, object and",
+	"symbol, as 'perf report --stdio' does.",
+	NULL,
+};
+
+struct report_ctx {
+	/* options */
+	const char *input;
+	const char *sort;
+	const char *call_graph;
+	const char *vmlinux;
+	const char *kallsyms;
+	const char *symfs;
+	const char *comms, *dsos, *pids, *tids, *cpus;
+	const char *percent_limit;
+	int children; /* -1: the default for the file */
+	bool inverted;
+	bool no_callchain;
+	bool show_nr_samples;
+	bool force;
+	int max_stack;
+
+	/* state */
+	struct sampo_reader *reader;
+	struct sampo_features *features;
+	struct sampo_machine *machine;
+	struct sampo_symbolizer *symbolizer;
+	struct sampo_hists *hists;
+	uint64_t total_lost_samples;
+};
+
+/* perf report: no -i and a pipe on stdin means "-" */
+static const char *default_input(void)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	return "perf.data";
+}
+
+static bool file_has_callchains(struct sampo_reader *reader)
+{
+	for (size_t i = 0; i < sampo_reader__nr_attrs(reader); i++)
+		if (sampo_reader__attr(reader, i)->sample_type & SAMPO_SAMPLE_CALLCHAIN)
+			return true;
+	return false;
+}
+
+/*
+ * perf's -g/--call-graph: "graph,0.5,caller,function,percent" in any order.
+ * Only what sampo prints is accepted: the graph mode, the threshold, the
+ * order, function keys and percent values.
+ */
+static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *order_set,
+			    bool *none)
+{
+	char *copy = strdup(arg), *save = NULL;
+	int err = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		char *end;
+		double v;
+
+		if (!strcmp(tok, "graph") || !strcmp(tok, "function") || !strcmp(tok, "percent"))
+			continue;
+		if (!strcmp(tok, "none")) {
+			*none = true;
+			continue;
+		}
+		if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
+			o->caller_order = !strcmp(tok, "caller");
+			*order_set = true;
+			continue;
+		}
+		v = strtod(tok, &end);
+		if (end != tok && !*end && v >= 0 && v <= 100) {
+			o->callchain_min_percent = v;
+			continue;
+		}
+		err = cli_err(-EINVAL,
+			      "unsupported --call-graph value '%s' (sampo knows graph, none, "
+			      "caller, callee, a percent, function and percent)",
+			      tok);
+		break;
+	}
+	free(copy);
+	return err;
+}
+
+/* a word made of call graph settings ("caller", "graph,0.5,callee") */
+static bool looks_like_call_graph(const char *arg)
+{
+	static const char *const words[] = { "graph", "none",	  "caller", "callee",
+					     "function", "percent", "flat", "fractal",
+					     "folded", "address", "period", "count" };
+	const char *p = arg;
+
+	if (!*arg || *arg == '-')
+		return false;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		bool known = len && (strspn(p, "0123456789.") == len);
+
+		for (size_t i = 0; !known && i < sizeof(words) / sizeof(words[0]); i++)
+			known = strlen(words[i]) == len && !strncmp(p, words[i], len);
+		if (!known)
+			return false;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return true;
+}
+
+static int parse_percent(const char *s, double *ret)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s || (*end && strcmp(end, "%")) || v < 0 || v > 100)
+		return -EINVAL;
+	*ret = v;
+	return 0;
+}
+
+static const char *evsel_display_name(struct report_ctx *ctx, size_t idx, char **owned)
+{
+	*owned = NULL;
+	if (ctx->features && sampo_features__has(ctx->features, SAMPO_FEAT_EVENT_DESC) &&
+	    idx < ctx->features->nr_events && ctx->features->events[idx].name)
+		return ctx->features->events[idx].name;
+	*owned = sampo_evsel__default_name(sampo_reader__attr(ctx->reader, idx));
+	return *owned ? *owned : "unknown";
+}
+
+static bool changes_maps(uint32_t type)
+{
+	switch (type) {
+	case SAMPO_RECORD_MMAP:
+	case SAMPO_RECORD_MMAP2:
+	case SAMPO_RECORD_COMM:
+	case SAMPO_RECORD_FORK:
+	case SAMPO_RECORD_EXIT:
+	case SAMPO_RECORD_KSYMBOL:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
+{
+	char errbuf[256] = "";
+	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = errbuf,
+		   .errbuf_sz = sizeof(errbuf));
+	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
+		   .kallsyms = ctx->kallsyms, .force = ctx->force);
+	struct sampo_feature_error ferr = { 0 };
+	bool order_set = false, none = false, is_pipe, has_chains;
+	int err;
+
+	err = sampo_reader__open(ctx->input, &ropts, &ctx->reader);
+	if (err) {
+		if (errbuf[0])
+			return cli_err(0, "%s", errbuf);
+		return cli_err(err, "cannot open '%s'", ctx->input);
+	}
+	is_pipe = sampo_reader__is_pipe(ctx->reader);
+	if (!is_pipe) {
+		err = sampo_features__parse(ctx->reader, &ctx->features, &ferr);
+		if (err)
+			return cli_err(0, "'%s': %s", ctx->input, ferr.msg);
+	}
+	ctx->machine = sampo_machine__new();
+	if (!ctx->machine)
+		return cli_err(-ENOMEM, "cannot set up the machine state");
+	err = sampo_symbolizer__new(ctx->machine, ctx->features, &sopts, &ctx->symbolizer);
+	if (err)
+		return cli_err(err, "cannot set up the symbols");
+
+	/*
+	 * perf's defaults: call graphs when the file has callchains, in
+	 * children mode, caller first. A pipe's attrs come later, so perf
+	 * sets up no children there but keeps the graphs (and their order).
+	 */
+	has_chains = is_pipe || file_has_callchains(ctx->reader);
+	hopts->callchain = has_chains && !ctx->no_callchain;
+	if (ctx->children < 0)
+		hopts->children = !is_pipe && has_chains;
+	else
+		hopts->children = ctx->children && has_chains;
+	hopts->caller_order = ctx->children != 0;
+	if (ctx->inverted) {
+		hopts->caller_order = true;
+		order_set = true;
+	}
+	if (ctx->call_graph) {
+		err = parse_call_graph(ctx->call_graph, hopts, &order_set, &none);
+		if (err)
+			return err;
+		if (none)
+			hopts->no_graph = true;
+	}
+	(void)order_set;
+	hopts->sort = ctx->sort;
+	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
+	hopts->show_nr_samples = ctx->show_nr_samples;
+	hopts->comms = ctx->comms;
+	hopts->dsos = ctx->dsos;
+	hopts->pids = ctx->pids;
+	hopts->tids = ctx->tids;
+	hopts->cpus = ctx->cpus;
+	if (ctx->percent_limit) {
+		if (parse_percent(ctx->percent_limit, &hopts->percent_limit))
+			return usage_error(report_usage, NULL, "invalid --percent-limit '%s'",
+					   ctx->percent_limit);
+		/* perf's parse_percent_limit() sets both */
+		hopts->callchain_min_percent = hopts->percent_limit;
+	}
+	if (ctx->cpus) {
+		bool has_cpu = is_pipe;
+
+		for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
+			if (sampo_reader__attr(ctx->reader, i)->sample_type & SAMPO_SAMPLE_CPU)
+				has_cpu = true;
+		if (!has_cpu)
+			return cli_err(0, "'%s' has no CPU in its samples: remove --cpu", ctx->input);
+	}
+	err = sampo_hists__new(ctx->machine, ctx->symbolizer, hopts, errbuf, sizeof(errbuf),
+			       &ctx->hists);
+	if (err)
+		return err == -EINVAL ? cli_err(0, "%s", errbuf) : cli_err(err, "out of memory");
+	return 0;
+}
+
+static int process(struct report_ctx *ctx)
+{
+	struct progress progress;
+	struct sampo_event ev;
+	int ret, err;
+
+	progress_init(&progress, "Processing samples",
+		      sampo_reader__is_pipe(ctx->reader) ? 0 : sampo_reader__file_size(ctx->reader));
+	while ((ret = sampo_reader__next(ctx->reader, &ev)) > 0) {
+		uint32_t type = ev.record->header.type;
+
+		if (type == SAMPO_RECORD_SAMPLE) {
+			err = sampo_hists__add_sample(ctx->hists, ev.attr_idx, &ev.sample);
+		} else {
+			err = sampo_machine__process_event(ctx->machine, &ev);
+			if (changes_maps(type))
+				sampo_hists__maps_changed(ctx->hists);
+			if (type == SAMPO_RECORD_LOST_SAMPLES)
+				ctx->total_lost_samples += ev.record->lost_samples.lost;
+			else if (type == SAMPO_RECORD_LOST)
+				ctx->total_lost_samples += ev.record->lost.lost;
+		}
+		if (err) {
+			progress_done(&progress);
+			return cli_err(err, "cannot process the record at offset %#" PRIx64,
+				       ev.offset);
+		}
+		progress_update(&progress, sampo_reader__stats(ctx->reader)->bytes_read);
+	}
+	progress_done(&progress);
+	if (ret < 0)
+		return cli_err(0, "%s", sampo_reader__error(ctx->reader));
+	if (sampo_reader__is_pipe(ctx->reader) && !ctx->features) {
+		/* a pipe's features (event names) came as records */
+		struct sampo_feature_error ferr = { 0 };
+
+		(void)sampo_features__parse(ctx->reader, &ctx->features, &ferr);
+	}
+	return sampo_hists__resort(ctx->hists) ? cli_err(-ENOMEM, "out of memory") : 0;
+}
+
+static int print_report(struct report_ctx *ctx)
+{
+	FILE *fp = stdout;
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
+		total += sampo_hists__nr_samples(ctx->hists, (int)i);
+	if (!total) {
+		/* perf says so on stderr, prints no table and exits 0 */
+		fprintf(stderr, "sampo report: '%s' has no samples%s\n", ctx->input,
+			ctx->cpus ? " on these CPUs" : "");
+		return 0;
+	}
+
+	fputs("# To display the perf.data header info, please use --header/--header-only "
+	      "options.\n#\n",
+	      fp);
+	sampo_hists__fprintf_filters(ctx->hists, fp);
+	fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", ctx->total_lost_samples);
+	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++) {
+		uint64_t nr = sampo_hists__nr_samples(ctx->hists, (int)i);
+		char unit = ' ';
+		char *owned;
+		const char *name;
+
+		if (!nr)
+			continue; /* perf's --skip-empty */
+		name = evsel_display_name(ctx, i, &owned);
+		/* perf's convert_unit() */
+		if (nr > 1000) {
+			nr /= 1000;
+			unit = 'K';
+		}
+		if (nr > 1000) {
+			nr /= 1000;
+			unit = 'M';
+		}
+		if (nr > 1000) {
+			nr /= 1000;
+			unit = 'G';
+		}
+		fprintf(fp, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, name);
+		free(owned);
+		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n",
+			sampo_hists__total_period(ctx->hists, (int)i));
+		if (sampo_hists__fprintf(ctx->hists, (int)i, fp))
+			break;
+		fputs("\n\n", fp);
+	}
+	if (fflush(fp) || ferror(fp))
+		return errno == EPIPE ? -EPIPE : cli_err(-EIO, "cannot write the report");
+	return 0;
+}
+
+static void report_ctx_release(struct report_ctx *ctx)
+{
+	sampo_hists__delete(ctx->hists);
+	sampo_symbolizer__delete(ctx->symbolizer);
+	sampo_machine__delete(ctx->machine);
+	sampo_features__delete(ctx->features);
+	sampo_reader__close(ctx->reader);
+}
 
 int cmd_report(int argc, const char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_err(0, "the report command is not yet available");
+	struct report_ctx ctx = { .children = -1 };
+	bool children = false, no_children = false, stdio = false, graph = false;
+	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain_min_percent = -1);
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &ctx.input, "file",
+			   "input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
+		OPT_BOOLEAN(0, "stdio", &stdio, "text output (the only one sampo has)"),
+		OPT_STRING('s', "sort", &ctx.sort, "key[,key...]",
+			   "sort by comm, pid, tid, dso, sym, cpu (default: comm,dso,sym)"),
+		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples,
+			    "show the number of samples of each entry"),
+		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent",
+			   "hide entries (and graph branches) under this percentage"),
+		OPT_GROUP("Call graphs"),
+		OPT_BOOLEAN('g', NULL, &graph,
+			    "show call graphs (the default when the file has callchains)"),
+		OPT_STRING(0, "call-graph", &ctx.call_graph, "graph,0.5,caller|callee",
+			   "call graph mode, threshold and order; 'none' hides graphs"),
+		OPT_BOOLEAN(0, "children", &children, "add callees' samples to their callers"),
+		OPT_BOOLEAN(0, "no-children", &no_children, "self samples only"),
+		OPT_BOOLEAN('G', "inverted", &ctx.inverted, "caller-first graphs"),
+		OPT_INTEGER(0, "max-stack", &ctx.max_stack, "n",
+			    "use at most n callchain entries (default 127)"),
+		OPT_GROUP("Filters"),
+		OPT_STRING(0, "comms", &ctx.comms, "comm[,comm...]", "only these commands"),
+		{ .type = OPTION_STRING, .long_name = "comm", .value = &ctx.comms,
+		  .argh = "comm[,comm...]", .flags = OPT_F_HIDDEN },
+		OPT_STRING(0, "dsos", &ctx.dsos, "dso[,dso...]", "only these shared objects"),
+		{ .type = OPTION_STRING, .long_name = "dso", .value = &ctx.dsos,
+		  .argh = "dso[,dso...]", .flags = OPT_F_HIDDEN },
+		OPT_STRING(0, "pid", &ctx.pids, "pid[,pid...]", "only these processes"),
+		OPT_STRING(0, "tid", &ctx.tids, "tid[,tid...]", "only these threads"),
+		OPT_STRING('C', "cpu", &ctx.cpus, "cpus", "only these CPUs (0-3,7)"),
+		OPT_GROUP("Symbols"),
+		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "the kernel's vmlinux"),
+		OPT_STRING(0, "kallsyms", &ctx.kallsyms, "file", "the kernel's kallsyms snapshot"),
+		OPT_STRING(0, "symfs", &ctx.symfs, "dir", "look for files under this root too"),
+		OPT_BOOLEAN('f', "force", &ctx.force,
+			    "use files whose build-id differs from the recorded one"),
+		OPT_END(),
+	};
+	int ret;
+
+	/* perf's -g takes an optional argument: "-g caller" is "--call-graph=caller" */
+	for (int i = 1; i + 1 < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (!strcmp(argv[i], "-g") && looks_like_call_graph(argv[i + 1])) {
+			argv[i] = "--call-graph";
+			i++;
+		}
+	}
+	argc = parse_options(argc, argv, opts, report_usage, 0);
+	if (argc < 0)
+		return argc;
+	if (argc > 0)
+		return usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);
+	if (children && no_children)
+		return usage_error(report_usage, opts, "--children and --no-children conflict");
+	(void)stdio;
+	if (graph)
+		ctx.no_callchain = false;
+	if (no_children)
+		ctx.children = 0;
+	else if (children)
+		ctx.children = 1;
+	if (!ctx.input || !*ctx.input)
+		ctx.input = default_input();
+
+	ret = setup(&ctx, &hopts);
+	if (!ret)
+		ret = process(&ctx);
+	if (!ret)
+		ret = print_report(&ctx);
+	report_ctx_release(&ctx);
+	return ret;
 }

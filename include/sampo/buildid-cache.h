@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * buildid-cache.h - perf's build-id cache (~/.debug): find the copy of a
+ * file recorded under its build-id, and add copies to it.
+ *
+ * Layout (perf-data-format.md 8.5), NAME being the DSO's long name without
+ * its leading '/' and BID the build-id in hex:
+ *
+ *	DIR/NAME/BID/KIND                 KIND = elf, debug, kallsyms, vdso, probes
+ *	DIR/.build-id/NN/REST -> ../../NAME/BID   (NN = first 2 hex digits of BID)
+ *
+ * e.g. DIR/[kernel.kallsyms]/4a5a...a9/kallsyms and DIR/usr/lib/libc.so.6/93ac...40/elf.
+ */
+#ifndef SAMPO_BUILDID_CACHE_H
+#define SAMPO_BUILDID_CACHE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sampo/common.h>
+
+struct sampo_build_id;
+
+/**
+ * sampo_buildid_cache__dir() - the cache directory to use
+ * @dir: an explicit directory (--buildid-dir), or NULL
+ *
+ * Return: a malloc'ed copy of @dir, else of $PERF_BUILDID_DIR, else
+ * "$HOME/.debug"; NULL when none is known (no HOME) or out of memory.
+ */
+SAMPO_API char *sampo_buildid_cache__dir(const char *dir);
+
+/**
+ * sampo_buildid_cache__lookup() - the cached file of one kind for a build-id
+ * @dir: the cache directory (NULL: sampo_buildid_cache__dir(NULL))
+ * @bid: the build-id
+ * @kind: "elf", "kallsyms", "debug", "vdso", ...
+ * @ret_path: on success, the path of an existing regular file; free() it
+ *
+ * Looks at DIR/.build-id/NN/REST/KIND; an old-style link that points at a
+ * regular file instead of a directory is returned for "elf".
+ * Return: 0, -ENOENT, -EINVAL (bad @kind or empty @bid), -ENOMEM
+ */
+SAMPO_API int sampo_buildid_cache__lookup(const char *dir, const struct sampo_build_id *bid,
+					  const char *kind, char **ret_path);
+
+/**
+ * sampo_buildid_cache__add() - copy a file into the cache, as perf does
+ * @dir: the cache directory (NULL: sampo_buildid_cache__dir(NULL)); created
+ *	 if missing
+ * @name: the DSO's long name ("/usr/lib/x86_64-linux-gnu/libc.so.6",
+ *	  "[kernel.kallsyms]", "[vdso]"); must not contain "." or ".."
+ *	  components
+ * @bid: its build-id
+ * @kind: the file's kind ("elf", "kallsyms", "vdso", "debug"): one path
+ *	  component
+ * @src: the file to copy (may be a /proc file whose size reads as 0)
+ *
+ * Nothing under @dir is followed through a symbolic link: every directory is
+ * opened with O_NOFOLLOW relative to its parent, the copy goes to a new
+ * temporary file (O_EXCL) renamed into place, and the .build-id link is
+ * replaced atomically. An existing entry is replaced.
+ *
+ * Return: 0, -EINVAL (a name that would escape the cache, a bad kind, an
+ * empty build-id), -ELOOP (a symlink planted in the cache), or -errno
+ */
+SAMPO_API int sampo_buildid_cache__add(const char *dir, const char *name,
+				       const struct sampo_build_id *bid, const char *kind,
+				       const char *src);
+
+#endif /* SAMPO_BUILDID_CACHE_H */

@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * buildid-cache.c - perf's build-id cache: look files up by build-id, add
+ * copies safely.
+ *
+ * Lookups trust the cache (they follow its .build-id links: that is what
+ * the links are for). Adding does not: the cache may be shared, or hold
+ * links planted by someone else, so every directory below the cache root is
+ * opened relative to its parent with O_NOFOLLOW, files are created with
+ * O_EXCL under a temporary name in their final directory and renamed into
+ * place, and a name with "." or ".." components is refused before anything
+ * is created. The cache root itself may be a symlink (~/.debug often is).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <sampo/buildid.h>
+#include <sampo/buildid-cache.h>
+#include "internal/log.h"
+#include "internal/util.h"
+
+char *sampo_buildid_cache__dir(const char *dir)
+{
+	const char *env, *home;
+	char *out;
+
+	if (dir && *dir)
+		return strdup(dir);
+	env = getenv("PERF_BUILDID_DIR");
+	if (env && *env)
+		return strdup(env);
+	home = getenv("HOME");
+	if (!home || !*home)
+		return NULL;
+	if (asprintf(&out, "%s/.debug", home) < 0)
+		return NULL;
+	return out;
+}
+
+static bool kind_valid(const char *kind)
+{
+	return kind && *kind && !strchr(kind, '/') && strcmp(kind, ".") && strcmp(kind, "..");
+}
+
+static int bid_hex(const struct sampo_build_id *bid, char *hex)
+{
+	if (!bid || !bid->size || bid->size > SAMPO_BUILD_ID_SIZE)
+		return -EINVAL;
+	return sampo_build_id__to_hex(bid, hex, SAMPO_BUILD_ID_HEX_SIZE) < 0 ? -EINVAL : 0;
+}
+
+int sampo_buildid_cache__lookup(const char *dir, const struct sampo_build_id *bid,
+				const char *kind, char **ret_path)
+{
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	char *root, *link = NULL, *path = NULL;
+	struct stat st;
+	int err;
+
+	if (!kind_valid(kind) || bid_hex(bid, hex))
+		return -EINVAL;
+	root = sampo_buildid_cache__dir(dir);
+	if (!root)
+		return dir ? -ENOMEM : -ENOENT;
+	err = -ENOMEM;
+	if (asprintf(&link, "%s/.build-id/%.2s/%s", root, hex, hex + 2) < 0) {
+		link = NULL;
+		goto out;
+	}
+	err = -ENOENT;
+	if (stat(link, &st))
+		goto out;
+	if (S_ISREG(st.st_mode)) {
+		/* perf before 4.x: the link points at the file itself */
+		if (strcmp(kind, "elf"))
+			goto out;
+		*ret_path = link;
+		link = NULL;
+		err = 0;
+		goto out;
+	}
+	if (asprintf(&path, "%s/%s", link, kind) < 0) {
+		path = NULL;
+		err = -ENOMEM;
+		goto out;
+	}
+	if (stat(path, &st) || !S_ISREG(st.st_mode))
+		goto out;
+	*ret_path = path;
+	path = NULL;
+	err = 0;
+out:
+	free(path);
+	free(link);
+	free(root);
+	return err;
+}
+
+/* Open (creating if needed) directory @name below @parent, never through a symlink. */
+static int open_subdir(int parent, const char *name)
+{
+	int fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+
+	if (fd < 0 && errno == ENOENT) {
+		if (mkdirat(parent, name, 0755) && errno != EEXIST)
+			return -errno;
+		fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd < 0) {
+		/* a symlink in place of a directory: ELOOP, or ENOTDIR with O_DIRECTORY */
+		if (errno == ENOTDIR) {
+			struct stat st;
+
+			if (!fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) && S_ISLNK(st.st_mode))
+				return -ELOOP;
+		}
+		return -errno;
+	}
+	return fd;
+}
+
+/* mkdir -p of the cache root itself (following symlinks: the user chose it) */
+static int open_root(const char *root)
+{
+	char *copy = strdup(root);
+	int fd;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		(void)mkdir(copy, 0755);
+		*p = '/';
+	}
+	(void)mkdir(copy, 0755);
+	free(copy);
+	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
+}
+
+/*
+ * Walk "a/b/c" below @dirfd, creating directories, and return the last one's
+ * fd. @path is checked first: no "." or ".." component, not empty.
+ */
+static int open_path(int dirfd, const char *path)
+{
+	char *copy, *save = NULL, *comp;
+	int fd = -1, cur = dirfd, err = 0;
+	bool any = false;
+
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	for (comp = strtok_r(copy, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
+		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
+			err = -EINVAL;
+			goto out;
+		}
+	}
+	free(copy);
+	copy = strdup(path);
+	if (!copy)
+		return -ENOMEM;
+	save = NULL;
+	for (comp = strtok_r(copy, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
+		fd = open_subdir(cur, comp);
+		if (cur != dirfd)
+			close(cur);
+		if (fd < 0) {
+			err = fd;
+			goto out;
+		}
+		cur = fd;
+		any = true;
+	}
+	if (!any)
+		err = -EINVAL;
+out:
+	free(copy);
+	if (err) {
+		if (cur != dirfd)
+			close(cur);
+		return err;
+	}
+	return cur;
+}
+
+/* A fresh name for a temporary file in a directory we write to. */
+static void tmp_name(char *buf, size_t len, const char *base, unsigned int attempt)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	snprintf(buf, len, ".%s.tmp.%ld.%lx.%u", base, (long)getpid(),
+		 (unsigned long)(ts.tv_nsec ^ ts.tv_sec), attempt);
+}
+
+static int copy_fd(int in, int out)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(in, buf, sizeof(buf));
+
+		if (n == 0)
+			return 0;
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		for (ssize_t off = 0; off < n;) {
+			ssize_t w = write(out, buf + off, (size_t)(n - off));
+
+			if (w < 0) {
+				if (errno == EINTR)
+					continue;
+				return -errno;
+			}
+			off += w;
+		}
+	}
+}
+
+/* Copy @src to @dirfd/@kind through a temporary file. */
+static int install_file(int dirfd, const char *kind, const char *src)
+{
+	char tmp[128];
+	int in, out = -1, err;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	for (unsigned int i = 0; i < 100 && out < 0; i++) {
+		tmp_name(tmp, sizeof(tmp), kind, i);
+		out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+			     0644);
+		if (out < 0 && errno != EEXIST) {
+			err = -errno;
+			goto out_close_in;
+		}
+	}
+	if (out < 0) {
+		err = -EEXIST;
+		goto out_close_in;
+	}
+	err = copy_fd(in, out);
+	if (close(out) && !err)
+		err = -errno;
+	if (!err && renameat(dirfd, tmp, dirfd, kind))
+		err = -errno;
+	if (err)
+		(void)unlinkat(dirfd, tmp, 0);
+out_close_in:
+	close(in);
+	return err;
+}
+
+/* .build-id/NN/REST -> ../../NAME/BID, replaced atomically */
+static int install_link(int rootfd, const char *name, const char *hex)
+{
+	char nn[3] = { hex[0], hex[1], '\0' };
+	char tmp[128], *target = NULL;
+	int bfd, nfd, err = 0;
+
+	bfd = open_subdir(rootfd, ".build-id");
+	if (bfd < 0)
+		return bfd;
+	nfd = open_subdir(bfd, nn);
+	close(bfd);
+	if (nfd < 0)
+		return nfd;
+	while (*name == '/')
+		name++;
+	if (asprintf(&target, "../../%s/%s", name, hex) < 0) {
+		close(nfd);
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0;; i++) {
+		tmp_name(tmp, sizeof(tmp), "link", i);
+		if (!symlinkat(target, nfd, tmp))
+			break;
+		if (errno != EEXIST || i == 100) {
+			err = -errno;
+			goto out;
+		}
+	}
+	if (renameat(nfd, tmp, nfd, hex + 2)) {
+		err = -errno;
+		(void)unlinkat(nfd, tmp, 0);
+	}
+out:
+	free(target);
+	close(nfd);
+	return err;
+}
+
+int sampo_buildid_cache__add(const char *dir, const char *name, const struct sampo_build_id *bid,
+			     const char *kind, const char *src)
+{
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	char *root, *rel = NULL;
+	int rootfd, entfd, err;
+
+	if (!name || !*name || !src || !kind_valid(kind) || bid_hex(bid, hex))
+		return -EINVAL;
+	while (*name == '/')
+		name++;
+	if (!*name)
+		return -EINVAL;
+	/* "NAME/BID": the hex component cannot escape, NAME is checked by open_path() */
+	if (asprintf(&rel, "%s/%s", name, hex) < 0)
+		return -ENOMEM;
+	if (!strncmp(rel, ".build-id/", 10) || !strcmp(name, ".build-id")) {
+		free(rel);
+		return -EINVAL;
+	}
+	root = sampo_buildid_cache__dir(dir);
+	if (!root) {
+		free(rel);
+		return -ENOENT;
+	}
+	rootfd = open_root(root);
+	if (rootfd < 0) {
+		err = rootfd;
+		goto out;
+	}
+	entfd = open_path(rootfd, rel);
+	if (entfd < 0) {
+		err = entfd;
+		goto out_close_root;
+	}
+	err = install_file(entfd, kind, src);
+	close(entfd);
+	if (!err)
+		err = install_link(rootfd, name, hex);
+out_close_root:
+	close(rootfd);
+out:
+	if (err)
+		pr_debug("cannot add '%s' (%s) to the build-id cache '%s': %s\n", name, kind,
+			 root ? root : "?", strerror(-err));
+	free(root);
+	free(rel);
+	return err;
+}

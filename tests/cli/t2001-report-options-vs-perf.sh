@@ -1,0 +1,56 @@
+#!/bin/bash
+# t2001-report-options-vs-perf: sampo report gives perf report's output, run here on the
+# fixtures, for sort keys, -n, --percent-limit, filters and call graph options
+. "$(dirname "$0")/lib.sh"
+need_perf
+
+dir=$(fixtures_dir)
+# perf and sampo share the build-id cache that `perf archive` made for the fixtures
+export HOME=$tmpdir
+mkdir -p "$HOME/.debug"
+tar xjf "$dir/b-callchain-fp/perf.data.tar.bz2" -C "$HOME/.debug"
+unset PERF_BUILDID_DIR
+
+fails=0
+check() {
+	local f=$1
+	shift
+	"$PERF" report --stdio -i "$dir/$f/perf.data" "$@" 2>/dev/null | head -n -3 >"$tmpdir/want"
+	"$SAMPO" report --stdio -i "$dir/$f/perf.data" "$@" >"$tmpdir/out" 2>"$tmpdir/err" ||
+		die "sampo report -i $f $* failed: $(cat "$tmpdir/err")"
+	if ! diff -u "$tmpdir/want" "$tmpdir/out" >"$tmpdir/diff"; then
+		echo "# $f $*: sampo differs from perf" >&2
+		head -30 "$tmpdir/diff" >&2
+		fails=$((fails + 1))
+	fi
+}
+
+for f in a-syswide-cpuclock c-multi-event g-switch-namespaces-task h-switch-ns-cgroup-syswide; do
+	for opts in "" "-n" "--sort dso,sym" "--sort sym" "--sort pid,sym" "--sort cpu,comm" \
+		"--sort dso" "--sort comm" "--sort sym,comm" "--percent-limit 1" "--comms burn" \
+		"--comms burn,sh" "--dsos burn" "--dsos [kernel.kallsyms]" "--pid 1000" "--tid 0" \
+		"--comms swapper --dsos [kernel.kallsyms]"; do
+		# shellcheck disable=SC2086 # word splitting of the options is wanted
+		check "$f" $opts
+	done
+done
+for f in a-syswide-cpuclock h-switch-ns-cgroup-syswide; do
+	check "$f" --cpu 1
+	check "$f" --cpu 0-1
+done
+for opts in "" "-n" "--no-children" "-g caller" "-g callee" "-G" "--max-stack 3" \
+	"--no-children --max-stack 2" "--no-children -g caller" "-g callee --no-children" \
+	"--call-graph graph,0.1" "-g caller,0.1" "--percent-limit 2" "--call-graph none" \
+	"--sort sym" "--no-children --sort sym" "--no-children --sort dso" "--sort dso,sym" \
+	"--comms burn" "--dsos burn" "--dsos libc.so.6" "--dsos [kernel.kallsyms]" \
+	"--no-children --dsos burn" "--sort pid,sym" "--sort cpu,comm"; do
+	# shellcheck disable=SC2086
+	check b-callchain-fp $opts
+done
+
+# a file without CPUs in its samples: perf refuses --cpu, and so does sampo
+expect_status 1 report -i "$dir/g-switch-namespaces-task/perf.data" --cpu 1
+grep -q "no CPU" "$tmpdir/stderr" || die "no clear message for --cpu: $(cat "$tmpdir/stderr")"
+
+[ "$fails" -eq 0 ] || die "$fails reports differ from perf's"
+pass

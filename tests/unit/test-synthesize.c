@@ -1,0 +1,382 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-synthesize.c - the records and features `sampo record` synthesizes,
+ * from a fake /proc, /sys and /lib/modules tree made in a temporary
+ * directory: kernel map from kallsyms (visible and hidden by kptr_restrict),
+ * modules resolved through modules.dep or named [name], module build-ids
+ * from notes, FORK/COMM/MMAP2 of a process and its threads in perf's order
+ * with the sample_id trailer, and the host features read back by the reader.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <sampo/feature.h>
+#include <sampo/reader.h>
+#include <sampo/synthesize.h>
+#include <sampo/writer.h>
+
+static char tmpdir[] = "/tmp/sampo-synth-XXXXXX";
+
+#define MAX_RECS 64
+
+/* Copies of the records a synthesis produced. */
+struct collected {
+	size_t nr;
+	union sampo_record *recs[MAX_RECS];
+};
+
+static int collect(void *ctx, const union sampo_record *rec)
+{
+	struct collected *c = ctx;
+
+	assert_true(c->nr < MAX_RECS);
+	assert_int_equal(rec->header.size % 8, 0);
+	c->recs[c->nr] = malloc(rec->header.size);
+	assert_non_null(c->recs[c->nr]);
+	memcpy(c->recs[c->nr], rec, rec->header.size);
+	c->nr++;
+	return 0;
+}
+
+static void collected_free(struct collected *c)
+{
+	for (size_t i = 0; i < c->nr; i++)
+		free(c->recs[i]);
+	c->nr = 0;
+}
+
+static void put_file(const char *rel, const void *data, size_t len)
+{
+	char path[512], *slash;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
+	for (slash = strchr(path + strlen(tmpdir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		(void)mkdir(path, 0755);
+		*slash = '/';
+	}
+	f = fopen(path, "wb");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+static void put_text(const char *rel, const char *text)
+{
+	put_file(rel, text, strlen(text));
+}
+
+static void dir_path(char *buf, size_t len, const char *rel)
+{
+	snprintf(buf, len, "%s/%s", tmpdir, rel);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(tmpdir))
+		return -1;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char cmd[600];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+static void test_synthesize__kernel_mmap_from_kallsyms(void **state)
+{
+	char proc[512];
+	struct collected c = { 0 };
+	struct sampo_synth_kernel k;
+	SAMPO_OPTS(sampo_synth_opts, opts, .proc_dir = proc, .sample_id_size = 16);
+	const union sampo_record *r;
+
+	(void)state;
+	dir_path(proc, sizeof(proc), "k1");
+	put_text("k1/kallsyms", "0000000000000000 A fixed_percpu_data\n"
+				"ffffffff81000000 T _text\n"
+				"ffffffff81001000 T startup_64\n"
+				"ffffffff82200000 T _etext\n");
+	put_text("k1/sys/kernel/kptr_restrict", "0\n");
+	assert_int_equal(sampo_synthesize__kernel_mmap(&opts, collect, &c, &k), 0);
+	assert_int_equal(c.nr, 1);
+	r = c.recs[0];
+	assert_int_equal(r->header.type, SAMPO_RECORD_MMAP);
+	assert_int_equal(r->header.misc, SAMPO_CPUMODE_KERNEL);
+	assert_int_equal(r->mmap.pid, (uint32_t)-1);
+	assert_int_equal(r->mmap.tid, 0);
+	assert_int_equal(r->mmap.start, 0xffffffff81000000ULL);
+	assert_int_equal(r->mmap.pgoff, 0xffffffff81000000ULL);
+	assert_int_equal(r->mmap.len, 0x1200000);
+	assert_string_equal(r->mmap.filename, "[kernel.kallsyms]_text");
+	/* 40 bytes of fields, the name padded to 24, the 16-byte trailer, all zero */
+	assert_int_equal(r->header.size, 40 + 24 + 16);
+	for (size_t i = 64; i < 80; i++)
+		assert_int_equal(((const uint8_t *)r)[i], 0);
+	assert_false(k.hidden);
+	assert_int_equal(k.kptr_restrict, 0);
+	collected_free(&c);
+}
+
+static void test_synthesize__kernel_mmap_hidden_by_kptr_restrict(void **state)
+{
+	char proc[512];
+	struct collected c = { 0 };
+	struct sampo_synth_kernel k;
+	SAMPO_OPTS(sampo_synth_opts, opts, .proc_dir = proc);
+
+	(void)state;
+	dir_path(proc, sizeof(proc), "k2");
+	put_text("k2/kallsyms", "0000000000000000 T _text\n0000000000000000 T _etext\n");
+	put_text("k2/sys/kernel/kptr_restrict", "2\n");
+	assert_int_equal(sampo_synthesize__kernel_mmap(&opts, collect, &c, &k), 0);
+	assert_true(k.hidden);
+	assert_int_equal(k.kptr_restrict, 2);
+	assert_int_equal(c.nr, 1);
+	assert_int_equal(c.recs[0]->mmap.start, 0);
+	assert_int_equal(c.recs[0]->mmap.pgoff, 0);
+	assert_int_equal(c.recs[0]->mmap.len, UINT64_MAX);
+	collected_free(&c);
+
+	/* no kallsyms at all */
+	dir_path(proc, sizeof(proc), "nothing-here");
+	assert_int_equal(sampo_synthesize__kernel_mmap(&opts, collect, &c, NULL), -ENOENT);
+	assert_int_equal(c.nr, 0);
+}
+
+static void test_synthesize__modules_named_by_modules_dep(void **state)
+{
+	char proc[512], mods[512], sys[512];
+	struct collected c = { 0 };
+	SAMPO_OPTS(sampo_synth_opts, opts, .proc_dir = proc, .modules_dir = mods, .sys_dir = sys,
+		   .osrelease = "6.1.0-test");
+	/* a GNU build-id note: namesz 4, descsz 20, type 3, "GNU\0", 20 bytes */
+	uint8_t note[36] = { 4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0 };
+	struct sampo_build_id bid;
+
+	(void)state;
+	dir_path(proc, sizeof(proc), "m/proc");
+	dir_path(mods, sizeof(mods), "m/lib/modules");
+	dir_path(sys, sizeof(sys), "m/sys");
+	put_text("m/proc/modules",
+		 "nf_tables 290816 3 nft_ct,nft_chain_nat, Live 0xffffffffc0a00000\n"
+		 "my-mod 16384 0 - Live 0xffffffffc0200000 (OE)\n"
+		 "hidden 4096 0 - Live 0x0000000000000000\n");
+	put_text("m/lib/modules/6.1.0-test/modules.dep",
+		 "kernel/net/netfilter/nf_tables.ko.xz: kernel/lib/libcrc32c.ko.xz\n"
+		 "kernel/lib/libcrc32c.ko.xz:\n");
+	for (int i = 0; i < 20; i++)
+		note[16 + i] = (uint8_t)(0xa0 + i);
+	put_file("m/sys/module/my_mod/notes/.note.gnu.build-id", note, sizeof(note));
+
+	assert_int_equal(sampo_synthesize__modules(&opts, collect, &c), 2);
+	assert_int_equal(c.nr, 2);
+	assert_int_equal(c.recs[0]->header.type, SAMPO_RECORD_MMAP);
+	assert_int_equal(c.recs[0]->header.misc, SAMPO_CPUMODE_KERNEL);
+	assert_int_equal(c.recs[0]->mmap.pid, (uint32_t)-1);
+	assert_int_equal(c.recs[0]->mmap.start, 0xffffffffc0a00000ULL);
+	assert_int_equal(c.recs[0]->mmap.len, 290816);
+	assert_int_equal(c.recs[0]->mmap.pgoff, 0);
+	{
+		char want[600];
+
+		snprintf(want, sizeof(want), "%s/6.1.0-test/kernel/net/netfilter/nf_tables.ko.xz",
+			 mods);
+		assert_string_equal(c.recs[0]->mmap.filename, want);
+	}
+	assert_string_equal(c.recs[1]->mmap.filename, "[my_mod]");
+	assert_int_equal(c.recs[1]->mmap.start, 0xffffffffc0200000ULL);
+	collected_free(&c);
+
+	/* build-id from /sys/module/NAME/notes, whatever form the name has */
+	assert_int_equal(sampo_synthesize__module_build_id(&opts, "[my_mod]", &bid), 0);
+	assert_int_equal(bid.size, 20);
+	assert_int_equal(bid.data[0], 0xa0);
+	assert_int_equal(sampo_synthesize__module_build_id(&opts, "/x/my-mod.ko", &bid), 0);
+	assert_int_equal(sampo_synthesize__module_build_id(&opts, "nf_tables", &bid), -ENOENT);
+
+	/* no /proc/modules: a kernel without loadable modules, nothing to write */
+	dir_path(proc, sizeof(proc), "m/none");
+	assert_int_equal(sampo_synthesize__modules(&opts, collect, &c), 0);
+	assert_int_equal(c.nr, 0);
+}
+
+static void test_synthesize__process_in_perf_order(void **state)
+{
+	char proc[512];
+	struct collected c = { 0 };
+	SAMPO_OPTS(sampo_synth_opts, opts, .proc_dir = proc, .sample_id_size = 8);
+	const union sampo_record *r;
+
+	(void)state;
+	dir_path(proc, sizeof(proc), "p");
+	put_text("p/100/status", "Name:\tworker\nUmask:\t0022\nState:\tS\nTgid:\t100\n"
+				 "Ngid:\t0\nPid:\t100\nPPid:\t42\n");
+	put_text("p/100/task/100/comm", "worker\n");
+	put_text("p/100/task/101/comm", "worker-io\n");
+	put_text("p/100/maps",
+		 "55d0a0000000-55d0a0001000 r--p 00000000 fe:00 1234 /usr/bin/worker\n"
+		 "55d0a0001000-55d0a0005000 r-xp 00001000 fe:00 1234 /usr/bin/worker\n"
+		 "7f0000000000-7f0000010000 rw-p 00000000 00:00 0 \n"
+		 "7f0000010000-7f0000020000 rwxp 00000000 00:00 0 \n"
+		 "7f1000000000-7f1000002000 r-xp 00000000 00:00 0 [vdso]\n"
+		 "7f2000000000-7f2000001000 r-xs 00002000 08:01 99 /lib/with space.so\n");
+	/* asking for a thread describes its whole process */
+	assert_int_equal(sampo_synthesize__process(&opts, 101, collect, &c), -ENOENT);
+	put_text("p/101/status", "Name:\tworker-io\nTgid:\t100\nPPid:\t42\n");
+	assert_int_equal(sampo_synthesize__process(&opts, 101, collect, &c), 0);
+
+	assert_int_equal(c.nr, 8);
+	r = c.recs[0];
+	assert_int_equal(r->header.type, SAMPO_RECORD_FORK);
+	assert_int_equal(r->fork.pid, 100);
+	assert_int_equal(r->fork.ppid, 42);
+	assert_int_equal(r->fork.tid, 100);
+	assert_int_equal(r->fork.ptid, 42);
+	assert_int_equal(r->header.size, sizeof(r->fork) + 8);
+	r = c.recs[1];
+	assert_int_equal(r->header.type, SAMPO_RECORD_COMM);
+	assert_string_equal(r->comm.comm, "worker");
+	assert_int_equal(r->comm.tid, 100);
+
+	r = c.recs[2];
+	assert_int_equal(r->header.type, SAMPO_RECORD_MMAP2);
+	assert_int_equal(r->header.misc, SAMPO_CPUMODE_USER);
+	assert_int_equal(r->mmap2.start, 0x55d0a0001000ULL);
+	assert_int_equal(r->mmap2.len, 0x4000);
+	assert_int_equal(r->mmap2.pgoff, 0x1000);
+	assert_int_equal(r->mmap2.maj, 0xfe);
+	assert_int_equal(r->mmap2.min, 0);
+	assert_int_equal(r->mmap2.ino, 1234);
+	assert_int_equal(r->mmap2.prot, PROT_READ | PROT_EXEC);
+	assert_int_equal(r->mmap2.flags, MAP_PRIVATE);
+	assert_string_equal(r->mmap2.filename, "/usr/bin/worker");
+	assert_string_equal(c.recs[3]->mmap2.filename, "//anon");
+	assert_string_equal(c.recs[4]->mmap2.filename, "[vdso]");
+	assert_string_equal(c.recs[5]->mmap2.filename, "/lib/with space.so");
+	assert_int_equal(c.recs[5]->mmap2.flags, MAP_SHARED);
+
+	r = c.recs[6];
+	assert_int_equal(r->header.type, SAMPO_RECORD_FORK);
+	assert_int_equal(r->fork.pid, 100);
+	assert_int_equal(r->fork.ppid, 100);
+	assert_int_equal(r->fork.tid, 101);
+	assert_int_equal(r->fork.ptid, 100);
+	assert_string_equal(c.recs[7]->comm.comm, "worker-io");
+	assert_int_equal(c.recs[7]->comm.tid, 101);
+	collected_free(&c);
+
+	/* gone: -ENOENT; all processes: this one, threads after their leader */
+	assert_int_equal(sampo_synthesize__process(&opts, 7, collect, &c), -ENOENT);
+	put_text("p/self", "not a pid\n");
+	assert_int_equal(sampo_synthesize__all_processes(&opts, collect, &c), 0);
+	assert_true(c.nr >= 7);
+	collected_free(&c);
+}
+
+static void test_synthesize__data_maps_with_mmap_data(void **state)
+{
+	char proc[512];
+	struct collected c = { 0 };
+	SAMPO_OPTS(sampo_synth_opts, opts, .proc_dir = proc, .mmap_data = true);
+
+	(void)state;
+	dir_path(proc, sizeof(proc), "d");
+	put_text("d/5/status", "Name:\tx\nTgid:\t5\nPPid:\t1\n");
+	put_text("d/5/maps", "1000-2000 rw-p 00000000 00:00 0 [heap]\n"
+			     "3000-4000 r-xp 00000000 00:00 0 [vdso]\n"
+			     "garbage line\n");
+	assert_int_equal(sampo_synthesize__process(&opts, 5, collect, &c), 0);
+	assert_int_equal(c.nr, 4); /* FORK, COMM (from status), 2 maps */
+	assert_string_equal(c.recs[1]->comm.comm, "x");
+	assert_int_equal(c.recs[2]->header.misc, SAMPO_CPUMODE_USER | SAMPO_MISC_MMAP_DATA);
+	assert_int_equal(c.recs[3]->header.misc, SAMPO_CPUMODE_USER);
+	collected_free(&c);
+}
+
+/* The host features, written to a file and parsed back. */
+static void test_synthesize__features_read_back(void **state)
+{
+	char path[512];
+	struct sampo_writer *w;
+	struct sampo_reader *r;
+	struct sampo_features *f;
+	struct sampo_event_attr attr = { .type = 1, .sample_type = SAMPO_SAMPLE_IP };
+	uint64_t id = 1;
+
+	(void)state;
+	dir_path(path, sizeof(path), "features.data");
+	assert_int_equal(sampo_writer__open(path, NULL, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	assert_int_equal(sampo_synthesize__features(NULL, w), 0);
+	assert_int_equal(sampo_writer__close(w), 0);
+
+	assert_int_equal(sampo_reader__open(path, NULL, &r), 0);
+	assert_int_equal(sampo_features__parse(r, &f, NULL), 0);
+	assert_true(sampo_features__has(f, SAMPO_FEAT_HOSTNAME));
+	assert_true(sampo_features__has(f, SAMPO_FEAT_OSRELEASE));
+	assert_true(sampo_features__has(f, SAMPO_FEAT_ARCH));
+	assert_true(sampo_features__has(f, SAMPO_FEAT_NRCPUS));
+	assert_true(f->nr_cpus_online >= 1);
+	assert_true(f->nr_cpus_avail >= f->nr_cpus_online);
+	assert_true(sampo_features__has(f, SAMPO_FEAT_TOTAL_MEM));
+	assert_true(f->total_mem_kb > 0);
+	if (sampo_features__has(f, SAMPO_FEAT_CPU_TOPOLOGY))
+		assert_int_equal(f->cpu_topology.nr_cpus, f->nr_cpus_avail);
+	assert_true(sampo_features__has(f, SAMPO_FEAT_PMU_MAPPINGS));
+	assert_true(f->nr_pmu_mappings >= 1);
+	assert_true(sampo_features__has(f, SAMPO_FEAT_BPF_PROG_INFO));
+	assert_true(sampo_features__has(f, SAMPO_FEAT_PMU_CAPS));
+	sampo_features__delete(f);
+	sampo_reader__close(r);
+}
+
+static void test_synthesize__vdso_build_id(void **state)
+{
+	struct sampo_build_id bid;
+	void *image = NULL;
+	size_t size = 0;
+	int err;
+
+	(void)state;
+	err = sampo_synthesize__vdso_build_id(&bid, &image, &size);
+	if (err == -ENOENT)
+		skip(); /* no vDSO (or one without a build-id) */
+	assert_int_equal(err, 0);
+	assert_true(bid.size > 0);
+	assert_non_null(image);
+	assert_true(size >= 4096);
+	assert_memory_equal(image, "\177ELF", 4);
+	free(image);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_synthesize__kernel_mmap_from_kallsyms),
+		cmocka_unit_test(test_synthesize__kernel_mmap_hidden_by_kptr_restrict),
+		cmocka_unit_test(test_synthesize__modules_named_by_modules_dep),
+		cmocka_unit_test(test_synthesize__process_in_perf_order),
+		cmocka_unit_test(test_synthesize__data_maps_with_mmap_data),
+		cmocka_unit_test(test_synthesize__features_read_back),
+		cmocka_unit_test(test_synthesize__vdso_build_id),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
