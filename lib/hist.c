@@ -42,6 +42,8 @@
 #define DEFAULT_MAX_STACK 127
 #define RCACHE_BITS 16
 #define CCACHE_BITS 10
+#define SCACHE_BITS 18
+#define RAW_MAX (16u << 20) /* u64 words of recorded callchains kept for the stack cache */
 
 enum sort_key {
 	KEY_COMM,
@@ -196,18 +198,43 @@ struct frame {
 	char level;	     /* 'k', '.' or 'H' */
 };
 
+/*
+ * Cached lookups are valid for one "epoch": the global epoch (kernel maps)
+ * in the high half, the generation of the sample's process (its maps, comm,
+ * threads) in the low half.
+ */
 struct rcache_slot {
 	const void *thread;
 	uint64_t ip;
-	uint32_t epoch;
+	uint64_t epoch;
 	uint32_t frame;
 	uint8_t cpumode;
 };
 
 struct ccache_slot {
 	const void *thread;
-	uint32_t epoch;
+	uint64_t epoch;
 	const char *comm;
+};
+
+/* the last stack of a raw sample (thread, cpu, ip, callchain as recorded) */
+struct scache_slot {
+	uint64_t hash;
+	uint64_t epoch;
+	const void *thread;
+	uint64_t ip;
+	uint32_t stack;
+	uint32_t raw_off, raw_nr; /* the recorded callchain in hists->raw */
+	int32_t cpu;
+	int evsel;
+	uint8_t cpumode;
+};
+
+/* generation of each process: bumped when its maps, threads or comm change */
+struct pidgen {
+	int32_t *pids;
+	uint32_t *gens;
+	size_t cap, nr; /* cap: power of two; pids[i] == 0 with gens[i] == 0: empty */
 };
 
 /* ---- stacks ----------------------------------------------------------- */
@@ -290,9 +317,14 @@ struct sampo_hists {
 	size_t nr_frames, cap_frames;
 	struct index frame_ix;
 
-	uint32_t epoch;
+	uint32_t epoch;	    /* global: kernel maps */
+	uint64_t cur_epoch; /* of the sample being added */
+	struct pidgen pidgen;
 	struct rcache_slot *rcache;
 	struct ccache_slot *ccache;
+	struct scache_slot *scache;
+	uint64_t *raw;
+	size_t raw_nr, raw_cap;
 
 	uint32_t *arena;
 	size_t arena_nr, arena_cap;
@@ -505,7 +537,8 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 
 	h->rcache = calloc(1u << RCACHE_BITS, sizeof(*h->rcache));
 	h->ccache = calloc(1u << CCACHE_BITS, sizeof(*h->ccache));
-	if (!h->rcache || !h->ccache)
+	h->scache = calloc(1u << SCACHE_BITS, sizeof(*h->scache));
+	if (!h->rcache || !h->ccache || !h->scache)
 		goto out_err;
 	h->epoch = 1;
 
@@ -569,6 +602,10 @@ void sampo_hists__delete(struct sampo_hists *h)
 	free(h->scratch);
 	free(h->rcache);
 	free(h->ccache);
+	free(h->scache);
+	free(h->raw);
+	free(h->pidgen.pids);
+	free(h->pidgen.gens);
 	free_list(h->comm_filter, h->nr_comm_filter);
 	free_list(h->dso_filter, h->nr_dso_filter);
 	free(h->pid_filter);
@@ -581,6 +618,57 @@ void sampo_hists__delete(struct sampo_hists *h)
 void sampo_hists__maps_changed(struct sampo_hists *h)
 {
 	h->epoch++;
+}
+
+static size_t pidgen_slot(const struct pidgen *pg, int32_t pid)
+{
+	size_t j = mix64((uint32_t)pid) & (pg->cap - 1);
+
+	while ((pg->pids[j] || pg->gens[j]) && pg->pids[j] != pid)
+		j = (j + 1) & (pg->cap - 1);
+	return j;
+}
+
+static uint32_t pidgen_get(const struct pidgen *pg, int32_t pid)
+{
+	return pg->cap ? pg->gens[pidgen_slot(pg, pid)] : 0;
+}
+
+void sampo_hists__process_changed(struct sampo_hists *h, int32_t pid)
+{
+	struct pidgen *pg = &h->pidgen;
+	size_t j;
+
+	if ((pg->nr + 1) * 2 > pg->cap) {
+		size_t ncap = pg->cap ? pg->cap * 2 : 1024;
+		int32_t *pids = calloc(ncap, sizeof(*pids));
+		uint32_t *gens = calloc(ncap, sizeof(*gens));
+		struct pidgen n = { pids, gens, ncap, pg->nr };
+
+		if (!pids || !gens) {
+			free(pids);
+			free(gens);
+			h->epoch++; /* cannot track it: invalidate everything */
+			return;
+		}
+		for (size_t i = 0; i < pg->cap; i++) {
+			if (pg->pids[i] || pg->gens[i]) {
+				size_t k = pidgen_slot(&n, pg->pids[i]);
+
+				pids[k] = pg->pids[i];
+				gens[k] = pg->gens[i];
+			}
+		}
+		free(pg->pids);
+		free(pg->gens);
+		*pg = n;
+	}
+	j = pidgen_slot(pg, pid);
+	if (!pg->pids[j] && !pg->gens[j])
+		pg->nr++;
+	pg->pids[j] = pid;
+	if (!++pg->gens[j])
+		pg->gens[j] = 1; /* 0 marks an empty slot */
 }
 
 static struct evhists *hists_ev(struct sampo_hists *h, int evsel)
@@ -646,7 +734,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 	size_t j;
 	int err = 0;
 
-	if (slot->epoch == h->epoch && slot->thread == thread && slot->ip == ip &&
+	if (slot->epoch == h->cur_epoch && slot->thread == thread && slot->ip == ip &&
 	    slot->cpumode == cpumode) {
 		*ret = slot->frame;
 		return 0;
@@ -711,7 +799,7 @@ cache:
 	slot->thread = thread;
 	slot->ip = ip;
 	slot->cpumode = cpumode;
-	slot->epoch = h->epoch;
+	slot->epoch = h->cur_epoch;
 	slot->frame = *ret;
 out:
 	sampo_addr_location__exit(&al);
@@ -723,11 +811,11 @@ static const char *thread_comm(struct sampo_hists *h, struct sampo_thread *threa
 	uint64_t hash = mix64((uintptr_t)thread);
 	struct ccache_slot *slot = &h->ccache[hash & ((1u << CCACHE_BITS) - 1)];
 
-	if (slot->epoch == h->epoch && slot->thread == thread)
+	if (slot->epoch == h->cur_epoch && slot->thread == thread)
 		return slot->comm;
 	slot->comm = strings_intern(&h->strings, sampo_thread__comm(thread));
 	slot->thread = thread;
-	slot->epoch = slot->comm ? h->epoch : 0;
+	slot->epoch = slot->comm ? h->cur_epoch : 0;
 	return slot->comm;
 }
 
@@ -859,23 +947,92 @@ static bool sample_filtered(struct sampo_hists *h, const struct sampo_sample *sa
 	return false;
 }
 
+/* the recorded callchain of @sample, if the graphs use it */
+static size_t raw_chain(const struct sampo_hists *h, const struct sampo_sample *sample,
+			const uint64_t **ret)
+{
+	*ret = NULL;
+	if (!h->opts.callchain || !(sample->sample_type & SAMPO_SAMPLE_CALLCHAIN) ||
+	    !sample->callchain)
+		return 0;
+	*ret = sample->callchain;
+	return (size_t)sample->callchain_nr;
+}
+
+/* remember that this raw sample made stack @idx, until its epoch ends */
+static void scache_store(struct sampo_hists *h, struct scache_slot *slot, uint64_t hash,
+			 const void *thread, int evsel, int32_t cpu,
+			 const struct sampo_sample *sample, uint32_t idx)
+{
+	const uint64_t *words;
+	size_t n = raw_chain(h, sample, &words);
+
+	if (h->raw_nr + n > RAW_MAX) {
+		/* start over rather than grow without bound */
+		memset(h->scache, 0, (1u << SCACHE_BITS) * sizeof(*h->scache));
+		h->raw_nr = 0;
+	}
+	if (n > RAW_MAX || grow((void **)&h->raw, &h->raw_cap, h->raw_nr + n, sizeof(*h->raw)))
+		return;
+	if (n)
+		memcpy(h->raw + h->raw_nr, words, n * sizeof(*words));
+	slot->hash = hash;
+	slot->epoch = h->cur_epoch;
+	slot->thread = thread;
+	slot->ip = sample->ip;
+	slot->stack = idx;
+	slot->raw_off = (uint32_t)h->raw_nr;
+	slot->raw_nr = (uint32_t)n;
+	slot->cpu = cpu;
+	slot->evsel = evsel;
+	slot->cpumode = sample->cpumode;
+	h->raw_nr += n;
+}
+
 int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo_sample *sample)
 {
 	struct evhists *ev = hists_ev(h, evsel);
 	struct sampo_thread *thread;
+	struct scache_slot *sslot;
+	const uint64_t *words;
 	const char *comm;
-	uint32_t self;
-	size_t nr = 0, j;
+	uint32_t self, idx;
+	size_t nr = 0, nr_words, j;
 	int32_t cpu = h->has_key[KEY_CPU] ? (int32_t)sample->cpu : 0;
 	bool filtered;
-	uint64_t hash;
-	int err;
+	uint64_t hash, raw_hash;
+	int err = 0;
 
 	if (!ev)
 		return -ENOMEM;
+	/* perf drops samples of other CPUs; the other filters still count in the totals */
+	if (h->cpu_filter && (sample->cpu >= h->cpu_filter_bits ||
+			      !(h->cpu_filter[sample->cpu / 8] & (1u << (sample->cpu % 8)))))
+		return 0;
 	thread = sampo_machine__findnew_thread(h->machine, (int32_t)sample->pid, (int32_t)sample->tid);
 	if (!thread)
 		return -ENOMEM;
+	h->cur_epoch = ((uint64_t)h->epoch << 32) | pidgen_get(&h->pidgen, (int32_t)sample->pid);
+	ev->nr_samples++;
+	ev->total_period += sample->period;
+
+	/* the same raw sample as before, in the same epoch: the same stack */
+	nr_words = raw_chain(h, sample, &words);
+	raw_hash = hash_combine(mix64((uintptr_t)thread ^ ((uint64_t)(uint32_t)evsel << 40)),
+				sample->ip ^ ((uint64_t)sample->cpumode << 56));
+	raw_hash = hash_combine(raw_hash, (uint32_t)cpu);
+	for (size_t i = 0; i < nr_words; i++)
+		raw_hash = hash_combine(raw_hash, words[i]);
+	sslot = &h->scache[raw_hash & ((1u << SCACHE_BITS) - 1)];
+	if (sslot->hash == raw_hash && sslot->epoch == h->cur_epoch && sslot->thread == thread &&
+	    sslot->ip == sample->ip && sslot->cpumode == sample->cpumode && sslot->cpu == cpu &&
+	    sslot->evsel == evsel && sslot->raw_nr == nr_words &&
+	    (!nr_words || !memcmp(h->raw + sslot->raw_off, words, nr_words * sizeof(*words)))) {
+		h->stacks[sslot->stack].period += sample->period;
+		h->stacks[sslot->stack].count++;
+		goto out;
+	}
+
 	comm = thread_comm(h, thread);
 	if (!comm) {
 		err = -ENOMEM;
@@ -884,12 +1041,6 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	err = resolve_frame(h, thread, sample->cpumode, sample->ip, &self);
 	if (err)
 		goto out;
-	/* perf drops samples of other CPUs; the other filters still count in the totals */
-	if (h->cpu_filter && (sample->cpu >= h->cpu_filter_bits ||
-			      !(h->cpu_filter[sample->cpu / 8] & (1u << (sample->cpu % 8)))))
-		goto out;
-	ev->nr_samples++;
-	ev->total_period += sample->period;
 	filtered = sample_filtered(h, sample, comm, &h->frames[self]);
 
 	if (h->opts.callchain) {
@@ -914,10 +1065,11 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 
 		if (s->hash == hash && s->thread == thread && s->comm == comm && s->cpu == cpu &&
 		    s->evsel == evsel && s->self == self && s->nr == nr && s->filtered == filtered &&
-		    !memcmp(h->arena + s->off, h->scratch, nr * sizeof(*h->scratch))) {
+		    (!nr || !memcmp(h->arena + s->off, h->scratch, nr * sizeof(*h->scratch)))) {
 			s->period += sample->period;
 			s->count++;
-			goto out;
+			idx = h->stack_ix.slots[j] - 1;
+			goto remember;
 		}
 	}
 	if (grow((void **)&h->stacks, &h->cap_stacks, h->nr_stacks + 1, sizeof(*h->stacks)) ||
@@ -943,9 +1095,12 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 			memcpy(h->arena + h->arena_nr, h->scratch, nr * sizeof(*h->scratch));
 		h->arena_nr += nr;
 	}
+	idx = (uint32_t)h->nr_stacks;
 	h->stack_ix.slots[j] = (uint32_t)++h->nr_stacks;
 	h->stack_ix.hashes[j] = hash;
 	h->stack_ix.nr++;
+remember:
+	scache_store(h, sslot, raw_hash, thread, evsel, cpu, sample, idx);
 out:
 	sampo_thread__put(thread);
 	return err;
@@ -1197,48 +1352,47 @@ static int entry_append(struct sampo_hists *h, struct entry *e, uint32_t pos, ui
 
 /* perf's hist_entry_iter with the cumulative (children) or the normal ops */
 static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct stack *s,
-			struct entry ***cache, size_t *cache_cap)
+			size_t **cache, size_t *cache_cap)
 {
 	struct entry_key k;
-	struct entry *self;
+	struct entry *e;
 	size_t nr_cache = 0;
 	int err;
 
 	entry_key_init(h, &k, s, &h->frames[s->self], false);
-	self = entry_findnew(ev, &k, s, s->self);
-	if (!self)
+	e = entry_findnew(ev, &k, s, s->self);
+	if (!e)
 		return -ENOMEM;
-	self->period += s->period;
-	self->period_acc += s->period;
-	self->nr_samples += s->count;
-	self->nr_samples_acc += s->count;
+	e->period += s->period;
+	e->period_acc += s->period;
+	e->nr_samples += s->count;
+	e->nr_samples_acc += s->count;
 	if (h->opts.callchain) {
-		err = entry_append(h, self, s->off, s->off + s->nr, s->period);
+		err = entry_append(h, e, s->off, s->off + s->nr, s->period);
 		if (err)
 			return err;
 	}
 	if (!h->opts.children)
 		return 0;
 
+	/* perf's he_cache; indexes, since entry_findnew() may move the entries */
 	if (grow((void **)cache, cache_cap, s->nr + 1, sizeof(**cache)))
 		return -ENOMEM;
-	(*cache)[nr_cache++] = self;
+	(*cache)[nr_cache++] = (size_t)(e - ev->entries);
 	for (uint32_t i = 0; i < s->nr; i++) {
 		uint32_t fidx = h->arena[s->off + i];
-		struct entry *e;
 		bool dup = false;
 
 		entry_key_init(h, &k, s, &h->frames[fidx], true);
 		/* a frame seen twice in one chain (recursion) counts once */
 		for (size_t c = 0; c < nr_cache && !dup; c++)
-			dup = entry_key_equal(&(*cache)[c]->key, &k);
+			dup = entry_key_equal(&ev->entries[(*cache)[c]].key, &k);
 		if (dup)
 			continue;
 		e = entry_findnew(ev, &k, s, fidx);
 		if (!e)
 			return -ENOMEM;
-		/* entry_findnew() may have moved the entries: refresh the cache */
-		(*cache)[nr_cache++] = e;
+		(*cache)[nr_cache++] = (size_t)(e - ev->entries);
 		e->period_acc += s->period;
 		e->nr_samples_acc += s->count;
 		err = entry_append(h, e, s->off + i, s->off + s->nr, s->period);
@@ -1248,36 +1402,79 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 	return 0;
 }
 
-static int cmp_str(const char *a, const char *b)
+/*
+ * perf's hist_entry__sort(): > 0 when @a goes before @b in the output. It is
+ * not a total order (the caller-above-callee rule only compares entries of
+ * one thread), so the final order depends on the order of insertion and on
+ * the shape of perf's rb-tree; sort_entries() replays both.
+ */
+static int perf_sort(const struct sampo_hists *h, const struct entry *a, const struct entry *b)
+{
+	const struct frame *fa = &h->frames[a->frame], *fb = &h->frames[b->frame];
+	int c;
+
+	if (h->opts.children) {
+		if (a->period_acc != b->period_acc)
+			return a->period_acc > b->period_acc ? 1 : -1;
+		/* __hpp__sort_acc(): put the caller above the callee */
+		if (a->thread == b->thread && h->opts.callchain && !h->opts.no_graph &&
+		    a->max_depth != b->max_depth) {
+			c = b->max_depth > a->max_depth ? 1 : -1;
+			return h->opts.caller_order ? -c : c;
+		}
+	}
+	if (a->period != b->period)
+		return a->period > b->period ? 1 : -1;
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		switch (h->keys[i]) {
+		case KEY_COMM:
+			c = strcmp(b->key.comm, a->key.comm);
+			break;
+		case KEY_PID:
+			c = b->key.tid > a->key.tid ? 1 : -(b->key.tid < a->key.tid);
+			break;
+		case KEY_DSO:
+			/* a missing name goes last */
+			c = (!fa->dso_name || !fb->dso_name) ?
+				    (fa->dso_name ? 1 : (fb->dso_name ? -1 : 0)) :
+				    strcmp(fb->dso_name, fa->dso_name);
+			break;
+		case KEY_SYM:
+			c = (!fa->sym || !fb->sym) ?
+				    (fa->sym ? 1 : (fb->sym ? -1 : 0)) :
+				    strcmp(sampo_symbol__name(fb->sym), sampo_symbol__name(fa->sym));
+			break;
+		case KEY_CPU:
+			c = b->key.cpu > a->key.cpu ? 1 : -(b->key.cpu < a->key.cpu);
+			break;
+		default:
+			c = 0;
+		}
+		if (c)
+			return c;
+	}
+	return 0;
+}
+
+static int cmp_str_last(const char *a, const char *b)
 {
 	if (!a || !b)
 		return a ? -1 : (b ? 1 : 0); /* perf's cmp_null: a missing one sorts last */
 	return strcmp(a, b);
 }
 
-/* <0: @a is printed before @b */
-static int entry_order(const void *pa, const void *pb, void *ctx)
+/*
+ * perf's hist_entry__cmp(), the order of its input tree, which the output
+ * sort walks: < 0 when @a comes first. A total order over the entry keys.
+ */
+static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct sampo_hists *h = ctx;
 	const struct entry *a = *(const struct entry *const *)pa;
 	const struct entry *b = *(const struct entry *const *)pb;
-	const struct frame *fa = &h->frames[a->frame], *fb = &h->frames[b->frame];
-	int c;
+	int c = 0;
 
-	if (h->opts.children) {
-		if (a->period_acc != b->period_acc)
-			return a->period_acc > b->period_acc ? -1 : 1;
-		/* __hpp__sort_acc(): put the caller above the callee */
-		if (a->thread == b->thread && !h->opts.no_graph && a->max_depth != b->max_depth) {
-			if (h->opts.caller_order)
-				return a->max_depth > b->max_depth ? -1 : 1;
-			return a->max_depth < b->max_depth ? -1 : 1;
-		}
-	}
-	if (a->period != b->period)
-		return a->period > b->period ? -1 : 1;
-	/* the sort keys' se_sort, then their se_cmp (the order of perf's input tree) */
-	for (size_t i = 0; i < h->nr_keys; i++) {
+	for (size_t i = 0; i < h->nr_keys && !c; i++) {
 		switch (h->keys[i]) {
 		case KEY_COMM:
 			c = strcmp(a->key.comm, b->key.comm);
@@ -1286,41 +1483,158 @@ static int entry_order(const void *pa, const void *pb, void *ctx)
 			c = a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
 			break;
 		case KEY_DSO:
-			c = cmp_str(fa->dso_name, fb->dso_name);
+			c = cmp_str_last(a->key.dso, b->key.dso);
 			break;
 		case KEY_SYM:
-			if (!fa->sym || !fb->sym)
-				c = fa->sym ? -1 : (fb->sym ? 1 : 0);
-			else
-				c = strcmp(sampo_symbol__name(fa->sym), sampo_symbol__name(fb->sym));
+			if (!a->key.has_sym && !b->key.has_sym) {
+				c = a->key.ip < b->key.ip ? -1 : a->key.ip > b->key.ip;
+				break;
+			}
+			c = cmp_str_last(a->key.dso, b->key.dso);
+			if (c)
+				break;
+			if (a->key.has_sym != b->key.has_sym)
+				c = a->key.has_sym ? -1 : 1;
+			else if (a->key.sym_start != b->key.sym_start)
+				c = a->key.sym_start < b->key.sym_start ? -1 : 1;
+			else if (a->key.sym_end != b->key.sym_end)
+				c = a->key.sym_end < b->key.sym_end ? -1 : 1;
 			break;
 		case KEY_CPU:
 			c = a->key.cpu < b->key.cpu ? -1 : a->key.cpu > b->key.cpu;
 			break;
-		default:
-			c = 0;
 		}
-		if (c)
-			return c;
 	}
-	for (size_t i = 0; i < h->nr_keys; i++) {
-		if (h->keys[i] != KEY_SYM)
+	return c;
+}
+
+/* a red-black tree over entry indexes, balanced exactly as the kernel's rbtree.h */
+struct rbtree {
+	uint32_t *left, *right, *parent; /* UINT32_MAX: none */
+	uint8_t *red;
+	uint32_t root;
+};
+
+#define RB_NONE UINT32_MAX
+
+static void rb_rotate(struct rbtree *t, uint32_t x, bool to_left)
+{
+	uint32_t *down = to_left ? t->right : t->left; /* the child that moves up */
+	uint32_t *side = to_left ? t->left : t->right;
+	uint32_t y = down[x], p = t->parent[x];
+
+	down[x] = side[y];
+	if (side[y] != RB_NONE)
+		t->parent[side[y]] = x;
+	t->parent[y] = p;
+	if (p == RB_NONE)
+		t->root = y;
+	else if (t->left[p] == x)
+		t->left[p] = y;
+	else
+		t->right[p] = y;
+	side[y] = x;
+	t->parent[x] = y;
+}
+
+/* rb_insert_color(): the classic fix-up, the same rotations as the kernel */
+static void rb_insert_fixup(struct rbtree *t, uint32_t z)
+{
+	while (t->parent[z] != RB_NONE && t->red[t->parent[z]]) {
+		uint32_t p = t->parent[z], g = t->parent[p];
+		bool p_is_left = t->left[g] == p;
+		uint32_t u = p_is_left ? t->right[g] : t->left[g];
+
+		if (u != RB_NONE && t->red[u]) {
+			t->red[p] = 0;
+			t->red[u] = 0;
+			t->red[g] = 1;
+			z = g;
 			continue;
-		if (a->key.has_sym != b->key.has_sym)
-			return a->key.has_sym ? -1 : 1;
-		if (a->key.has_sym) {
-			c = cmp_str(a->key.dso, b->key.dso);
-			if (c)
-				return c;
-			if (a->key.sym_start != b->key.sym_start)
-				return a->key.sym_start < b->key.sym_start ? -1 : 1;
-			if (a->key.sym_end != b->key.sym_end)
-				return a->key.sym_end < b->key.sym_end ? -1 : 1;
-		} else if (a->key.ip != b->key.ip) {
-			return a->key.ip < b->key.ip ? -1 : 1;
+		}
+		if (z == (p_is_left ? t->right[p] : t->left[p])) {
+			z = p;
+			rb_rotate(t, z, p_is_left);
+			p = t->parent[z];
+		}
+		t->red[p] = 0;
+		t->red[g] = 1;
+		rb_rotate(t, g, !p_is_left);
+		break;
+	}
+	t->red[t->root] = 0;
+}
+
+/* perf's output_resort(): insert in input order into an rb-tree, then walk it */
+static int sort_entries(struct sampo_hists *h, struct evhists *ev)
+{
+	size_t n = ev->nr_entries, k = 0;
+	struct entry **in;
+	struct rbtree t;
+	uint32_t x;
+	int err = -ENOMEM;
+
+	in = calloc(n ? n : 1, sizeof(*in));
+	t.left = calloc(n ? n : 1, sizeof(uint32_t));
+	t.right = calloc(n ? n : 1, sizeof(uint32_t));
+	t.parent = calloc(n ? n : 1, sizeof(uint32_t));
+	t.red = calloc(n ? n : 1, 1);
+	if (!in || !t.left || !t.right || !t.parent || !t.red)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		in[i] = &ev->entries[i];
+	qsort_r(in, n, sizeof(*in), collapse_cmp, h);
+
+	t.root = RB_NONE;
+	for (size_t i = 0; i < n; i++) {
+		uint32_t z = (uint32_t)(in[i] - ev->entries), p = RB_NONE, cur = t.root;
+		bool go_left = false;
+
+		while (cur != RB_NONE) {
+			p = cur;
+			go_left = perf_sort(h, &ev->entries[z], &ev->entries[cur]) > 0;
+			cur = go_left ? t.left[cur] : t.right[cur];
+		}
+		t.left[z] = t.right[z] = RB_NONE;
+		t.parent[z] = p;
+		t.red[z] = 1;
+		if (p == RB_NONE)
+			t.root = z;
+		else if (go_left)
+			t.left[p] = z;
+		else
+			t.right[p] = z;
+		rb_insert_fixup(&t, z);
+	}
+
+	/* in-order walk */
+	x = t.root;
+	while (x != RB_NONE && t.left[x] != RB_NONE)
+		x = t.left[x];
+	while (x != RB_NONE) {
+		ev->sorted[k++] = &ev->entries[x];
+		if (t.right[x] != RB_NONE) {
+			x = t.right[x];
+			while (t.left[x] != RB_NONE)
+				x = t.left[x];
+		} else {
+			uint32_t c = x;
+
+			x = t.parent[x];
+			while (x != RB_NONE && t.right[x] == c) {
+				c = x;
+				x = t.parent[x];
+			}
 		}
 	}
-	return 0;
+	err = 0;
+out:
+	free(in);
+	free(t.left);
+	free(t.right);
+	free(t.parent);
+	free(t.red);
+	return err;
 }
 
 struct dso_seq {
@@ -1338,7 +1652,7 @@ static int dso_seq_cmp(const void *a, const void *b)
 
 int sampo_hists__resort(struct sampo_hists *h)
 {
-	struct entry **cache = NULL;
+	size_t *cache = NULL;
 	size_t cache_cap = 0;
 	uint32_t seq = 1;
 	int err = 0;
@@ -1394,9 +1708,9 @@ int sampo_hists__resort(struct sampo_hists *h)
 			err = -ENOMEM;
 			goto out;
 		}
-		for (size_t j = 0; j < ev->nr_entries; j++)
-			ev->sorted[j] = &ev->entries[j];
-		qsort_r(ev->sorted, ev->nr_entries, sizeof(*ev->sorted), entry_order, h);
+		err = sort_entries(h, ev);
+		if (err)
+			goto out;
 	}
 out:
 	free(cache);

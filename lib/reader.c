@@ -278,17 +278,31 @@ struct arena_chunk {
 	uint8_t data[] __attribute__((aligned(8)));
 };
 
+/* A queued record: its decoded event and its copy, in a slot of the queue. */
 struct queued {
 	uint64_t time;
-	uint64_t seq; /* arrival order: equal times keep it */
 	struct sampo_event ev;
 	union sampo_record *rec; /* in chunk */
 	struct arena_chunk *chunk;
 };
 
+/*
+ * A heap entry: small, so that sifting moves 24 bytes instead of a whole
+ * decoded event (that made ordered reading 6x slower than unordered).
+ */
+struct qent {
+	uint64_t time;
+	uint64_t seq; /* arrival order: equal times keep it */
+	uint32_t slot;
+};
+
 struct queue {
-	struct queued *heap;
+	struct qent *heap;
 	size_t nr, cap;
+	struct queued *slots;
+	size_t slots_cap;
+	uint32_t *free_slots;
+	size_t nr_free;
 	uint64_t seq;
 	uint64_t bytes;
 	uint64_t max_time;   /* highest timestamp queued */
@@ -297,18 +311,18 @@ struct queue {
 	bool releasing;
 	uint64_t last_flush; /* time of the last released record */
 	struct arena_chunk *cur, *free_chunks;
-	struct queued out; /* the record handed out last; its chunk ref is dropped next time */
+	uint32_t out_slot; /* the record handed out last: freed on the next call */
 	bool out_valid;
 };
 
-static bool q_less(const struct queued *a, const struct queued *b)
+static bool q_less(const struct qent *a, const struct qent *b)
 {
 	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
 
 static void q_sift_up(struct queue *q, size_t i)
 {
-	struct queued tmp = q->heap[i];
+	struct qent tmp = q->heap[i];
 
 	while (i > 0) {
 		size_t parent = (i - 1) / 2;
@@ -323,11 +337,11 @@ static void q_sift_up(struct queue *q, size_t i)
 
 static void q_sift_down(struct queue *q, size_t i)
 {
-	struct queued tmp = q->heap[i];
+	struct qent tmp = q->heap[i];
 
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
-		const struct queued *best = &tmp;
+		const struct qent *best = &tmp;
 
 		if (l < q->nr && q_less(&q->heap[l], best)) {
 			m = l;
@@ -393,14 +407,19 @@ static void queue_release(struct queue *q)
 	}
 	/* chunks still referenced by queued records */
 	for (size_t i = 0; i < q->nr; i++) {
-		c = q->heap[i].chunk;
+		c = q->slots[q->heap[i].slot].chunk;
 		if (c && c != q->cur && --c->live == 0)
 			free(c);
 	}
-	if (q->out_valid && q->out.chunk && q->out.chunk != q->cur && --q->out.chunk->live == 0)
-		free(q->out.chunk);
+	if (q->out_valid) {
+		c = q->slots[q->out_slot].chunk;
+		if (c && c != q->cur && --c->live == 0)
+			free(c);
+	}
 	free(q->cur);
 	free(q->heap);
+	free(q->slots);
+	free(q->free_slots);
 	memset(q, 0, sizeof(*q));
 }
 
@@ -1299,18 +1318,35 @@ static int queue_push(struct sampo_reader *r, const struct sampo_event *ev, uint
 	struct queue *q = &r->queue;
 	struct queued *e;
 	size_t size = ev->record->header.size;
+	uint32_t slot;
 	void *copy;
 
-	if (q->nr == q->cap) {
+	/* one slot more than heap entries: the record handed out last */
+	if (q->nr + 1 >= q->cap) {
 		size_t ncap = q->cap ? q->cap * 2 : 4096;
-		struct queued *nh = realloc(q->heap, ncap * sizeof(*nh));
+		struct qent *nh = realloc(q->heap, ncap * sizeof(*nh));
+		struct queued *ns = realloc(q->slots, ncap * sizeof(*ns));
+		uint32_t *nf;
 
-		if (!nh)
+		if (nh)
+			q->heap = nh;
+		if (ns)
+			q->slots = ns;
+		nf = realloc(q->free_slots, ncap * sizeof(*nf));
+		if (nf)
+			q->free_slots = nf;
+		if (!nh || !ns || !nf || ncap > UINT32_MAX)
 			return reader_fail(r, -ENOMEM, "out of memory queueing records");
-		q->heap = nh;
 		q->cap = ncap;
 	}
-	e = &q->heap[q->nr];
+	/* slots in use = heap entries + the one handed out last */
+	if (q->nr_free)
+		slot = q->free_slots[--q->nr_free];
+	else
+		slot = (uint32_t)q->slots_cap++;
+	if (slot >= q->cap)
+		return reader_fail(r, -ENOMEM, "out of memory queueing records");
+	e = &q->slots[slot];
 	copy = arena_alloc(q, size, &e->chunk);
 	if (!copy)
 		return reader_fail(r, -ENOMEM, "out of memory queueing records");
@@ -1320,7 +1356,9 @@ static int queue_push(struct sampo_reader *r, const struct sampo_event *ev, uint
 	relocate_sample(&e->ev.sample, ev->record, copy);
 	e->ev.record = copy;
 	e->time = time;
-	e->seq = q->seq++;
+	q->heap[q->nr].time = time;
+	q->heap[q->nr].seq = q->seq++;
+	q->heap[q->nr].slot = slot;
 	if (time < q->last_flush)
 		r->stats.nr_out_of_order++;
 	if (time > q->max_time)
@@ -1335,19 +1373,21 @@ static int queue_push(struct sampo_reader *r, const struct sampo_event *ev, uint
 static bool queue_pop(struct sampo_reader *r, struct sampo_event *ev)
 {
 	struct queue *q = &r->queue;
+	struct queued *out;
 
 	if (!q->releasing || q->nr == 0 || q->heap[0].time > q->flush_limit) {
 		q->releasing = false;
 		return false;
 	}
-	q->out = q->heap[0];
+	out = &q->slots[q->heap[0].slot];
+	q->out_slot = q->heap[0].slot;
 	q->out_valid = true;
 	q->heap[0] = q->heap[--q->nr];
 	if (q->nr)
 		q_sift_down(q, 0);
-	q->bytes -= q->out.rec->header.size;
-	q->last_flush = q->out.time;
-	*ev = q->out.ev;
+	q->bytes -= out->rec->header.size;
+	q->last_flush = out->time;
+	*ev = out->ev;
 	return true;
 }
 
@@ -1364,7 +1404,8 @@ int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 	if (r->state == ST_FAILED)
 		return r->last_err;
 	if (q->out_valid) {
-		arena_put(q, q->out.chunk);
+		arena_put(q, q->slots[q->out_slot].chunk);
+		q->free_slots[q->nr_free++] = q->out_slot;
 		q->out_valid = false;
 	}
 	if (r->pending)

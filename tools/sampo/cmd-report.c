@@ -171,18 +171,34 @@ static const char *evsel_display_name(struct report_ctx *ctx, size_t idx, char *
 	return *owned ? *owned : "unknown";
 }
 
-static bool changes_maps(uint32_t type)
+/* tell the histograms which cached lookups a state change makes stale */
+static void note_change(struct sampo_hists *hists, const struct sampo_event *ev)
 {
-	switch (type) {
+	const union sampo_record *rec = ev->record;
+
+	switch (rec->header.type) {
 	case SAMPO_RECORD_MMAP:
 	case SAMPO_RECORD_MMAP2:
+		/* kernel maps (pid -1) are everybody's */
+		if ((int32_t)rec->mmap.pid == -1 ||
+		    (rec->header.misc & SAMPO_MISC_CPUMODE_MASK) == SAMPO_CPUMODE_KERNEL)
+			sampo_hists__maps_changed(hists);
+		else
+			sampo_hists__process_changed(hists, (int32_t)rec->mmap.pid);
+		break;
 	case SAMPO_RECORD_COMM:
+		sampo_hists__process_changed(hists, (int32_t)rec->comm.pid);
+		break;
 	case SAMPO_RECORD_FORK:
 	case SAMPO_RECORD_EXIT:
+		sampo_hists__process_changed(hists, (int32_t)rec->fork.pid);
+		sampo_hists__process_changed(hists, (int32_t)rec->fork.ppid);
+		break;
 	case SAMPO_RECORD_KSYMBOL:
-		return true;
+		sampo_hists__maps_changed(hists);
+		break;
 	default:
-		return false;
+		break;
 	}
 }
 
@@ -286,8 +302,7 @@ static int process(struct report_ctx *ctx)
 			err = sampo_hists__add_sample(ctx->hists, ev.attr_idx, &ev.sample);
 		} else {
 			err = sampo_machine__process_event(ctx->machine, &ev);
-			if (changes_maps(type))
-				sampo_hists__maps_changed(ctx->hists);
+			note_change(ctx->hists, &ev);
 			if (type == SAMPO_RECORD_LOST_SAMPLES)
 				ctx->total_lost_samples += ev.record->lost_samples.lost;
 			else if (type == SAMPO_RECORD_LOST)

@@ -1,0 +1,43 @@
+#!/bin/bash
+# t2002-report-perf-record: on files that perf records here and now (the demo workload, with
+# and without callchains, and the whole system), sampo report prints what perf report prints
+. "$(dirname "$0")/lib.sh"
+need_perf_record
+
+burn=$SAMPO_BUILDDIR/demo/burn
+[ -x "$burn" ] || skip "no demo workload at $burn"
+export HOME=$tmpdir # a fresh build-id cache, filled by perf record
+unset PERF_BUILDID_DIR
+
+fails=0
+check() {
+	local f=$1
+	shift
+	"$PERF" report --stdio -i "$f" "$@" 2>/dev/null | head -n -3 >"$tmpdir/want"
+	"$SAMPO" report --stdio -i "$f" "$@" >"$tmpdir/out" 2>"$tmpdir/err" ||
+		die "sampo report -i $f $* failed: $(cat "$tmpdir/err")"
+	if ! diff -u "$tmpdir/want" "$tmpdir/out" >"$tmpdir/diff"; then
+		echo "# $(basename "$f") $*: sampo differs from perf" >&2
+		head -40 "$tmpdir/diff" >&2
+		fails=$((fails + 1))
+	fi
+}
+
+"$PERF" record -q -e cpu-clock -F 2000 -o "$tmpdir/plain.data" -- "$burn" 300 >/dev/null 2>&1 ||
+	die "perf record failed"
+"$PERF" record -q -e cpu-clock -F 2000 -g -o "$tmpdir/g.data" -- "$burn" 300 >/dev/null 2>&1 ||
+	die "perf record -g failed"
+"$PERF" record -q -e cpu-clock -F 1000 -a -g -o "$tmpdir/a.data" -- "$burn" 200 >/dev/null 2>&1 ||
+	die "perf record -a failed"
+
+check "$tmpdir/plain.data"
+check "$tmpdir/plain.data" --sort dso,sym -n
+check "$tmpdir/g.data"
+check "$tmpdir/g.data" --no-children
+check "$tmpdir/g.data" -g caller --no-children
+check "$tmpdir/a.data"
+check "$tmpdir/a.data" --no-children
+check "$tmpdir/a.data" --sort pid,dso
+
+[ "$fails" -eq 0 ] || die "$fails reports differ from perf's"
+pass
