@@ -42,7 +42,9 @@
 #define DEFAULT_MAX_STACK 127
 #define RCACHE_BITS 16
 #define CCACHE_BITS 10
-#define SCACHE_BITS 18
+/* bigger with callchains: many more distinct stacks, and each miss costs more */
+#define SCACHE_BITS_CHAINS 18
+#define SCACHE_BITS_PLAIN 17
 #define RAW_MAX (16u << 20) /* u64 words of recorded callchains kept for the stack cache */
 
 enum sort_key {
@@ -323,6 +325,7 @@ struct sampo_hists {
 	struct rcache_slot *rcache;
 	struct ccache_slot *ccache;
 	struct scache_slot *scache;
+	uint32_t scache_mask;
 	uint64_t *raw;
 	size_t raw_nr, raw_cap;
 
@@ -537,7 +540,8 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 
 	h->rcache = calloc(1u << RCACHE_BITS, sizeof(*h->rcache));
 	h->ccache = calloc(1u << CCACHE_BITS, sizeof(*h->ccache));
-	h->scache = calloc(1u << SCACHE_BITS, sizeof(*h->scache));
+	h->scache_mask = (1u << (h->opts.callchain ? SCACHE_BITS_CHAINS : SCACHE_BITS_PLAIN)) - 1;
+	h->scache = calloc(h->scache_mask + 1, sizeof(*h->scache));
 	if (!h->rcache || !h->ccache || !h->scache)
 		goto out_err;
 	h->epoch = 1;
@@ -969,7 +973,7 @@ static void scache_store(struct sampo_hists *h, struct scache_slot *slot, uint64
 
 	if (h->raw_nr + n > RAW_MAX) {
 		/* start over rather than grow without bound */
-		memset(h->scache, 0, (1u << SCACHE_BITS) * sizeof(*h->scache));
+		memset(h->scache, 0, (h->scache_mask + 1) * sizeof(*h->scache));
 		h->raw_nr = 0;
 	}
 	if (n > RAW_MAX || grow((void **)&h->raw, &h->raw_cap, h->raw_nr + n, sizeof(*h->raw)))
@@ -1023,7 +1027,7 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	raw_hash = hash_combine(raw_hash, (uint32_t)cpu);
 	for (size_t i = 0; i < nr_words; i++)
 		raw_hash = hash_combine(raw_hash, words[i]);
-	sslot = &h->scache[raw_hash & ((1u << SCACHE_BITS) - 1)];
+	sslot = &h->scache[raw_hash & h->scache_mask];
 	if (sslot->hash == raw_hash && sslot->epoch == h->cur_epoch && sslot->thread == thread &&
 	    sslot->ip == sample->ip && sslot->cpumode == sample->cpumode && sslot->cpu == cpu &&
 	    sslot->evsel == evsel && sslot->raw_nr == nr_words &&

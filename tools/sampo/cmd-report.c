@@ -9,6 +9,7 @@
  * main.c before this runs.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,48 @@ struct report_ctx {
 	struct sampo_hists *hists;
 	uint64_t total_lost_samples;
 };
+
+/*
+ * The library's warnings (a file with another build-id, no kernel symbols)
+ * are held back until the file has been read: an unreadable file then gets
+ * its one error line alone, and a progress bar is never broken up. The hook
+ * has no context argument, hence this one static.
+ */
+static FILE *held_warnings;
+static char *held_buf;
+static size_t held_len;
+static sampo_print_fn held_previous;
+
+static int hold_warning(enum sampo_log_level level, const char *fmt, va_list ap)
+{
+	if (level > SAMPO_LOG_WARN || !held_warnings)
+		return 0;
+	return vfprintf(held_warnings, fmt, ap);
+}
+
+static void hold_warnings(void)
+{
+	held_warnings = open_memstream(&held_buf, &held_len);
+	if (held_warnings)
+		held_previous = sampo_set_print(hold_warning);
+}
+
+/* print (@show) or drop what was held, one "warning:" line per message line */
+static void release_warnings(bool show)
+{
+	char *line, *save = NULL;
+
+	if (!held_warnings)
+		return;
+	sampo_set_print(held_previous);
+	fclose(held_warnings);
+	held_warnings = NULL;
+	for (line = strtok_r(held_buf, "\n", &save); show && line; line = strtok_r(NULL, "\n", &save))
+		fprintf(stderr, "sampo report: warning: %s\n", line);
+	free(held_buf);
+	held_buf = NULL;
+	held_len = 0;
+}
 
 /* perf report: no -i and a pipe on stdin means "-" */
 static const char *default_input(void)
@@ -461,9 +504,11 @@ int cmd_report(int argc, const char **argv)
 	if (!ctx.input || !*ctx.input)
 		ctx.input = default_input();
 
+	hold_warnings();
 	ret = setup(&ctx, &hopts);
 	if (!ret)
 		ret = process(&ctx);
+	release_warnings(!ret);
 	if (!ret)
 		ret = print_report(&ctx);
 	report_ctx_release(&ctx);
