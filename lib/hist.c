@@ -281,6 +281,7 @@ struct entry {
 	uint64_t period, period_acc;
 	uint64_t nr_samples, nr_samples_acc;
 	uint32_t max_depth;
+	char level; /* '[k]' or '[.]': the frame's, or the sample's for a frame with no map */
 	/*
 	 * perf keeps the filter verdict of the sample that created the entry:
 	 * a filtered entry is not printed, but later samples still add to it
@@ -1162,8 +1163,8 @@ static bool entry_key_equal(const struct entry_key *a, const struct entry_key *b
 	       a->cpu == b->cpu && a->has_sym == b->has_sym;
 }
 
-static struct entry *entry_findnew(struct evhists *ev, const struct entry_key *k,
-				   const struct stack *s, uint32_t frame)
+static struct entry *entry_findnew(const struct sampo_hists *h, struct evhists *ev,
+				   const struct entry_key *k, const struct stack *s, uint32_t frame)
 {
 	uint64_t hash = entry_key_hash(k);
 	size_t j;
@@ -1185,6 +1186,8 @@ static struct entry *entry_findnew(struct evhists *ev, const struct entry_key *k
 		e->key = *k;
 		e->thread = s->thread;
 		e->frame = frame;
+		/* fill_callchain_info() leaves al->level alone when there is no map */
+		e->level = h->frames[frame].map ? h->frames[frame].level : h->frames[s->self].level;
 		e->filtered = s->filtered;
 	}
 	ev->ix.slots[j] = (uint32_t)++ev->nr_entries;
@@ -1364,7 +1367,7 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 	int err;
 
 	entry_key_init(h, &k, s, &h->frames[s->self], false);
-	e = entry_findnew(ev, &k, s, s->self);
+	e = entry_findnew(h, ev, &k, s, s->self);
 	if (!e)
 		return -ENOMEM;
 	e->period += s->period;
@@ -1393,7 +1396,7 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 			dup = entry_key_equal(&ev->entries[(*cache)[c]].key, &k);
 		if (dup)
 			continue;
-		e = entry_findnew(ev, &k, s, fidx);
+		e = entry_findnew(h, ev, &k, s, fidx);
 		if (!e)
 			return -ENOMEM;
 		(*cache)[nr_cache++] = (size_t)(e - ev->entries);
@@ -2040,10 +2043,10 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 				int n;
 
 				if (f->sym) {
-					n = fprintf(fp, "[%c] %.*s", f->level, w > 4 ? w - 4 : 0,
+					n = fprintf(fp, "[%c] %.*s", e->level, w > 4 ? w - 4 : 0,
 						    sampo_symbol__name(f->sym));
 				} else {
-					snprintf(buf, sizeof(buf), "[%c] %-#.*" PRIx64, f->level, 16,
+					snprintf(buf, sizeof(buf), "[%c] %-#.*" PRIx64, e->level, 16,
 						 e->key.ip);
 					n = fprintf(fp, "%s", buf);
 				}

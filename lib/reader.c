@@ -26,10 +26,15 @@
  * at each FINISHED_ROUND the records up to the previous round's highest
  * timestamp are released; at the end everything is. Queued records are copied
  * into chunked arenas that are recycled when all their records are gone.
+ *
+ * In threaded mode a second thread does all of the above and hands the
+ * events over in batches (records copied next to them); the caller's
+ * sampo_reader__next() only copies an event out of the current batch.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -481,8 +486,12 @@ struct sampo_reader {
 
 	struct queue queue;
 	struct sampo_reader_stats stats;
+
+	bool threaded;
+	struct prefetch *pf; /* threaded mode, once the first record was asked for */
 };
 
+static void pf_stop(struct sampo_reader *r);
 static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...) SAMPO_PRINTF(3, 4);
 static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...)
 {
@@ -798,6 +807,8 @@ static int reader_init(struct sampo_reader *r, const char *name,
 		r->ordered = opts->ordered;
 	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, raw) + sizeof(bool))
 		r->raw = opts->raw;
+	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, threaded) + sizeof(bool))
+		r->threaded = opts->threaded;
 	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, errbuf_sz) + sizeof(size_t)) {
 		r->errbuf = opts->errbuf;
 		r->errbuf_sz = opts->errbuf_sz;
@@ -914,6 +925,7 @@ void sampo_reader__close(struct sampo_reader *r)
 {
 	if (!r)
 		return;
+	pf_stop(r);
 	src_release(&r->src);
 	if (r->own_fd)
 		close(r->src.fd);
@@ -1397,7 +1409,279 @@ static void queue_start_release(struct queue *q, uint64_t limit)
 	q->releasing = limit != 0;
 }
 
+/* ---- threaded mode --------------------------------------------------------- */
+
+#define PF_BATCH_EVENTS 4096
+#define PF_BATCH_BYTES (4U << 20)
+#define PF_MAX_FULL 4 /* batches read ahead */
+
+struct pbatch {
+	struct pbatch *next;
+	struct sampo_event *evs;
+	size_t nr;
+	uint8_t *buf;
+	size_t used, cap;
+	struct sampo_reader_stats stats; /* after the last event of the batch */
+};
+
+struct prefetch {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pbatch *full, **full_tail, *free;
+	size_t nr_full;
+	bool stop; /* the caller closes the reader */
+	bool done; /* the thread has handed out its last batch */
+	bool joined;
+	int final; /* what next() returns after the last batch: 0 or an error */
+	struct pbatch *cur; /* the caller's */
+	size_t cur_pos;
+	struct sampo_reader_stats stats; /* the caller's view */
+};
+
+static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev);
+
+static void pbatch_free(struct pbatch *b)
+{
+	if (b) {
+		free(b->evs);
+		free(b->buf);
+		free(b);
+	}
+}
+
+/* copy @ev and what it points to into @b; false when it does not fit */
+static bool pbatch_add(struct pbatch *b, const struct sampo_event *ev)
+{
+	size_t rec_size = ALIGN_UP((size_t)ev->record->header.size, 8);
+	size_t need = rec_size + ALIGN_UP(ev->payload_size, 8);
+	struct sampo_event *e;
+	uint8_t *rec;
+
+	if (b->nr == PF_BATCH_EVENTS || (b->used + need > b->cap && b->nr))
+		return false;
+	if (b->used + need > b->cap) {
+		/* one record bigger than a batch (a large AUXTRACE): a batch of its own */
+		uint8_t *nb = realloc(b->buf, need);
+
+		if (!nb)
+			return false;
+		b->buf = nb;
+		b->cap = need;
+	}
+	rec = b->buf + b->used;
+	memcpy(rec, ev->record, ev->record->header.size);
+	e = &b->evs[b->nr++];
+	*e = *ev;
+	relocate_sample(&e->sample, ev->record, rec);
+	e->record = (const union sampo_record *)rec;
+	if (ev->payload_size) {
+		memcpy(rec + rec_size, ev->payload, ev->payload_size);
+		e->payload = rec + rec_size;
+	}
+	b->used += need;
+	return true;
+}
+
+static struct pbatch *pf_get_free(struct prefetch *pf)
+{
+	struct pbatch *b;
+
+	pthread_mutex_lock(&pf->lock);
+	while (pf->nr_full >= PF_MAX_FULL && !pf->stop)
+		pthread_cond_wait(&pf->cond, &pf->lock);
+	b = pf->stop ? NULL : pf->free;
+	if (b)
+		pf->free = b->next;
+	pthread_mutex_unlock(&pf->lock);
+	if (b || pf->stop)
+		return b;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->evs = malloc(PF_BATCH_EVENTS * sizeof(*b->evs));
+	b->buf = malloc(PF_BATCH_BYTES);
+	b->cap = PF_BATCH_BYTES;
+	if (!b->evs || !b->buf) {
+		pbatch_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void *pf_thread(void *arg)
+{
+	struct sampo_reader *r = arg;
+	struct prefetch *pf = r->pf;
+	struct sampo_event ev;
+	int ret = 1;
+
+	while (ret > 0) {
+		struct pbatch *b = pf_get_free(pf);
+
+		if (!b) {
+			if (!pf->stop)
+				ret = reader_fail(r, -ENOMEM, "out of memory reading ahead");
+			else
+				ret = 0;
+			break;
+		}
+		b->nr = 0;
+		b->used = 0;
+		for (;;) {
+			ret = reader_next_sync(r, &ev);
+			if (ret <= 0)
+				break;
+			if (!pbatch_add(b, &ev)) {
+				/* full: this event starts the next batch (the record stays valid) */
+				b->stats = r->stats;
+				pthread_mutex_lock(&pf->lock);
+				b->next = NULL;
+				*pf->full_tail = b;
+				pf->full_tail = &b->next;
+				pf->nr_full++;
+				pthread_cond_broadcast(&pf->cond);
+				pthread_mutex_unlock(&pf->lock);
+				b = pf_get_free(pf);
+				if (!b || (b->nr = 0, b->used = 0, !pbatch_add(b, &ev))) {
+					if (b) {
+						pthread_mutex_lock(&pf->lock);
+						b->next = pf->free;
+						pf->free = b;
+						pthread_mutex_unlock(&pf->lock);
+					}
+					ret = pf->stop ? 0 :
+							 reader_fail(r, -ENOMEM, "out of memory reading ahead");
+					b = NULL;
+					break;
+				}
+			}
+		}
+		pthread_mutex_lock(&pf->lock);
+		if (b) {
+			b->stats = r->stats;
+			b->next = NULL;
+			*pf->full_tail = b;
+			pf->full_tail = &b->next;
+			pf->nr_full++;
+		}
+		if (ret <= 0) {
+			pf->final = ret;
+			pf->done = true;
+		}
+		pthread_cond_broadcast(&pf->cond);
+		pthread_mutex_unlock(&pf->lock);
+	}
+	return NULL;
+}
+
+static int pf_start(struct sampo_reader *r)
+{
+	struct prefetch *pf = calloc(1, sizeof(*pf));
+
+	if (!pf)
+		return -ENOMEM;
+	pthread_mutex_init(&pf->lock, NULL);
+	pthread_cond_init(&pf->cond, NULL);
+	pf->full_tail = &pf->full;
+	pf->stats = r->stats;
+	r->pf = pf;
+	if (pthread_create(&pf->thread, NULL, pf_thread, r)) {
+		/* no thread: read in the caller's thread instead */
+		pthread_mutex_destroy(&pf->lock);
+		pthread_cond_destroy(&pf->cond);
+		free(pf);
+		r->pf = NULL;
+		r->threaded = false;
+	}
+	return 0;
+}
+
+static void pf_stop(struct sampo_reader *r)
+{
+	struct prefetch *pf = r->pf;
+	struct pbatch *b, *n;
+
+	if (!pf)
+		return;
+	pthread_mutex_lock(&pf->lock);
+	pf->stop = true;
+	pthread_cond_broadcast(&pf->cond);
+	pthread_mutex_unlock(&pf->lock);
+	if (!pf->joined)
+		pthread_join(pf->thread, NULL);
+	for (b = pf->full; b; b = n) {
+		n = b->next;
+		pbatch_free(b);
+	}
+	for (b = pf->free; b; b = n) {
+		n = b->next;
+		pbatch_free(b);
+	}
+	pbatch_free(pf->cur);
+	pthread_mutex_destroy(&pf->lock);
+	pthread_cond_destroy(&pf->cond);
+	free(pf);
+	r->pf = NULL;
+}
+
+static int pf_next(struct sampo_reader *r, struct sampo_event *ev)
+{
+	struct prefetch *pf = r->pf;
+
+	for (;;) {
+		if (pf->cur && pf->cur_pos < pf->cur->nr) {
+			*ev = pf->cur->evs[pf->cur_pos++];
+			return 1;
+		}
+		pthread_mutex_lock(&pf->lock);
+		if (pf->cur) {
+			pf->cur->next = pf->free;
+			pf->free = pf->cur;
+			pf->cur = NULL;
+			pthread_cond_broadcast(&pf->cond);
+		}
+		while (!pf->full && !pf->done)
+			pthread_cond_wait(&pf->cond, &pf->lock);
+		if (pf->full) {
+			pf->cur = pf->full;
+			pf->full = pf->cur->next;
+			if (!pf->full)
+				pf->full_tail = &pf->full;
+			pf->nr_full--;
+			pf->cur_pos = 0;
+			pf->stats = pf->cur->stats;
+			pthread_cond_broadcast(&pf->cond);
+			pthread_mutex_unlock(&pf->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&pf->lock);
+		/* done and drained: the thread is over, its state is ours again */
+		if (!pf->joined) {
+			pthread_join(pf->thread, NULL);
+			pf->joined = true;
+			pf->stats = r->stats;
+		}
+		return pf->final;
+	}
+}
+
 int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
+{
+	if (r->threaded && !r->pipe) {
+		if (!r->pf) {
+			int err = pf_start(r);
+
+			if (err)
+				return err;
+		}
+		if (r->pf)
+			return pf_next(r, ev);
+	}
+	return reader_next_sync(r, ev);
+}
+
+static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 {
 	struct queue *q = &r->queue;
 
@@ -1571,6 +1855,8 @@ int sampo_reader__feature(struct sampo_reader *r, int feat, const void **data, s
 
 	if (!sampo_reader__has_feature(r, feat))
 		return -ENOENT;
+	if (r->pf && !r->pf->joined)
+		return -EBUSY; /* the reading thread owns the source */
 	f = &r->features[feat];
 	if (!f->data) {
 		if (r->src.kind == SRC_MEM) {
@@ -1595,7 +1881,7 @@ int sampo_reader__feature(struct sampo_reader *r, int feat, const void **data, s
 
 const struct sampo_reader_stats *sampo_reader__stats(const struct sampo_reader *r)
 {
-	return &r->stats;
+	return r->pf ? &r->pf->stats : &r->stats;
 }
 
 static const char *const feature_names[SAMPO_FEAT_LAST_KNOWN + 1] = {

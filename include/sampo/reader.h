@@ -37,8 +37,16 @@ struct sampo_reader_opts {
 	/* Where a one-line description of an open or read failure goes. */
 	char *errbuf;
 	size_t errbuf_sz;
+	/*
+	 * Read, decode and order the records in a second thread, a few
+	 * thousand records ahead of the caller (files only; pipes are read in
+	 * the caller's thread). The records and their order are the same.
+	 * While that thread runs, sampo_reader__feature() returns -EBUSY: read
+	 * the features before the first sampo_reader__next().
+	 */
+	bool threaded;
 };
-#define sampo_reader_opts__last_field errbuf_sz
+#define sampo_reader_opts__last_field threaded
 
 /* One record, as handed out by sampo_reader__next(). */
 struct sampo_event {

@@ -57,6 +57,7 @@ struct report_ctx {
 	int max_stack;
 
 	/* state */
+	char errbuf[256]; /* the reader's: it writes read errors here too */
 	struct sampo_reader *reader;
 	struct sampo_features *features;
 	struct sampo_machine *machine;
@@ -248,8 +249,8 @@ static void note_change(struct sampo_hists *hists, const struct sampo_event *ev)
 static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 {
 	char errbuf[256] = "";
-	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = errbuf,
-		   .errbuf_sz = sizeof(errbuf));
+	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = ctx->errbuf,
+		   .errbuf_sz = sizeof(ctx->errbuf), .threaded = true);
 	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
 		   .kallsyms = ctx->kallsyms, .force = ctx->force);
 	struct sampo_feature_error ferr = { 0 };
@@ -258,8 +259,8 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 
 	err = sampo_reader__open(ctx->input, &ropts, &ctx->reader);
 	if (err) {
-		if (errbuf[0])
-			return cli_err(0, "%s", errbuf);
+		if (ctx->errbuf[0])
+			return cli_err(0, "%s", ctx->errbuf);
 		return cli_err(err, "cannot open '%s'", ctx->input);
 	}
 	is_pipe = sampo_reader__is_pipe(ctx->reader);
