@@ -40,11 +40,12 @@
 #include "internal/util.h"
 
 #define DEFAULT_MAX_STACK 127
-#define RCACHE_BITS 16
+#define RCACHE_BITS_CHAINS 18
+#define RCACHE_BITS_PLAIN 14
 #define CCACHE_BITS 10
 /* bigger with callchains: many more distinct stacks, and each miss costs more */
 #define SCACHE_BITS_CHAINS 18
-#define SCACHE_BITS_PLAIN 17
+#define SCACHE_BITS_PLAIN 15
 #define RAW_MAX (16u << 20) /* u64 words of recorded callchains kept for the stack cache */
 
 enum sort_key {
@@ -324,6 +325,7 @@ struct sampo_hists {
 	uint64_t cur_epoch; /* of the sample being added */
 	struct pidgen pidgen;
 	struct rcache_slot *rcache;
+	uint32_t rcache_mask;
 	struct ccache_slot *ccache;
 	struct scache_slot *scache;
 	uint32_t scache_mask;
@@ -539,7 +541,8 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 	if (!h->opts.callchain)
 		h->opts.children = false;
 
-	h->rcache = calloc(1u << RCACHE_BITS, sizeof(*h->rcache));
+	h->rcache_mask = (1u << (h->opts.callchain ? RCACHE_BITS_CHAINS : RCACHE_BITS_PLAIN)) - 1;
+	h->rcache = calloc(h->rcache_mask + 1, sizeof(*h->rcache));
 	h->ccache = calloc(1u << CCACHE_BITS, sizeof(*h->ccache));
 	h->scache_mask = (1u << (h->opts.callchain ? SCACHE_BITS_CHAINS : SCACHE_BITS_PLAIN)) - 1;
 	h->scache = calloc(h->scache_mask + 1, sizeof(*h->scache));
@@ -729,7 +732,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 			 uint64_t ip, uint32_t *ret)
 {
 	uint64_t slot_hash = hash_combine(mix64((uintptr_t)thread ^ cpumode), ip);
-	struct rcache_slot *slot = &h->rcache[slot_hash & ((1u << RCACHE_BITS) - 1)];
+	struct rcache_slot *slot = &h->rcache[slot_hash & h->rcache_mask];
 	struct sampo_addr_location al = { 0 };
 	const struct sampo_symbol *sym = NULL;
 	struct sampo_dso *dso = NULL;

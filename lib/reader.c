@@ -50,7 +50,7 @@
 #include "internal/record.h"
 #include "internal/util.h"
 
-#define WINDOW_SIZE (64ULL << 20)     /* bytes mapped at once over a file */
+#define WINDOW_SIZE (4ULL << 20)      /* bytes mapped at once over a file */
 #define STREAM_CHUNK (256U << 10)     /* read() size for pipes */
 #define MAX_ATTRS 65536U	      /* more attrs than any real file has */
 #define MAX_IDS (1U << 24)	      /* ids per attr */
@@ -1411,8 +1411,8 @@ static void queue_start_release(struct queue *q, uint64_t limit)
 
 /* ---- threaded mode --------------------------------------------------------- */
 
-#define PF_BATCH_EVENTS 4096
-#define PF_BATCH_BYTES (4U << 20)
+#define PF_BATCH_EVENTS 2048
+#define PF_BATCH_BYTES (1U << 20)
 #define PF_MAX_FULL 4 /* batches read ahead */
 
 struct pbatch {
