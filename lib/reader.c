@@ -21,8 +21,8 @@
  * never ends the frame); the inflated bytes are a record stream of their own,
  * and a record cut between two chunks is completed by the next chunk.
  *
- * In ordered mode records with a timestamp wait in a queue (a binary heap on
- * (time, arrival)) and come out round by round, as in perf's ordered_events:
+ * In ordered mode records with a timestamp wait in a queue and come out
+ * sorted by (time, arrival), round by round, as in perf's ordered_events:
  * at each FINISHED_ROUND the records up to the previous round's highest
  * timestamp are released; at the end everything is. Queued records are copied
  * into chunked arenas that are recycled when all their records are gone.
@@ -292,7 +292,7 @@ struct queued {
 };
 
 /*
- * A heap entry: small, so that sifting moves 24 bytes instead of a whole
+ * A queue entry: small, so that sorting moves 24 bytes instead of a whole
  * decoded event (that made ordered reading 6x slower than unordered).
  */
 struct qent {
@@ -301,9 +301,17 @@ struct qent {
 	uint32_t slot;
 };
 
+/*
+ * Queued records wait in arrival order in pend[]. A release (at a
+ * FINISHED_ROUND, at the end, or when the queue is too big) moves those up
+ * to the limit into rel[], sorted by (time, arrival), and hands them out in
+ * that order: the order a heap would give, for the cost of a merge sort of
+ * a few runs (each CPU's records arrive already sorted).
+ */
 struct queue {
-	struct qent *heap;
-	size_t nr, cap;
+	struct qent *pend, *rel, *tmp;
+	size_t nr_pend, nr_rel, rel_pos;
+	size_t nr, cap; /* nr: queued records, pend and not yet handed out rel */
 	struct queued *slots;
 	size_t slots_cap;
 	uint32_t *free_slots;
@@ -320,46 +328,47 @@ struct queue {
 	bool out_valid;
 };
 
-static bool q_less(const struct qent *a, const struct qent *b)
+static bool qent_le(const struct qent *a, const struct qent *b)
 {
-	return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+	return a->time < b->time || (a->time == b->time && a->seq <= b->seq);
 }
 
-static void q_sift_up(struct queue *q, size_t i)
+/* bottom-up natural merge sort by (time, arrival), through @tmp */
+static void qent_sort(struct qent *a, size_t n, struct qent *tmp)
 {
-	struct qent tmp = q->heap[i];
+	struct qent *src = a, *dst = tmp, *t;
+	size_t runs;
 
-	while (i > 0) {
-		size_t parent = (i - 1) / 2;
+	do {
+		size_t i = 0;
 
-		if (!q_less(&tmp, &q->heap[parent]))
-			break;
-		q->heap[i] = q->heap[parent];
-		i = parent;
-	}
-	q->heap[i] = tmp;
-}
+		runs = 0;
+		while (i < n) {
+			size_t m = i + 1, e, x, y, o = i;
 
-static void q_sift_down(struct queue *q, size_t i)
-{
-	struct qent tmp = q->heap[i];
-
-	for (;;) {
-		size_t l = 2 * i + 1, m = i;
-		const struct qent *best = &tmp;
-
-		if (l < q->nr && q_less(&q->heap[l], best)) {
-			m = l;
-			best = &q->heap[l];
+			while (m < n && qent_le(&src[m - 1], &src[m]))
+				m++;
+			e = m;
+			if (m < n) {
+				e = m + 1;
+				while (e < n && qent_le(&src[e - 1], &src[e]))
+					e++;
+			}
+			for (x = i, y = m; x < m && y < e;)
+				dst[o++] = qent_le(&src[x], &src[y]) ? src[x++] : src[y++];
+			while (x < m)
+				dst[o++] = src[x++];
+			while (y < e)
+				dst[o++] = src[y++];
+			i = e;
+			runs++;
 		}
-		if (l + 1 < q->nr && q_less(&q->heap[l + 1], best))
-			m = l + 1;
-		if (m == i)
-			break;
-		q->heap[i] = q->heap[m];
-		i = m;
-	}
-	q->heap[i] = tmp;
+		t = src;
+		src = dst;
+		dst = t;
+	} while (runs > 1);
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
 }
 
 static void *arena_alloc(struct queue *q, size_t size, struct arena_chunk **chunk)
@@ -411,8 +420,13 @@ static void queue_release(struct queue *q)
 		free(c);
 	}
 	/* chunks still referenced by queued records */
-	for (size_t i = 0; i < q->nr; i++) {
-		c = q->slots[q->heap[i].slot].chunk;
+	for (size_t i = q->rel_pos; i < q->nr_rel; i++) {
+		c = q->slots[q->rel[i].slot].chunk;
+		if (c && c != q->cur && --c->live == 0)
+			free(c);
+	}
+	for (size_t i = 0; i < q->nr_pend; i++) {
+		c = q->slots[q->pend[i].slot].chunk;
 		if (c && c != q->cur && --c->live == 0)
 			free(c);
 	}
@@ -422,7 +436,9 @@ static void queue_release(struct queue *q)
 			free(c);
 	}
 	free(q->cur);
-	free(q->heap);
+	free(q->pend);
+	free(q->rel);
+	free(q->tmp);
 	free(q->slots);
 	free(q->free_slots);
 	memset(q, 0, sizeof(*q));
@@ -1333,25 +1349,33 @@ static int queue_push(struct sampo_reader *r, const struct sampo_event *ev, uint
 	uint32_t slot;
 	void *copy;
 
-	/* one slot more than heap entries: the record handed out last */
+	/* one slot more than queued records: the record handed out last */
 	if (q->nr + 1 >= q->cap) {
 		size_t ncap = q->cap ? q->cap * 2 : 4096;
-		struct qent *nh = realloc(q->heap, ncap * sizeof(*nh));
-		struct queued *ns = realloc(q->slots, ncap * sizeof(*ns));
+		struct qent *np = realloc(q->pend, ncap * sizeof(*np));
+		struct qent *nr, *nt;
+		struct queued *ns;
 		uint32_t *nf;
 
-		if (nh)
-			q->heap = nh;
+		if (np)
+			q->pend = np;
+		nr = realloc(q->rel, ncap * sizeof(*nr));
+		if (nr)
+			q->rel = nr;
+		nt = realloc(q->tmp, ncap * sizeof(*nt));
+		if (nt)
+			q->tmp = nt;
+		ns = realloc(q->slots, ncap * sizeof(*ns));
 		if (ns)
 			q->slots = ns;
 		nf = realloc(q->free_slots, ncap * sizeof(*nf));
 		if (nf)
 			q->free_slots = nf;
-		if (!nh || !ns || !nf || ncap > UINT32_MAX)
+		if (!np || !nr || !nt || !ns || !nf || ncap > UINT32_MAX)
 			return reader_fail(r, -ENOMEM, "out of memory queueing records");
 		q->cap = ncap;
 	}
-	/* slots in use = heap entries + the one handed out last */
+	/* slots in use = queued records + the one handed out last */
 	if (q->nr_free)
 		slot = q->free_slots[--q->nr_free];
 	else
@@ -1368,16 +1392,16 @@ static int queue_push(struct sampo_reader *r, const struct sampo_event *ev, uint
 	relocate_sample(&e->ev.sample, ev->record, copy);
 	e->ev.record = copy;
 	e->time = time;
-	q->heap[q->nr].time = time;
-	q->heap[q->nr].seq = q->seq++;
-	q->heap[q->nr].slot = slot;
+	q->pend[q->nr_pend].time = time;
+	q->pend[q->nr_pend].seq = q->seq++;
+	q->pend[q->nr_pend].slot = slot;
+	q->nr_pend++;
 	if (time < q->last_flush)
 		r->stats.nr_out_of_order++;
 	if (time > q->max_time)
 		q->max_time = time;
 	q->bytes += size;
 	q->nr++;
-	q_sift_up(q, q->nr - 1);
 	return 0;
 }
 
@@ -1387,16 +1411,15 @@ static bool queue_pop(struct sampo_reader *r, struct sampo_event *ev)
 	struct queue *q = &r->queue;
 	struct queued *out;
 
-	if (!q->releasing || q->nr == 0 || q->heap[0].time > q->flush_limit) {
+	if (!q->releasing || q->rel_pos >= q->nr_rel) {
 		q->releasing = false;
+		q->nr_rel = q->rel_pos = 0;
 		return false;
 	}
-	out = &q->slots[q->heap[0].slot];
-	q->out_slot = q->heap[0].slot;
+	q->out_slot = q->rel[q->rel_pos++].slot;
+	out = &q->slots[q->out_slot];
 	q->out_valid = true;
-	q->heap[0] = q->heap[--q->nr];
-	if (q->nr)
-		q_sift_down(q, 0);
+	q->nr--;
 	q->bytes -= out->rec->header.size;
 	q->last_flush = out->time;
 	*ev = out->ev;
@@ -1405,8 +1428,24 @@ static bool queue_pop(struct sampo_reader *r, struct sampo_event *ev)
 
 static void queue_start_release(struct queue *q, uint64_t limit)
 {
+	size_t keep = 0;
+
 	q->flush_limit = limit;
 	q->releasing = limit != 0;
+	if (!q->releasing)
+		return;
+	/* what an earlier release left (none: they run to the end first) waits again */
+	for (size_t i = q->rel_pos; i < q->nr_rel; i++)
+		q->pend[q->nr_pend++] = q->rel[i];
+	q->nr_rel = q->rel_pos = 0;
+	for (size_t i = 0; i < q->nr_pend; i++) {
+		if (q->pend[i].time <= limit)
+			q->rel[q->nr_rel++] = q->pend[i];
+		else
+			q->pend[keep++] = q->pend[i];
+	}
+	q->nr_pend = keep;
+	qent_sort(q->rel, q->nr_rel, q->tmp);
 }
 
 /* ---- threaded mode --------------------------------------------------------- */
@@ -1768,7 +1807,11 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 			return err;
 		if (q->bytes > QUEUE_LIMIT && !q->releasing) {
 			/* perf's OE_FLUSH__HALF: release the older half of the time span */
-			uint64_t first = q->heap[0].time;
+			uint64_t first = UINT64_MAX;
+
+			for (size_t i = 0; i < q->nr_pend; i++)
+				if (q->pend[i].time < first)
+					first = q->pend[i].time;
 
 			queue_start_release(q, first + (q->max_time - first) / 2);
 		}
