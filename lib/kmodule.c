@@ -30,6 +30,7 @@
 #include "internal/util.h"
 
 #define MODULE_MAX_SIZE (512u << 20)
+#define LAYOUT_MAX	(1ULL << 32) /* bytes of one module's executable core, at most */
 
 void sampo_section_addrs__free(struct sampo_section_addr *secs, size_t nr)
 {
@@ -79,6 +80,11 @@ int sampo_module__layout(const void *image, size_t len, uint64_t base,
 			continue;
 		align = sh.sh_addralign ? sh.sh_addralign : 1;
 		if (align & (align - 1)) {
+			err = -SAMPO_ERR_MALFORMED;
+			goto out_end;
+		}
+		/* a module's core is megabytes: anything near 2^64 is a hostile file */
+		if (align > LAYOUT_MAX || sh.sh_size > LAYOUT_MAX || size > LAYOUT_MAX) {
 			err = -SAMPO_ERR_MALFORMED;
 			goto out_end;
 		}

@@ -167,9 +167,16 @@ int sampo_kmod__name(const char *path, char **ret_name)
 static struct sampo_dso *dso_new(const char *long_name, const char *short_name)
 {
 	struct sampo_dso *dso = calloc(1, sizeof(*dso));
+	char jit[32];
+	int tid;
 
 	if (!dso)
 		return NULL;
+	/* perf's dso__set_basename(): a JIT's perf map is "[JIT] tid N" */
+	if (!short_name && sscanf(long_name, "/tmp/perf-%d.map", &tid) == 1) {
+		snprintf(jit, sizeof(jit), "[JIT] tid %d", tid);
+		short_name = jit;
+	}
 	dso->refcnt = 1;
 	dso->long_name = strdup(long_name);
 	dso->short_name = strdup(short_name ? short_name : path_basename(long_name));

@@ -23,22 +23,11 @@
 #include <sampo/reader.h>
 #include <sampo/symbol.h>
 #include <sampo/writer.h>
+#include "internal/modsections.h"
 #include "internal/util.h"
 
 #define MODSECTIONS_VERSION 1
 #define MAX_SECTIONS	    65536
-
-struct modsec_module {
-	char *name;
-	struct sampo_build_id bid;
-	struct sampo_section_addr *secs; /* names owned */
-	size_t nr;
-};
-
-struct sampo_module_sections {
-	struct modsec_module *mods;
-	size_t nr, cap;
-};
 
 struct sampo_module_sections *sampo_module_sections__new(void)
 {

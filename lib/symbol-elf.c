@@ -12,9 +12,10 @@
  * NAME@plt, as perf's dso__synthesize_plt_symbols() does.
  *
  * What is kept follows perf 6.1's dso__load_sym(): functions (STT_FUNC,
- * STT_GNU_IFUNC), objects and labels (STT_NOTYPE) that are defined, named,
- * and live in a section whose name contains "text" or "data"
- * (elf_sec__filter()); ARM mapping symbols ($a, $d, $t, $x) are dropped.
+ * STT_GNU_IFUNC) and objects that are defined and named, in any section,
+ * and labels (STT_NOTYPE) in a section whose name contains "text" or "data"
+ * (elf_sec__filter() applies to labels only); ARM mapping symbols ($a, $d,
+ * $t, $x) are dropped.
  *
  * Addresses: executables and shared objects keep st_value, the file's
  * virtual address; the PT_LOAD headers are stored in the table so that a
@@ -25,7 +26,8 @@
  *
  * Names are demangled: C++ through libstdc++'s __cxa_demangle(), looked up at
  * run time with dlopen() so that the library does not link a C++ runtime
- * (names stay mangled when libstdc++ is absent), and Rust's legacy mangling
+ * (names stay mangled when libstdc++ is absent), then cut to what perf 6.1
+ * prints (no parameters, see lib/demangle.c), and Rust's legacy mangling
  * (_ZN...17h<hash>E) by hand, which drops the hash as rustfilt does.
  */
 #include <dlfcn.h>
@@ -46,6 +48,7 @@
 
 #include <sampo/buildid.h>
 #include <sampo/symbol.h>
+#include "internal/demangle.h"
 #include "internal/log.h"
 #include "internal/symbol.h"
 #include "internal/util.h"
@@ -239,6 +242,8 @@ static char *demangle(const char *name)
 		free(r);
 		return NULL;
 	}
+	/* perf 6.1 prints C++ names without their parameters (libiberty's DMGL_NO_OPTS) */
+	sampo_demangle__strip_params(r);
 	return r;
 }
 
@@ -433,7 +438,11 @@ static int load_symbols(struct elf_load_ctx *c, Elf *elf, Elf_Scn *symscn)
 		if (!secscn || !gelf_getshdr(secscn, &sec))
 			continue;
 		secname = elf_strptr(elf, shstrndx, sec.sh_name);
-		if (!secname || (!strstr(secname, "text") && !strstr(secname, "data")))
+		if (!secname)
+			continue;
+		/* perf filters only labels by section name: _fini in .fini stays */
+		if (stype == SAMPO_SYMBOL_NOTYPE && !strstr(secname, "text") &&
+		    !strstr(secname, "data"))
 			continue;
 
 		addr = sym.st_value;

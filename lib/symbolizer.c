@@ -6,9 +6,15 @@
  * Two tables:
  *
  *	sources  one per (kind, name, recorded build-id): the file chosen for it
- *	         and its symbol table, loaded once; kinds are user ELF, kernel
+ *	         and its symbol table, loaded once; kinds: user ELF (or a JIT
+ *	         perf map), kernel (vmlinux or kallsyms), module (.ko placed by
+ *	         section), and the cached kallsyms snapshot kept for modules
  *	dsos     one per machine DSO seen by __find(): its source and, for the
  *	         kernel, the relocation between sampled and table addresses
+ *
+ * Module symbol tables are placed by the file's section maps (absolute
+ * addresses) or by redoing the loader's layout from 0 (looked up at
+ * address - map start); see docs/kernel-symbols.md.
  *
  * A source is PENDING, then LOADING (by one thread), then DONE (symtab or
  * NULL) and never changes again. When the file has a build-id table, every
@@ -31,9 +37,12 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <dirent.h>
+#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,10 +51,12 @@
 #include <sampo/event.h>
 #include <sampo/feature.h>
 #include <sampo/machine.h>
+#include <sampo/modsections.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 #include "internal/log.h"
 #include "internal/machine.h"
+#include "internal/modsections.h"
 #include "internal/symbol.h"
 #include "internal/util.h"
 
@@ -59,6 +70,8 @@
 enum src_kind {
 	SRC_USER,
 	SRC_KERNEL,
+	SRC_MODULE,
+	SRC_KALLSYMS, /* the cached kallsyms snapshot, beside a vmlinux: places modules */
 };
 
 enum src_state {
@@ -69,7 +82,8 @@ enum src_state {
 
 struct sym_src {
 	enum src_kind kind;
-	char *name;		   /* DSO long name (user), "[kernel.kallsyms]" (kernel) */
+	char *name; /* DSO long name (user), "[kernel.kallsyms]" (kernel), "ext4" (module) */
+	char *hint; /* module: the recorded path, or NULL */
 	struct sampo_build_id bid; /* recorded; size 0: none recorded */
 	enum src_state state;	   /* under s->lock until DONE */
 
@@ -78,7 +92,11 @@ struct sym_src {
 	char *path;		     /* the file the symbols came from */
 	bool kallsyms;		     /* kernel: from a kallsyms file, not a vmlinux */
 	bool verified;		     /* its build-id was checked against the recorded one */
+	bool relative;		     /* module laid out from 0: look up addr - map start */
+	bool absolute;		     /* perf map (JIT): addresses as sampled */
+	int placement;		     /* enum sampo_symbol_placement */
 	bool has_ref;		     /* kernel: ref_addr is the source's _text */
+	bool live;		     /* kernel: the running kernel's /proc/kallsyms */
 	uint64_t ref_addr;
 	char *warning; /* to log once, from the caller's thread */
 	char *debug;   /* the same at debug level */
@@ -91,7 +109,7 @@ enum ent_kind {
 	ENT_NONE,   /* no symbols: anonymous memory, unknown kinds */
 	ENT_USER,   /* file offset -> vaddr -> table */
 	ENT_KERNEL, /* sampled - delta -> table */
-	ENT_MODULE, /* kallsyms module symbols, absolute */
+	ENT_MODULE, /* a .ko placed by section, or the kallsyms module symbols */
 	ENT_BPF,    /* one symbol covering the map, named after the ksymbol */
 };
 
@@ -103,7 +121,9 @@ struct dso_ent {
 	uint64_t delta;	       /* kernel: sampled address - table address (mod 2^64) */
 	bool usable;	       /* checks at binding time passed */
 	bool stale;	       /* a newer version of the file came later (see dso_replaced_later()) */
+	bool perf_map;	       /* ENT_USER: /tmp/perf-PID.map */
 	char *module;	       /* ENT_MODULE: name without brackets */
+	struct sym_src *ksrc;  /* ENT_MODULE: the kallsyms source used instead of a .ko */
 	struct sampo_symtab *own; /* ENT_BPF: the one-symbol table */
 	struct dso_ent *next;
 };
@@ -120,6 +140,16 @@ struct sampo_symbolizer {
 	char *osrelease; /* recorded */
 	bool force;
 	bool no_demangle;
+	const struct sampo_module_sections *modsecs;
+
+	/* NAME.ko* under SYMFS/lib/modules/R, built once by whichever thread needs it */
+	pthread_mutex_t mod_lock;
+	bool mod_index_built;
+	struct mod_file {
+		char *name; /* normalized: '-' made '_', no extension */
+		char *path;
+	} *mod_files;
+	size_t nr_mod_files, mod_files_cap;
 
 	/* the build-id table, copied */
 	struct feat_bid {
@@ -286,7 +316,112 @@ static bool try_user_file(const struct sampo_symbolizer *s, struct sym_src *src,
 	}
 	src->path = strdup(path);
 	src->verified = chk == BID_MATCH;
+	src->placement = SAMPO_PLACED_FILE;
 	return true;
+}
+
+/*
+ * A JIT's perf map, /tmp/perf-PID.map: "START SIZE NAME" per line, hex,
+ * absolute addresses (perf's util/map.c and symbol.c dso__load_perf_map()).
+ * Lines that do not parse are skipped, as perf skips them.
+ */
+static int load_perf_map(const char *path, struct sampo_symtab **ret)
+{
+	struct sampo_symtab_builder b;
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f = fopen(path, "re");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	sampo_symtab_builder__init(&b);
+	while ((n = getline(&line, &cap, f)) > 0) {
+		char *p = line, *end;
+		uint64_t start, size;
+
+		start = strtoull(p, &end, 16);
+		if (end == p || *end != ' ')
+			continue;
+		p = end + 1;
+		size = strtoull(p, &end, 16);
+		if (end == p || *end != ' ')
+			continue;
+		p = end + 1;
+		p[strcspn(p, "\n")] = '\0';
+		if (!*p || start + size < start)
+			continue;
+		err = sampo_symtab_builder__add(&b, start, size, p, strlen(p), SAMPO_SYMBOL_GLOBAL,
+						SAMPO_SYMBOL_FUNC, 0);
+		if (err)
+			break;
+	}
+	free(line);
+	fclose(f);
+	if (!err)
+		err = sampo_symtab_builder__finish(&b, SAMPO_FIXUP_ELF, ret);
+	sampo_symtab_builder__release(&b);
+	return err;
+}
+
+static bool is_perf_map(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "/tmp/perf-", 10) && n > 14 && !strcmp(name + n - 4, ".map");
+}
+
+/* Bytes mapped at our [vdso], from /proc/self/maps (0 when unknown): the image must fit. */
+static size_t own_vdso_size(unsigned long at)
+{
+	char line[512];
+	size_t size = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (!strstr(line, "[vdso]") || sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		if (lo == at && hi > lo)
+			size = hi - lo;
+		break;
+	}
+	fclose(f);
+	return size;
+}
+
+/*
+ * The running kernel's vDSO, from our own address space: the one to use for
+ * a recorded [vdso] whose build-id it has (a report on the recording
+ * machine), since perf 6.1 does not cache it by default.
+ */
+static int load_own_vdso(const struct sampo_symbolizer *s, struct sym_src *src)
+{
+	unsigned long at = getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)at;
+	struct sampo_build_id found;
+	size_t len;
+
+	if (!at || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return -ENOENT;
+	len = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (len < sizeof(*eh) || len > own_vdso_size(at))
+		return -ENOENT;
+	if (sampo_build_id__from_elf_mem(eh, len, &found) || !src->bid.size ||
+	    !sampo_build_id__equal(&found, &src->bid))
+		return -ENOENT;
+	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_demangle = s->no_demangle, .no_plt = true,
+		   .no_debug_file = true);
+	if (sampo_symtab__load_elf_mem(eh, len, "[vdso]", &eo, &src->symtab))
+		return -ENOENT;
+	src->path = strdup("[vdso] of the running kernel");
+	src->verified = true;
+	src->placement = SAMPO_PLACED_FILE;
+	return 0;
 }
 
 static void src_load_user(const struct sampo_symbolizer *s, struct sym_src *src)
@@ -297,12 +432,22 @@ static void src_load_user(const struct sampo_symbolizer *s, struct sym_src *src)
 	bool mismatched = false, done = false;
 	char *path = NULL;
 
+	if (is_perf_map(src->name)) {
+		if (!load_perf_map(src->name, &src->symtab)) {
+			src->path = strdup(src->name);
+			src->absolute = true;
+			src->placement = SAMPO_PLACED_FILE;
+		}
+		return;
+	}
 	if (src->bid.size && s->buildid_dir &&
 	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, vdso ? "vdso" : "elf", &path)) {
 		done = try_user_file(s, src, path, &tried, &mismatched);
 		free(path);
 		path = NULL;
 	}
+	if (!done && vdso)
+		done = !load_own_vdso(s, src);
 	if (!done && src->name[0] == '/')
 		done = try_user_file(s, src, src->name, &tried, &mismatched);
 	if (!done && s->symfs && src->name[0] == '/') {
@@ -452,6 +597,8 @@ static bool try_kernel_file(const struct sampo_symbolizer *s, struct sym_src *sr
 		       !sampo_symtab__kallsyms_ref(src->symtab, "_stext", &src->ref_addr);
 	src->path = strdup(path);
 	src->kallsyms = type == KSRC_KALLSYMS;
+	src->live = live;
+	src->placement = src->kallsyms ? SAMPO_PLACED_KALLSYMS : SAMPO_PLACED_FILE;
 	src->verified = chk == BID_MATCH;
 	return true;
 }
@@ -544,7 +691,14 @@ static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *sr
 		path = NULL;
 	}
 
-	if (done && !src->verified && !src->bid.size) {
+	if (done && !src->verified && !src->bid.size && src->live) {
+		if (asprintf(&src->warning,
+			     "no kernel build-id was recorded: using the running kernel's '%s' "
+			     "because its release is the recorded %s (right only if it is the same "
+			     "build; -k or --kallsyms name another)",
+			     src->path, s->osrelease) < 0)
+			src->warning = NULL;
+	} else if (done && !src->verified && !src->bid.size) {
 		if (asprintf(&src->debug,
 			     "no kernel build-id was recorded: using '%s' unchecked", src->path) < 0)
 			src->debug = NULL;
@@ -565,10 +719,257 @@ static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *sr
 	free(tried.buf);
 }
 
-static void src_load(const struct sampo_symbolizer *s, struct sym_src *src)
+/* ---- modules ------------------------------------------------------------------------------- */
+
+/* "ext4" from "/lib/.../ext4.ko.zst", "[ext4]", "nf-tables.ko" (-> "nf_tables"); malloc'ed */
+static char *module_name(const char *path)
 {
-	if (src->kind == SRC_KERNEL)
+	char *name = NULL;
+	size_t n;
+
+	if (sampo_kmod__name(path, &name))
+		return NULL;
+	n = strlen(name);
+	if (n >= 2 && name[0] == '[' && name[n - 1] == ']') {
+		memmove(name, name + 1, n - 2);
+		name[n - 2] = '\0';
+	}
+	for (char *c = name; *c; c++) {
+		if (*c == '-')
+			*c = '_';
+	}
+	return name;
+}
+
+static void mod_index_add(struct sampo_symbolizer *s, const char *path)
+{
+	struct mod_file *mf;
+	char *name;
+
+	if (!sampo_kmod__is_module(path))
+		return;
+	name = module_name(path);
+	if (!name)
+		return;
+	if (s->nr_mod_files == s->mod_files_cap) {
+		size_t ncap = s->mod_files_cap ? s->mod_files_cap * 2 : 256;
+
+		mf = realloc(s->mod_files, ncap * sizeof(*mf));
+		if (!mf) {
+			free(name);
+			return;
+		}
+		s->mod_files = mf;
+		s->mod_files_cap = ncap;
+	}
+	mf = &s->mod_files[s->nr_mod_files];
+	mf->name = name;
+	mf->path = strdup(path);
+	if (!mf->path) {
+		free(name);
+		return;
+	}
+	s->nr_mod_files++;
+}
+
+static void mod_index_walk(struct sampo_symbolizer *s, const char *dir, int depth)
+{
+	struct dirent *de;
+	DIR *d;
+
+	if (depth > 16)
+		return;
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct stat st;
+		char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		/* the build and source links point at whole kernel trees */
+		if (depth == 0 && (!strcmp(de->d_name, "build") || !strcmp(de->d_name, "source")))
+			continue;
+		p = path_join(dir, de->d_name);
+		if (!p)
+			break;
+		if (!lstat(p, &st)) {
+			if (S_ISDIR(st.st_mode))
+				mod_index_walk(s, p, depth + 1);
+			else if (S_ISREG(st.st_mode))
+				mod_index_add(s, p);
+		}
+		free(p);
+	}
+	closedir(d);
+}
+
+/* The files under SYMFS/lib/modules/R that may be module @name, in index order. */
+static void mod_index_build(struct sampo_symbolizer *s)
+{
+	pthread_mutex_lock(&s->mod_lock);
+	if (!s->mod_index_built && s->osrelease) {
+		char *dir;
+
+		if (asprintf(&dir, "%s/lib/modules/%s", s->symfs ? s->symfs : "", s->osrelease) >= 0) {
+			mod_index_walk(s, dir, 0);
+			free(dir);
+		}
+	}
+	s->mod_index_built = true;
+	pthread_mutex_unlock(&s->mod_lock);
+}
+
+/*
+ * One module candidate: read (decompress), check the build-id, then place
+ * the sections: by the recorded section map, else by the loader's layout.
+ */
+static bool try_module_file(const struct sampo_symbolizer *s, struct sym_src *src,
+			    const char *path, struct strbuf *tried, bool *mismatched)
+{
+	struct sampo_section_addr *layout = NULL;
+	const struct sampo_section_addr *secs;
+	struct sampo_build_id found = { 0 };
+	size_t len, nr = 0;
+	char errbuf[256] = "";
+	bool match = false;
+	void *image;
+	int err;
+
+	if (!file_exists(path)) {
+		note_tried(tried, path, "not found", NULL);
+		return false;
+	}
+	err = sampo_module__read_file(path, &image, &len);
+	if (err) {
+		note_tried(tried, path, err == -SAMPO_ERR_DECOMPRESS ? "does not decompress"
+								     : "cannot read",
+			   NULL);
+		return false;
+	}
+	err = sampo_build_id__from_elf_mem(image, len, &found);
+	if (src->bid.size) {
+		match = !err && sampo_build_id__equal(&found, &src->bid);
+		if (!match) {
+			note_tried(tried, path, "no build-id", &found);
+			*mismatched = true;
+			if (!s->force) {
+				free(image);
+				return false;
+			}
+		}
+	}
+	secs = sampo_module_sections__find(s->modsecs, src->bid.size ? &src->bid : &found,
+					   src->name, &nr);
+	if (secs) {
+		src->placement = SAMPO_PLACED_SECTION_MAP;
+	} else {
+		err = sampo_module__layout(image, len, 0, &layout, &nr);
+		if (err) {
+			note_tried(tried, path, "not a kernel module", NULL);
+			free(image);
+			return false;
+		}
+		secs = layout;
+		src->relative = true;
+		src->placement = SAMPO_PLACED_LAYOUT;
+	}
+	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_demangle = s->no_demangle, .no_debug_file = true,
+		   .sections = secs, .nr_sections = nr, .errbuf = errbuf,
+		   .errbuf_sz = sizeof(errbuf));
+	err = sampo_symtab__load_elf_mem(image, len, path, &eo, &src->symtab);
+	sampo_section_addrs__free(layout, layout ? nr : 0);
+	free(image);
+	if (err) {
+		note_tried(tried, path, errbuf[0] ? errbuf : "cannot load", NULL);
+		src->placement = SAMPO_PLACED_NONE;
+		src->relative = false;
+		return false;
+	}
+	src->path = strdup(path);
+	src->verified = match;
+	return true;
+}
+
+static void src_load_module(struct sampo_symbolizer *s, struct sym_src *src)
+{
+	struct strbuf tried = { 0 };
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	bool mismatched = false, done = false;
+	char *path = NULL;
+
+	if (src->bid.size && s->buildid_dir &&
+	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "elf", &path)) {
+		done = try_module_file(s, src, path, &tried, &mismatched);
+		free(path);
+		path = NULL;
+	}
+	if (!done && src->hint && src->hint[0] == '/') {
+		done = try_module_file(s, src, src->hint, &tried, &mismatched);
+		if (!done && s->symfs) {
+			path = path_join(s->symfs, src->hint);
+			if (path)
+				done = try_module_file(s, src, path, &tried, &mismatched);
+			free(path);
+			path = NULL;
+		}
+	}
+	if (!done) {
+		mod_index_build(s);
+		/* the index is complete and no longer changes once built */
+		for (size_t i = 0; !done && i < s->nr_mod_files; i++) {
+			if (!strcmp(s->mod_files[i].name, src->name) &&
+			    (!src->hint || strcmp(s->mod_files[i].path, src->hint)))
+				done = try_module_file(s, src, s->mod_files[i].path, &tried,
+						       &mismatched);
+		}
+		if (!done && s->osrelease) {
+			sb_addf(&tried, "%s%s/lib/modules/%s", tried.len ? ", " : "",
+				s->symfs ? s->symfs : "", s->osrelease);
+		}
+	}
+	bid_hex(&src->bid, hex);
+	if (mismatched && (!done || s->force)) {
+		if (asprintf(&src->warning, "module %s was recorded with build-id %s; %s: %s",
+			     src->name, hex,
+			     done ? "using a file with another build-id (--force)"
+				  : "no file has it, its samples stay unresolved",
+			     tried.buf ? tried.buf : "") < 0)
+			src->warning = NULL;
+	} else if (!done) {
+		if (asprintf(&src->debug, "no file for module %s (build-id %s): tried %s", src->name,
+			     hex, tried.buf ? tried.buf : "nothing") < 0)
+			src->debug = NULL;
+	}
+	free(tried.buf);
+}
+
+/* The kallsyms snapshot cached under the kernel's build-id (or --kallsyms), for modules. */
+static void src_load_kallsyms(const struct sampo_symbolizer *s, struct sym_src *src)
+{
+	struct strbuf tried = { 0 };
+	bool mismatched = false;
+	char *path = NULL;
+
+	if (s->kallsyms) {
+		(void)try_kernel_file(s, src, s->kallsyms, KSRC_KALLSYMS, false, &tried, &mismatched);
+	} else if (src->bid.size && s->buildid_dir &&
+		   !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "kallsyms", &path)) {
+		(void)try_kernel_file(s, src, path, KSRC_KALLSYMS, false, &tried, &mismatched);
+		free(path);
+	}
+	free(tried.buf);
+}
+
+static void src_load(struct sampo_symbolizer *s, struct sym_src *src)
+{
+	if (src->kind == SRC_KALLSYMS)
+		src_load_kallsyms(s, src);
+	else if (src->kind == SRC_KERNEL)
 		src_load_kernel(s, src);
+	else if (src->kind == SRC_MODULE)
+		src_load_module(s, src);
 	else
 		src_load_user(s, src);
 }
@@ -579,6 +980,7 @@ static void src_free(struct sym_src *src)
 {
 	sampo_symtab__delete(src->symtab);
 	free(src->name);
+	free(src->hint);
 	free(src->path);
 	free(src->warning);
 	free(src->debug);
@@ -587,14 +989,15 @@ static void src_free(struct sym_src *src)
 
 /* Find or create (PENDING) the source for (kind, name, bid). Caller holds s->lock. */
 static struct sym_src *src_findnew_locked(struct sampo_symbolizer *s, enum src_kind kind,
-					  const char *name, const struct sampo_build_id *bid)
+					  const char *name, const struct sampo_build_id *bid,
+					  const char *hint)
 {
 	struct sym_src *src;
 
 	for (src = s->sources; src; src = src->next) {
 		if (src->kind != kind || !sampo_build_id__equal(&src->bid, bid))
 			continue;
-		if (kind == SRC_KERNEL || !strcmp(src->name, name))
+		if (kind == SRC_KERNEL || kind == SRC_KALLSYMS || !strcmp(src->name, name))
 			return src;
 	}
 	src = calloc(1, sizeof(*src));
@@ -603,7 +1006,10 @@ static struct sym_src *src_findnew_locked(struct sampo_symbolizer *s, enum src_k
 	src->kind = kind;
 	src->bid = *bid;
 	src->name = strdup(name);
-	if (!src->name) {
+	src->hint = hint && hint[0] == '/' ? strdup(hint) : NULL;
+	if (!src->name || (hint && hint[0] == '/' && !src->hint)) {
+		free(src->name);
+		free(src->hint);
 		free(src);
 		return NULL;
 	}
@@ -721,12 +1127,15 @@ static int start_preload(struct sampo_symbolizer *s)
 		const struct feat_bid *b = &s->bids[i];
 		struct sym_src *src;
 
-		if (b->kmod)
-			continue;
-		if (b == s->kernel_bid)
-			src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &b->bid);
+		if (b->kmod) {
+			char *name = module_name(b->name);
+
+			src = name ? src_findnew_locked(s, SRC_MODULE, name, &b->bid, b->name) : NULL;
+			free(name);
+		} else if (b == s->kernel_bid)
+			src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &b->bid, NULL);
 		else if (!is_kernel_mode(b->cpumode))
-			src = src_findnew_locked(s, SRC_USER, b->name, &b->bid);
+			src = src_findnew_locked(s, SRC_USER, b->name, &b->bid, NULL);
 		else
 			continue;
 		if (src)
@@ -773,13 +1182,17 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 	pthread_cond_init(&s->cond, NULL);
 	s->force = SOPTS_GET(opts, force, false);
 	s->no_demangle = SOPTS_GET(opts, no_demangle, false);
+	s->modsecs = SOPTS_GET(opts, module_sections, NULL);
+	pthread_mutex_init(&s->mod_lock, NULL);
 	err = dup_opt(&s->symfs, SOPTS_GET(opts, symfs, NULL));
 	if (!err)
 		err = dup_opt(&s->vmlinux, SOPTS_GET(opts, vmlinux, NULL));
 	if (!err)
 		err = dup_opt(&s->kallsyms, SOPTS_GET(opts, kallsyms, NULL));
 	if (!err)
-		err = dup_opt(&s->live_root, SOPTS_GET(opts, live_root, "/"));
+		err = dup_opt(&s->live_root, SOPTS_GET(opts, live_root, NULL) ? opts->live_root : "/");
+	if (!err && !s->live_root)
+		err = dup_opt(&s->live_root, "/");
 	if (!err && features && sampo_features__has(features, SAMPO_FEAT_OSRELEASE))
 		err = dup_opt(&s->osrelease, features->osrelease);
 	if (err)
@@ -851,6 +1264,12 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 	free(s->buildid_dir);
 	free(s->live_root);
 	free(s->osrelease);
+	for (size_t i = 0; i < s->nr_mod_files; i++) {
+		free(s->mod_files[i].name);
+		free(s->mod_files[i].path);
+	}
+	free(s->mod_files);
+	pthread_mutex_destroy(&s->mod_lock);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
 	free(s);
@@ -970,6 +1389,47 @@ static bool dso_replaced_later(struct sampo_symbolizer *s, const struct sampo_ds
 	return stale;
 }
 
+/* A module's build-id: its MMAP2's, else the table entry of the same path or module name. */
+static void module_recorded_bid(const struct sampo_symbolizer *s, const struct sampo_dso *dso,
+				const char *modname, struct sampo_build_id *ret)
+{
+	size_t size = 0;
+	const uint8_t *b = sampo_dso__build_id(dso, &size);
+
+	memset(ret, 0, sizeof(*ret));
+	if (b && size && size <= SAMPO_BUILD_ID_SIZE) {
+		memcpy(ret->data, b, size);
+		ret->size = size;
+		return;
+	}
+	for (size_t i = 0; i < s->nr_bids; i++) {
+		if (s->bids[i].kmod && !strcmp(s->bids[i].name, dso->long_name)) {
+			*ret = s->bids[i].bid;
+			return;
+		}
+	}
+	for (size_t i = 0; i < s->nr_bids; i++) {
+		char *name;
+
+		if (!s->bids[i].kmod)
+			continue;
+		name = module_name(s->bids[i].name);
+		if (name && !strcmp(name, modname)) {
+			*ret = s->bids[i].bid;
+			free(name);
+			return;
+		}
+		free(name);
+	}
+	/* the section maps were keyed by the build-id the running module had */
+	for (size_t i = 0; s->modsecs && i < s->modsecs->nr; i++) {
+		if (!strcmp(s->modsecs->mods[i].name, modname)) {
+			*ret = s->modsecs->mods[i].bid;
+			return;
+		}
+	}
+}
+
 static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 {
 	struct sampo_dso *dso = e->dso;
@@ -980,30 +1440,19 @@ static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 		e->kind = ENT_KERNEL;
 		dso_recorded_bid(s, dso, true, &bid);
 		pthread_mutex_lock(&s->lock);
-		src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &bid);
+		src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &bid, NULL);
 		pthread_mutex_unlock(&s->lock);
 	} else if (dso->is_ksymbol) {
 		e->kind = ENT_BPF;
 		return 0;
 	} else if (dso->space == SAMPO_DSO_SPACE_KERNEL && dso->is_kmod) {
-		char *name = NULL;
-
 		e->kind = ENT_MODULE;
-		if (sampo_kmod__name(dso->long_name, &name))
+		e->module = module_name(dso->long_name);
+		if (!e->module)
 			return -ENOMEM;
-		/* "[name]" -> "name" */
-		size_t n = strlen(name);
-
-		if (n >= 2 && name[0] == '[' && name[n - 1] == ']') {
-			memmove(name, name + 1, n - 2);
-			name[n - 2] = '\0';
-		}
-		e->module = name;
-		dso_recorded_bid(s, dso, true, &bid);
-		if (s->kernel_bid)
-			bid = s->kernel_bid->bid;
+		module_recorded_bid(s, dso, e->module, &bid);
 		pthread_mutex_lock(&s->lock);
-		src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &bid);
+		src = src_findnew_locked(s, SRC_MODULE, e->module, &bid, dso->long_name);
 		pthread_mutex_unlock(&s->lock);
 	} else if (dso->space == SAMPO_DSO_SPACE_USER) {
 		const char *name = dso->long_name;
@@ -1014,9 +1463,10 @@ static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 		}
 		if (!strcmp(name, "[vdso]") || name[0] == '/') {
 			e->kind = ENT_USER;
+			e->perf_map = is_perf_map(name);
 			dso_recorded_bid(s, dso, false, &bid);
 			pthread_mutex_lock(&s->lock);
-			src = src_findnew_locked(s, SRC_USER, name, &bid);
+			src = src_findnew_locked(s, SRC_USER, name, &bid, NULL);
 			pthread_mutex_unlock(&s->lock);
 		} else {
 			e->kind = ENT_NONE;
@@ -1032,8 +1482,72 @@ static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 	return 0;
 }
 
+static struct sym_src *kernel_src(struct sampo_symbolizer *s);
+
+/*
+ * The kernel's kallsyms source, when it was taken in the recording boot:
+ * its _text is the recorded one (with KASLR, a sure sign; without, the best
+ * there is). Such a snapshot places module symbols too.
+ */
+static bool same_boot(struct sampo_symbolizer *s, const struct sym_src *k)
+{
+	const char *ref_name;
+	uint64_t ref_addr;
+
+	return k->symtab && k->kallsyms && k->has_ref &&
+	       sampo_machine__kernel_ref_reloc(s->machine, &ref_name, &ref_addr) &&
+	       ref_addr == k->ref_addr;
+}
+
+static struct sym_src *boot_kallsyms(struct sampo_symbolizer *s)
+{
+	struct sym_src *k = kernel_src(s), *ks;
+
+	if (!k)
+		return NULL;
+	src_ensure(s, k);
+	if (same_boot(s, k))
+		return k;
+	/* the kernel's symbols came from a vmlinux: the cached snapshot may still place modules */
+	pthread_mutex_lock(&s->lock);
+	ks = src_findnew_locked(s, SRC_KALLSYMS, "[kernel.kallsyms]", &k->bid, NULL);
+	pthread_mutex_unlock(&s->lock);
+	if (!ks)
+		return NULL;
+	src_ensure(s, ks);
+	return same_boot(s, ks) ? ks : NULL;
+}
+
+/* No .ko for a module: its symbols in a kallsyms snapshot of the recording boot, if they fit its map */
+static void module_kallsyms_fallback(struct sampo_symbolizer *s, struct dso_ent *e,
+				     const struct sampo_map *map)
+{
+	struct sym_src *k = boot_kallsyms(s);
+	const struct sampo_symbol *sym;
+
+	if (!k || !map)
+		return;
+	sym = sampo_symtab__find(k->symtab, map->start);
+	if (!sym) {
+		/* the first symbol of the module may start after the map's first byte */
+		for (size_t i = 0; i < sampo_symtab__nr(k->symtab); i++) {
+			const struct sampo_symbol *c = sampo_symtab__at(k->symtab, i);
+
+			if (sampo_symbol__start(c) >= map->start && sampo_symbol__start(c) < map->end) {
+				sym = c;
+				break;
+			}
+		}
+	}
+	if (!sym || !sampo_symtab__symbol_module(k->symtab, sym) ||
+	    strcmp(sampo_symtab__symbol_module(k->symtab, sym), e->module))
+		return;
+	e->ksrc = k;
+	e->usable = true;
+}
+
 /* After the source is loaded: relocation and the checks that need the machine. */
-static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e)
+static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e, const struct sampo_map *map)
 {
 	struct sym_src *src = e->src;
 	const char *ref_name;
@@ -1041,6 +1555,11 @@ static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e)
 
 	e->ready = true;
 	e->usable = src->symtab != NULL;
+	if (e->kind == ENT_MODULE) {
+		if (!e->usable)
+			module_kallsyms_fallback(s, e, map);
+		return;
+	}
 	if (!e->usable || e->kind == ENT_USER)
 		return;
 
@@ -1051,12 +1570,20 @@ static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e)
 		(void)sampo_symtab__kallsyms_ref(src->symtab, ref_name, &own);
 		e->delta = ref_addr - own;
 	} else {
+		/*
+		 * _text hidden at record time (kptr_restrict: pgoff 0), or a source
+		 * without _text: no slide can be measured. Only the running
+		 * kernel's own kallsyms can be right without one.
+		 */
 		e->delta = 0;
-	}
-	if (e->kind == ENT_MODULE) {
-		/* modules move independently of the kernel: a snapshot of another boot says nothing */
-		e->usable = src->kallsyms && e->delta == 0;
-		return;
+		if (!src->live && !s->force) {
+			pr_warn("the recorded kernel map gives no _text address (hidden at record "
+				"time?): '%s' cannot be relocated, kernel samples stay unresolved "
+				"(--force uses it unrelocated)\n",
+				src->path);
+			e->usable = false;
+			return;
+		}
 	}
 	/* unverified sources: the text size must be the recorded one (_etext - _text) */
 	if (!src->verified && src->has_ref && !s->force) {
@@ -1132,12 +1659,14 @@ static const struct sampo_symbol *bpf_symbol(struct dso_ent *e, const struct sam
 	return sampo_symtab__nr(e->own) ? sampo_symtab__at(e->own, 0) : NULL;
 }
 
-const struct sampo_symbol *sampo_symbolizer__find(struct sampo_symbolizer *s,
-						  struct sampo_map *map, uint64_t addr)
+/* The symbol at @addr and the address it was looked up at in its table (*@taddr). */
+static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct sampo_map *map,
+					     uint64_t addr, uint64_t *taddr)
 {
+	const struct sampo_symtab *st;
 	struct dso_ent *e;
 	const struct sampo_symbol *sym;
-	uint64_t vaddr;
+	const char *mod;
 
 	if (!s || !map)
 		return NULL;
@@ -1148,42 +1677,72 @@ const struct sampo_symbol *sampo_symbolizer__find(struct sampo_symbolizer *s,
 	case ENT_NONE:
 		return NULL;
 	case ENT_BPF:
+		*taddr = addr;
 		return bpf_symbol(e, map);
 	default:
 		break;
 	}
+	/* anonymous memory has no file: do not even look for one (JIT perf maps aside) */
+	if (e->kind == ENT_USER && map->identity && !e->perf_map)
+		return NULL;
 	if (!e->ready) {
 		src_ensure(s, e->src);
-		ent_ready(s, e);
+		ent_ready(s, e, map);
 	}
 	if (!e->usable || e->stale)
 		return NULL;
+	st = e->src->symtab;
 	switch (e->kind) {
 	case ENT_USER:
-		if (map->identity)
-			return NULL;
-		if (sampo_symtab__offset_to_vaddr(e->src->symtab, sampo_map__map_ip(map, addr),
-						  &vaddr))
-			return NULL;
-		return sampo_symtab__find(e->src->symtab, vaddr);
+		if (e->src->absolute) {
+			*taddr = addr;
+		} else {
+			if (map->identity ||
+			    sampo_symtab__offset_to_vaddr(st, sampo_map__map_ip(map, addr), taddr))
+				return NULL;
+		}
+		return sampo_symtab__find(st, *taddr);
 	case ENT_KERNEL:
-		sym = sampo_symtab__find(e->src->symtab, addr - e->delta);
+		*taddr = addr - e->delta;
+		sym = sampo_symtab__find(st, *taddr);
 		/* a kallsyms table also holds the modules: not the kernel's */
-		if (sym && sampo_symtab__symbol_module(e->src->symtab, sym))
+		if (sym && sampo_symtab__symbol_module(st, sym))
 			return NULL;
 		return sym;
-	case ENT_MODULE: {
-		const char *mod;
-
-		sym = sampo_symtab__find(e->src->symtab, addr);
+	case ENT_MODULE:
+		if (!e->ksrc) {
+			*taddr = e->src->relative ? addr - map->start : addr;
+			return sampo_symtab__find(st, *taddr);
+		}
+		*taddr = addr;
+		sym = sampo_symtab__find(e->ksrc->symtab, addr);
 		if (!sym)
 			return NULL;
-		mod = sampo_symtab__symbol_module(e->src->symtab, sym);
+		mod = sampo_symtab__symbol_module(e->ksrc->symtab, sym);
 		return mod && !strcmp(mod, e->module) ? sym : NULL;
-	}
 	default:
 		return NULL;
 	}
+}
+
+const struct sampo_symbol *sampo_symbolizer__find(struct sampo_symbolizer *s,
+						  struct sampo_map *map, uint64_t addr)
+{
+	uint64_t taddr;
+
+	return find_taddr(s, map, addr, &taddr);
+}
+
+const struct sampo_symbol *sampo_symbolizer__find_offset(struct sampo_symbolizer *s,
+							 struct sampo_map *map, uint64_t addr,
+							 uint64_t *ret_offset)
+{
+	uint64_t taddr = 0;
+	const struct sampo_symbol *sym = find_taddr(s, map, addr, &taddr);
+
+	if (sym && ret_offset)
+		*ret_offset = taddr - sampo_symbol__start(sym);
+	return sym;
 }
 
 uint64_t sampo_symbolizer__map_addr(struct sampo_symbolizer *s, struct sampo_map *map,
@@ -1192,4 +1751,112 @@ uint64_t sampo_symbolizer__map_addr(struct sampo_symbolizer *s, struct sampo_map
 	(void)s;
 	/* the kernel map (and anonymous memory) map addresses to themselves */
 	return map ? sampo_map__map_ip(map, addr) : addr;
+}
+
+/* The kernel's source (bound by build-id, as for the kernel map's DSO). */
+static struct sym_src *kernel_src(struct sampo_symbolizer *s)
+{
+	struct sampo_map *kmap = sampo_machine__kernel_map(s->machine);
+	struct sampo_build_id bid = { 0 };
+	struct sym_src *src;
+
+	if (kmap)
+		dso_recorded_bid(s, kmap->dso, true, &bid);
+	else if (s->kernel_bid)
+		bid = s->kernel_bid->bid;
+	pthread_mutex_lock(&s->lock);
+	src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &bid, NULL);
+	pthread_mutex_unlock(&s->lock);
+	return src;
+}
+
+/*
+ * With section maps, an address outside every module map (init code,
+ * sections of 6.4+ kernels' other regions) belongs to the module with the
+ * closest section start below it, if that module's .ko has a symbol there.
+ */
+static const struct sampo_symbol *find_by_section_map(struct sampo_symbolizer *s, uint64_t addr,
+						      const char **ret_module)
+{
+	const struct modsec_module *best = NULL;
+	const struct sampo_symbol *sym;
+	uint64_t best_start = 0;
+	struct sym_src *src;
+
+	if (!s->modsecs)
+		return NULL;
+	for (size_t i = 0; i < s->modsecs->nr; i++) {
+		const struct modsec_module *m = &s->modsecs->mods[i];
+
+		for (size_t j = 0; j < m->nr; j++) {
+			if (m->secs[j].addr <= addr && m->secs[j].addr >= best_start) {
+				best = m;
+				best_start = m->secs[j].addr;
+			}
+		}
+	}
+	if (!best)
+		return NULL;
+	pthread_mutex_lock(&s->lock);
+	src = src_findnew_locked(s, SRC_MODULE, best->name, &best->bid, NULL);
+	pthread_mutex_unlock(&s->lock);
+	if (!src)
+		return NULL;
+	src_ensure(s, src);
+	if (!src->symtab || src->relative)
+		return NULL;
+	sym = sampo_symtab__find(src->symtab, addr);
+	if (sym && ret_module)
+		*ret_module = src->name;
+	return sym;
+}
+
+const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symbolizer *s,
+							   uint64_t addr, const char **ret_module)
+{
+	const struct sampo_symbol *sym;
+	struct sym_src *k;
+	const char *mod;
+
+	if (!s)
+		return NULL;
+	sym = find_by_section_map(s, addr, ret_module);
+	if (sym)
+		return sym;
+	k = boot_kallsyms(s);
+	if (!k)
+		return NULL;
+	sym = sampo_symtab__find(k->symtab, addr);
+	mod = sym ? sampo_symtab__symbol_module(k->symtab, sym) : NULL;
+	if (!mod)
+		return NULL; /* the kernel's own text is mapped: outside it, only modules count */
+	if (ret_module)
+		*ret_module = mod;
+	return sym;
+}
+
+int sampo_symbolizer__dso_info(struct sampo_symbolizer *s, const struct sampo_dso *dso,
+			       struct sampo_symbolizer_dso_info *info)
+{
+	struct dso_ent *e = s ? ent_lookup(s, dso) : NULL;
+
+	if (!e)
+		return -ENOENT;
+	memset(info, 0, sizeof(*info));
+	if (e->kind == ENT_BPF) {
+		info->placement = SAMPO_PLACED_SYNTHETIC;
+		return 0;
+	}
+	if (!e->ready || !e->usable || e->stale)
+		return 0;
+	if (e->ksrc) {
+		info->path = e->ksrc->path;
+		info->verified = e->ksrc->verified;
+		info->placement = SAMPO_PLACED_KALLSYMS;
+		return 0;
+	}
+	info->path = e->src->path;
+	info->verified = e->src->verified;
+	info->placement = e->src->placement;
+	return 0;
 }

@@ -19,7 +19,10 @@
  *   kernel does; anonymous executable maps become "/tmp/perf-<pid>.map";
  * - a kernel MMAP named "[kernel.kallsyms]..." is the kernel map; other
  *   kernel MMAPs are modules ("/lib/modules/.../x.ko" or "[x]");
- * - KSYMBOL adds (or removes) kernel maps for BPF programs and trampolines.
+ * - KSYMBOL adds (or removes) kernel maps for BPF programs and trampolines;
+ * - DSO identity: an MMAP2 carrying a build-id keys its DSO by (path,
+ *   build-id), so two versions of one path are two DSOs; otherwise by path
+ *   and dev/inode/generation (unknown matches any).
  *
  * Objects are opaque and reference counted: a function that returns a
  * "new reference" must be paired with the matching __put(). Borrowed
@@ -27,8 +30,7 @@
  * a map while a thread's maps or the kernel maps hold it, a DSO while any
  * map does, everything until sampo_machine__delete().
  *
- * TODO(machine): guest machines, DSO identity beyond name + inode (build-id
- * keyed table), symbols. This is the seed of that work.
+ * Symbols are the symbolizer's (symbolizer.h). TODO(machine): guest machines.
  */
 #ifndef SAMPO_MACHINE_H
 #define SAMPO_MACHINE_H

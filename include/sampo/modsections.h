@@ -120,6 +120,9 @@ SAMPO_API int sampo_module_sections__encode(const struct sampo_module_sections *
 
 /**
  * sampo_module_sections__write() - store the set in a host-order perf.data being written
+ *
+ * File mode only: in pipe mode the feature would become a HEADER_FEATURE
+ * record, on which perf 6.1 stops ("wrong feature ID: 192").
  * Return: as sampo_writer__set_feature()
  */
 SAMPO_API int sampo_module_sections__write(const struct sampo_module_sections *ms,

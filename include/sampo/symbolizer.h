@@ -13,6 +13,21 @@
  * told to force it), warning once per DSO with the recorded and the found
  * build-ids. Symbol tables are loaded lazily, once per DSO, and may be
  * preloaded in the background.
+ *
+ * Threads: the symbolizer's own loader threads never touch the machine;
+ * the functions below must all be called from one thread at a time (the
+ * one feeding the machine, or one that owns it while the machine is quiet).
+ *
+ * What a report prints for a sample (perf 6.1's rules):
+ * - a symbol: its name ("[k] name" for kernel maps, "[.] name" for user);
+ * - no symbol but a map: the DSO name and sampo_symbolizer__map_addr() as
+ *   "0x%016llx" (perf's "%-#.*llx" with 16 digits): the file-relative
+ *   address for file maps (addr - start + pgoff, which is what perf keys
+ *   unresolved entries on, so that all samples at one instruction of one
+ *   DSO merge), the address itself for the kernel map and anonymous memory;
+ *   module maps have pgoff 0, so the offset from the module's base;
+ * - no map: "[unknown]" and the sampled address; in kernel mode try
+ *   sampo_symbolizer__find_unmapped() first.
  */
 #ifndef SAMPO_SYMBOLIZER_H
 #define SAMPO_SYMBOLIZER_H
@@ -91,9 +106,27 @@ SAMPO_API const struct sampo_symbol *sampo_symbolizer__find(struct sampo_symboli
 							    struct sampo_map *map, uint64_t addr);
 
 /**
+ * sampo_symbolizer__find_offset() - sampo_symbolizer__find(), and how far into the symbol
+ * @ret_offset: optional; set to @addr's offset from the symbol's start, in
+ *		bytes (what perf prints as sym+0x<off>). Symbol tables keep the
+ *		addresses of their file (a vmlinux's link-time ones, a .ko's
+ *		section offsets), so sampo_symbol__start() is not a sampled
+ *		address: the run-time start is @addr - *@ret_offset.
+ */
+SAMPO_API const struct sampo_symbol *sampo_symbolizer__find_offset(struct sampo_symbolizer *s,
+								   struct sampo_map *map,
+								   uint64_t addr,
+								   uint64_t *ret_offset);
+
+/**
  * sampo_symbolizer__map_addr() - the address perf prints for an unresolved
  * sample: the map-relative address (rip in the DSO) for user maps, the
  * absolute address for the kernel.
+ *
+ * Exactly sampo_map__map_ip(): @addr - start + pgoff for maps of files
+ * (user DSOs, [vdso], modules: pgoff 0), @addr itself for the kernel map
+ * and anonymous memory (heap, stack, //anon, JIT perf maps). @addr when
+ * @map is NULL.
  */
 SAMPO_API uint64_t sampo_symbolizer__map_addr(struct sampo_symbolizer *s, struct sampo_map *map,
 					      uint64_t addr);

@@ -205,6 +205,32 @@ static void test_buildid_cache__does_not_follow_planted_symlinks(void **state)
 	assert_int_not_equal(lstat(q, &st), 0);
 }
 
+/* perf 6.1 finds what add() cached: burn's symbols in the fixture's report */
+static void test_buildid_cache__perf_reads_it(void **state)
+{
+	const char *perf = getenv("PERF"), *shared = getenv("SAMPO_SHARED");
+	struct sampo_build_id bid;
+	char cache[300], burn[600], cmd[2000], out[300];
+
+	(void)state;
+	if (!perf || !*perf || !shared || !*shared)
+		skip();
+	snprintf(burn, sizeof(burn), "%s/fixtures/perf-6.1/burn", shared);
+	if (access(burn, R_OK))
+		skip();
+	snprintf(cache, sizeof(cache), "%s/perf-cache", root);
+	assert_int_equal(sampo_build_id__from_hex("690cfd666a0fa1f2e4b67ddad86ea1a75405b61c", &bid),
+			 0);
+	assert_int_equal(sampo_buildid_cache__add(cache, "/tmp/pfx/burn", &bid, "elf", burn), 0);
+	snprintf(out, sizeof(out), "%s/perf-report.txt", root);
+	snprintf(cmd, sizeof(cmd),
+		 "HOME='%s' '%s' --buildid-dir '%s' report --stdio --no-children --sort dso,sym "
+		 "-i '%s/fixtures/perf-6.1/b-callchain-fp/perf.data' >'%s' 2>/dev/null",
+		 root, perf, cache, shared, out);
+	assert_int_equal(system(cmd), 0);
+	assert_non_null(strstr(slurp(out), "[.] burn_leaf_alpha"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -212,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_buildid_cache__add_then_lookup),
 		cmocka_unit_test(test_buildid_cache__rejects_escaping_names),
 		cmocka_unit_test(test_buildid_cache__does_not_follow_planted_symlinks),
+		cmocka_unit_test(test_buildid_cache__perf_reads_it),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -19,16 +19,23 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <gelf.h>
+#include <libelf.h>
+#include <time.h>
 
 #include <sampo/buildid.h>
+#include <sampo/buildid-cache.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
 #include <sampo/machine.h>
+#include <sampo/modsections.h>
+#include <sampo/writer.h>
 #include <sampo/reader.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
@@ -46,6 +53,9 @@ static char kallsyms_snapshot[1024];
 static bool libc_matches;
 
 /* ---- captured warnings ------------------------------------------------------------------- */
+
+/* walk() prints "sym+0xOFF" (sampo_symbolizer__find_offset()) */
+static bool walk_offsets;
 
 static char warnings[16384];
 static size_t nr_warnings;
@@ -137,9 +147,16 @@ static void walk(const char *path, const struct sampo_symbolizer_opts *o, struct
 		}
 		assert_int_equal(sampo_machine__resolve(m, &ev.sample, &al), 0);
 		map = al.map;
-		sym = map ? sampo_symbolizer__find(s, map, ev.sample.ip) : NULL;
-		snprintf(line, sizeof(line), "%" PRIx64 " %s (%s)", ev.sample.ip,
-			 sym ? sampo_symbol__name(sym) : "[unknown]",
+		uint64_t off = 0;
+		char offs[40] = "";
+
+		sym = map ? sampo_symbolizer__find_offset(s, map, ev.sample.ip, &off) : NULL;
+		if (!map && ev.sample.cpumode == SAMPO_CPUMODE_KERNEL)
+			sym = sampo_symbolizer__find_unmapped(s, ev.sample.ip, NULL);
+		if (walk_offsets && sym && map)
+			snprintf(offs, sizeof(offs), "+0x%" PRIx64, off);
+		snprintf(line, sizeof(line), "%" PRIx64 " %s%s (%s)", ev.sample.ip,
+			 sym ? sampo_symbol__name(sym) : "[unknown]", offs,
 			 map ? sampo_dso__long_name(sampo_map__dso(map)) : "[unknown]");
 		lines_add(out, line);
 	}
@@ -416,6 +433,7 @@ static void test_symbolizer__no_build_id_other_release_refused(void **state)
 	walk(strcat(strcpy(p, fixtures), "/e-compressed-zstd/perf.data"), &o, &got);
 	assert_int_equal(count_matching(&got, "irqentry_exit_to_user_mode ([kernel.kallsyms])"), 9);
 	assert_int_equal(count_matching(&got, "[unknown] ([kernel.kallsyms])"), 0);
+	assert_non_null(strstr(warnings, "release is the recorded 6.18.44-fc-v669"));
 	lines_free(&got);
 }
 
@@ -521,6 +539,965 @@ static void test_symbolizer__user_mismatch_refused(void **state)
 	lines_free(&got);
 }
 
+
+/* ---- a synthetic kernel: vmlinux, modules, KASLR -------------------------------------------- */
+
+#define SYN_RELEASE "6.1.0-synthetic"
+
+static const char vmlinux_src[] =
+	"int kfunc_alpha(int x) { return x * 7 + 3; }\n"
+	"int kfunc_beta(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * x; return s; }\n"
+	"int kfunc_gamma(int x) { return kfunc_alpha(x) + kfunc_beta(x); }\n"
+	"void _start(void) { for (;;) ; }\n";
+
+static const char vmlinux_lds[] =
+	"ENTRY(_start)\n"
+	"SECTIONS {\n"
+	"	. = 0xffffffff81000000;\n"
+	"	_text = .;\n"
+	"	.text : { *(.text .text.*) }\n"
+	"	_etext = .;\n"
+	"	.notes : { *(.note.gnu.build-id) }\n"
+	"	.data : { *(.data .data.* .bss .bss.* .rodata .rodata.*) }\n"
+	"	/DISCARD/ : { *(.comment) *(.eh_frame) *(.note.GNU-stack) }\n"
+	"}\n";
+
+static const char module_src[] =
+	"int mod_core_a(int x) { return x * 3 + 1; }\n"
+	"int mod_core_b(int x) { int s = 0; for (int i = 0; i < x; i++) s ^= i * x; return s; }\n"
+	"__attribute__((section(\".text.unlikely\"))) int mod_cold(int x) { return x - 11; }\n"
+	"__attribute__((section(\".init.text\"))) int mod_init(void) { return mod_core_a(2); }\n"
+	"__attribute__((section(\".exit.text\"))) int mod_exit(int x) { return x * 5; }\n"
+	"__attribute__((section(\".static_call.text\"))) int mod_tramp(int x) { return x + 9; }\n"
+	"__asm__(\".pushsection .note.gnu.build-id,\\\"a\\\",@note\\n.balign 4\\n.long 4\\n"
+	".long 20\\n.long 3\\n.asciz \\\"GNU\\\"\\n.byte 9,8,7,6,5,4,3,2,1,0,1,2,3,4,5,6,7,8,9,10\\n"
+	".popsection\\n\");\n";
+
+#define MOD_BID "09080706050403020100010203040506070809" "0a"
+
+struct nm_sym {
+	char name[64];
+	uint64_t addr;
+	char sec[32]; /* for .o files: the section (from objdump -t) */
+};
+
+/* name -> value, from `nm` (vmlinux) or section + value from `objdump -t` (module .o) */
+static size_t read_syms(const char *cmd, struct nm_sym *out, size_t max, bool objdump)
+{
+	char line[512];
+	size_t n = 0;
+	FILE *p = popen(cmd, "r");
+
+	assert_non_null(p);
+	while (n < max && fgets(line, sizeof(line), p)) {
+		char a[64], b[64], c[64], d[64], e[64], f[64];
+
+		if (!objdump) {
+			if (sscanf(line, "%63s %63s %63s", a, b, c) == 3) {
+				out[n].addr = strtoull(a, NULL, 16);
+				snprintf(out[n].name, sizeof(out[n].name), "%s", c);
+				n++;
+			}
+			continue;
+		}
+		/* 0000000000000000 g     F .text.unlikely	0000000000000004 mod_cold */
+		if (sscanf(line, "%63s %63s %63s %63s %63s %63s", a, b, c, d, e, f) == 6 &&
+		    !strcmp(c, "F")) {
+			out[n].addr = strtoull(a, NULL, 16);
+			snprintf(out[n].sec, sizeof(out[n].sec), "%s", d);
+			snprintf(out[n].name, sizeof(out[n].name), "%s", f);
+			n++;
+		}
+	}
+	pclose(p);
+	return n;
+}
+
+static uint64_t sym_value(const struct nm_sym *syms, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++) {
+		if (!strcmp(syms[i].name, name))
+			return syms[i].addr;
+	}
+	fail_msg("no symbol '%s'", name);
+	return 0;
+}
+
+static const char *sym_section(const struct nm_sym *syms, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++) {
+		if (!strcmp(syms[i].name, name))
+			return syms[i].sec;
+	}
+	fail_msg("no symbol '%s'", name);
+	return NULL;
+}
+
+/*
+ * The kernel loader's rule (kernel/module/main.c layout_sections), written
+ * here independently of lib/kmodule.c: offset of @want among the allocated
+ * executable non-.init sections, in header order, each aligned.
+ */
+static uint64_t loader_offset(const char *obj, const char *want)
+{
+	uint64_t size = 0, found = (uint64_t)-1;
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+	FILE *fp = fopen(obj, "r");
+	Elf *elf;
+
+	assert_non_null(fp);
+	(void)elf_version(EV_CURRENT);
+	elf = elf_begin(fileno(fp), ELF_C_READ, NULL);
+	assert_non_null(elf);
+	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		gelf_getshdr(scn, &sh);
+		name = elf_strptr(elf, shstrndx, sh.sh_name);
+		if (!(sh.sh_flags & SHF_EXECINSTR) || !(sh.sh_flags & SHF_ALLOC) ||
+		    !strncmp(name, ".init", 5))
+			continue;
+		if (sh.sh_addralign > 1)
+			size = (size + sh.sh_addralign - 1) / sh.sh_addralign * sh.sh_addralign;
+		if (!strcmp(name, want))
+			found = size;
+		size += sh.sh_size;
+	}
+	elf_end(elf);
+	fclose(fp);
+	assert_true(found != (uint64_t)-1);
+	return found;
+}
+
+struct synth {
+	char dir[512];	    /* everything lives here */
+	char symfs[600];    /* SYMFS: lib/modules/R/..., usr/lib/debug/boot/vmlinux-R */
+	char vmlinux[700];  /* the right one */
+	char vmlinux2[700]; /* same code, another build-id */
+	char obj[700];	    /* the module object */
+	struct nm_sym ksyms[32];
+	size_t nr_ksyms;
+	struct nm_sym msyms[32];
+	size_t nr_msyms;
+	struct sampo_build_id kbid;
+	uint64_t slide;
+	unsigned int seed;
+};
+
+static struct synth syn;
+
+/* the kernel map's name in synth_write(): perf's spelling, or the old "[kernel.kallsyms.text]" */
+static const char *syn_kmap_name = "[kernel.kallsyms]_text";
+
+/* Build the kernel, its twin with another build-id, and a module in 4 compressions. */
+static bool synth_build(void)
+{
+	char p[1600];
+
+	if (syn.vmlinux[0])
+		return true;
+	snprintf(syn.dir, sizeof(syn.dir), "%s/synth", cache_dir);
+	snprintf(syn.symfs, sizeof(syn.symfs), "%s/symfs", syn.dir);
+	snprintf(p, sizeof(p),
+		 "mkdir -p '%s/lib/modules/" SYN_RELEASE "/kernel/drivers/synth' "
+		 "'%s/lib/modules/" SYN_RELEASE "/updates' '%s/usr/lib/debug/boot'",
+		 syn.symfs, syn.symfs, syn.symfs);
+	if (run(p))
+		return false;
+	snprintf(p, sizeof(p), "%s/k.c", syn.dir);
+	write_file(p, vmlinux_src, strlen(vmlinux_src));
+	snprintf(p, sizeof(p), "%s/k.lds", syn.dir);
+	write_file(p, vmlinux_lds, strlen(vmlinux_lds));
+	snprintf(p, sizeof(p), "%s/m.c", syn.dir);
+	write_file(p, module_src, strlen(module_src));
+	snprintf(syn.vmlinux, sizeof(syn.vmlinux), "%s/vmlinux", syn.dir);
+	snprintf(syn.vmlinux2, sizeof(syn.vmlinux2), "%s/vmlinux-other", syn.dir);
+	snprintf(syn.obj, sizeof(syn.obj), "%s/m.o", syn.dir);
+	snprintf(p, sizeof(p),
+		 "cd '%s' && CF='-O1 -ffreestanding -fno-pic -fno-pie -no-pie -mcmodel=kernel "
+		 "-nostdlib -static -Wl,-T,k.lds' && "
+		 "cc $CF -Wl,--build-id=sha1 -o vmlinux k.c && "
+		 "cc $CF -Wl,--build-id=0x00112233445566778899aabbccddeeff00112233 -o vmlinux-other k.c && "
+		 "cc -O2 -c -fno-asynchronous-unwind-tables -o m.o m.c && "
+		 "cp m.o symfs/lib/modules/" SYN_RELEASE "/kernel/drivers/synth/mod_plain.ko && "
+		 "cp m.o mod_gz.ko && gzip -f mod_gz.ko && "
+		 "cp m.o mod_xz.ko && xz -f mod_xz.ko && "
+		 "cp m.o mod_zst.ko && zstd -qf --rm mod_zst.ko && "
+		 "mv mod_gz.ko.gz mod_xz.ko.xz symfs/lib/modules/" SYN_RELEASE "/kernel/drivers/synth/ && "
+		 "mv mod_zst.ko.zst symfs/lib/modules/" SYN_RELEASE "/updates/ && "
+		 "cp vmlinux-other symfs/usr/lib/debug/boot/vmlinux-" SYN_RELEASE " 2>/dev/null",
+		 syn.dir);
+	if (run(p)) {
+		syn.vmlinux[0] = '\0';
+		return false;
+	}
+	snprintf(p, sizeof(p), "nm '%s'", syn.vmlinux);
+	syn.nr_ksyms = read_syms(p, syn.ksyms, 32, false);
+	snprintf(p, sizeof(p), "objdump -t '%s'", syn.obj);
+	syn.nr_msyms = read_syms(p, syn.msyms, 32, true);
+	assert_int_equal(sampo_build_id__from_elf(syn.vmlinux, &syn.kbid), 0);
+	syn.seed = (unsigned int)time(NULL);
+	srand(syn.seed);
+	syn.slide = (uint64_t)(1 + rand() % 500) << 21; /* KASLR: 2 MB steps */
+	return true;
+}
+
+struct synth_module {
+	const char *recorded; /* the map's name */
+	uint64_t base;
+};
+
+static const char *const kfuncs[] = { "kfunc_alpha", "kfunc_beta", "kfunc_gamma" };
+static const char *const mfuncs[] = { "mod_core_a", "mod_core_b", "mod_cold", "mod_exit",
+				      "mod_tramp" };
+
+/*
+ * Write a perf.data: the kernel map at _text + slide, one map per module,
+ * samples on every kernel and module function (+1 byte), one in a BPF
+ * program, one in init code (given by @init_addr, 0: none). @expect gets
+ * one line per sample, as walk() prints it.
+ */
+static void synth_write(const char *path, const struct synth_module *mods, size_t nr_mods,
+			bool with_kernel_bid, const struct sampo_module_sections *ms,
+			uint64_t init_addr, struct lines *expect)
+{
+	SAMPO_OPTS(sampo_writer_opts, wo);
+	struct sampo_event_attr attr = { 0 };
+	uint64_t text = sym_value(syn.ksyms, syn.nr_ksyms, "_text");
+	uint64_t etext = sym_value(syn.ksyms, syn.nr_ksyms, "_etext");
+	struct sampo_writer_map km = {
+		.misc = SAMPO_CPUMODE_KERNEL, .pid = (uint32_t)-1, .start = text + syn.slide,
+		.len = etext - text, .pgoff = text + syn.slide, .filename = syn_kmap_name,
+	};
+	struct sampo_sample smp = { 0 };
+	struct sampo_writer *w;
+	uint64_t id = 1;
+	char line[512];
+	union {
+		struct sampo_record_ksymbol k;
+		uint8_t bytes[128];
+	} ks = { 0 };
+
+	attr.type = 1;
+	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
+	attr.sample_period = 1;
+	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	assert_int_equal(sampo_writer__write_mmap(w, &km, NULL), 0);
+	for (size_t i = 0; i < nr_mods; i++) {
+		struct sampo_writer_map mm = {
+			.misc = SAMPO_CPUMODE_KERNEL, .pid = (uint32_t)-1, .start = mods[i].base,
+			.len = 0x4000, .filename = mods[i].recorded,
+		};
+
+		assert_int_equal(sampo_writer__write_mmap(w, &mm, NULL), 0);
+	}
+	ks.k.header.type = SAMPO_RECORD_KSYMBOL;
+	ks.k.header.size = (uint16_t)(sizeof(ks.k) + 32);
+	ks.k.addr = 0xffffffffa0001000ULL;
+	ks.k.len = 0x200;
+	ks.k.ksym_type = 1; /* BPF */
+	strcpy(ks.k.name, "bpf_prog_6deef7357e7b4530_probe");
+	assert_int_equal(sampo_writer__write_record(w, (const union sampo_record *)&ks.k), 0);
+
+	for (size_t i = 0; i < 3; i++) {
+		smp.ip = sym_value(syn.ksyms, syn.nr_ksyms, kfuncs[i]) + syn.slide + 1;
+		assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_KERNEL, &smp), 0);
+		snprintf(line, sizeof(line), "%" PRIx64 " %s%s ([kernel.kallsyms])", smp.ip, kfuncs[i],
+			 walk_offsets ? "+0x1" : "");
+		lines_add(expect, line);
+	}
+	for (size_t i = 0; i < nr_mods; i++) {
+		char *name = NULL;
+
+		for (size_t j = 0; j < 5; j++) {
+			const char *sec = sym_section(syn.msyms, syn.nr_msyms, mfuncs[j]);
+			uint64_t at = mods[i].base + loader_offset(syn.obj, sec) +
+				      sym_value(syn.msyms, syn.nr_msyms, mfuncs[j]) + 1;
+			const struct sampo_section_addr *secs = NULL;
+			size_t nr = 0;
+
+			/* with a section map, the module's sections are where it says */
+			if (ms) {
+				const char *b = strrchr(mods[i].recorded, '/');
+
+				name = strdup(b ? b + 1 : mods[i].recorded + 1);
+				name[strcspn(name, ".]")] = '\0';
+				secs = sampo_module_sections__find(ms, NULL, name, &nr);
+				free(name);
+			}
+			for (size_t k = 0; k < nr; k++) {
+				if (!strcmp(secs[k].name, sec))
+					at = secs[k].addr + sym_value(syn.msyms, syn.nr_msyms, mfuncs[j]) + 1;
+			}
+			smp.ip = at;
+			assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_KERNEL, &smp),
+					 0);
+			snprintf(line, sizeof(line), "%" PRIx64 " %s%s (%s)", smp.ip, mfuncs[j],
+				 walk_offsets ? "+0x1" : "", mods[i].recorded);
+			lines_add(expect, line);
+		}
+	}
+	smp.ip = ks.k.addr + 0x10;
+	assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_KERNEL, &smp), 0);
+	snprintf(line, sizeof(line), "%" PRIx64 " bpf_prog_6deef7357e7b4530_probe%s "
+		 "(bpf_prog_6deef7357e7b4530_probe)", smp.ip, walk_offsets ? "+0x10" : "");
+	lines_add(expect, line);
+	if (init_addr) {
+		smp.ip = init_addr + 1;
+		assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_KERNEL, &smp), 0);
+		snprintf(line, sizeof(line), "%" PRIx64 " mod_init ([unknown])", smp.ip);
+		lines_add(expect, line);
+	}
+
+	assert_int_equal(sampo_writer__set_feature_string(w, SAMPO_FEAT_OSRELEASE, SYN_RELEASE), 0);
+	if (with_kernel_bid) {
+		/* the kernel's entry under a vmlinux path: recognised by what it is, not its name */
+		assert_int_equal(sampo_writer__add_build_id(w, SAMPO_CPUMODE_KERNEL, -1, syn.kbid.data,
+							    syn.kbid.size, "/boot/vmlinux-synthetic"),
+				 0);
+	}
+	if (ms)
+		assert_int_equal(sampo_module_sections__write(ms, w), 0);
+	assert_int_equal(sampo_writer__close(w), 0);
+}
+
+static void assert_lines(const struct lines *got, const struct lines *want, const char *what)
+{
+	for (size_t i = 0; i < got->nr || i < want->nr; i++) {
+		const char *g = i < got->nr ? got->v[i] : "(end)";
+		const char *w = i < want->nr ? want->v[i] : "(end)";
+
+		if (strcmp(g, w))
+			fail_msg("%s (seed %u, slide %#" PRIx64 "): sample %zu: got '%s', want '%s'; "
+				 "warnings: %s",
+				 what, syn.seed, syn.slide, i, g, w, warnings);
+	}
+}
+
+static const struct synth_module synth_mods[] = {
+	{ "/lib/modules/" SYN_RELEASE "/kernel/drivers/synth/mod_gz.ko.gz", 0 },
+	{ "/lib/modules/" SYN_RELEASE "/kernel/drivers/synth/mod_xz.ko.xz", 0 },
+	{ "[mod_zst]", 0 },   /* found under lib/modules/R/updates by name */
+	{ "[mod_plain]", 0 }, /* a plain .ko */
+};
+
+static void synth_modules(struct synth_module *mods)
+{
+	for (size_t i = 0; i < 4; i++) {
+		mods[i] = synth_mods[i];
+		mods[i].base = 0xffffffffc0000000ULL + ((uint64_t)i << 24) +
+			       ((uint64_t)(rand() % 1024) << 12);
+	}
+}
+
+/* -k vmlinux (right build-id) and modules from SYMFS: every sample right, whatever the slide */
+static void test_symbolizer__synthetic_kaslr_vmlinux_and_modules(void **state)
+{
+	struct synth_module mods[4];
+	struct lines got = { 0 }, want = { 0 };
+	struct sampo_symbolizer_dso_info info;
+	char path[700];
+
+	(void)state;
+	NEED_FIXTURES();
+	if (!synth_build())
+		skip();
+	synth_modules(mods);
+	snprintf(path, sizeof(path), "%s/kaslr.data", syn.dir);
+	synth_write(path, mods, 4, true, NULL, 0, &want);
+
+	CACHE_OPTS(o, .vmlinux = syn.vmlinux, .symfs = syn.symfs);
+	walk(path, &o, &got);
+	assert_lines(&got, &want, "vmlinux + modules by layout");
+	lines_free(&got);
+	lines_free(&want);
+
+	/* the same with the offsets into the symbols: every sample is at start + 1 (BPF: + 0x10) */
+	walk_offsets = true;
+	synth_write(path, mods, 4, true, NULL, 0, &want);
+	walk(path, &o, &got);
+	walk_offsets = false;
+	assert_lines(&got, &want, "offsets");
+	lines_free(&want);
+	synth_write(path, mods, 4, true, NULL, 0, &want);
+	assert_int_equal(nr_warnings, 0);
+	lines_free(&got);
+	(void)info;
+
+	/* the standard place under SYMFS holds a vmlinux with another build-id: refused */
+	warnings_reset();
+	CACHE_OPTS(o2, .symfs = syn.symfs);
+	walk(path, &o2, &got);
+	for (size_t i = 0; i < 3; i++)
+		assert_non_null(strstr(got.v[i], " [unknown] ([kernel.kallsyms])"));
+	assert_lines(&(struct lines){ got.v + 3, got.nr - 3, 0 },
+		     &(struct lines){ want.v + 3, want.nr - 3, 0 }, "modules without a kernel");
+	assert_int_equal(nr_warnings, 1);
+	assert_non_null(strstr(warnings, "00112233445566778899aabbccddeeff00112233"));
+	lines_free(&got);
+
+	/* the old spelling of the kernel map names no symbol: _text is meant */
+	syn_kmap_name = "[kernel.kallsyms.text]";
+	lines_free(&want);
+	synth_write(path, mods, 4, true, NULL, 0, &want);
+	syn_kmap_name = "[kernel.kallsyms]_text";
+	warnings_reset();
+	walk(path, &o, &got);
+	assert_lines(&got, &want, "[kernel.kallsyms.text]");
+	lines_free(&got);
+	lines_free(&want);
+
+	/*
+	 * A kallsyms snapshot of the recording boot (same slide) also places a
+	 * module that has no map (loaded while recording): its sample is named.
+	 */
+	{
+		uint64_t late = 0xffffffffc7000000ULL + ((uint64_t)(rand() % 256) << 12);
+		char ks[800];
+		FILE *fp;
+
+		synth_write(path, mods, 4, true, NULL, late, &want);
+		snprintf(ks, sizeof(ks), "%s/kallsyms-this-boot", syn.dir);
+		fp = fopen(ks, "w");
+		assert_non_null(fp);
+		for (size_t i = 0; i < syn.nr_ksyms; i++) {
+			fprintf(fp, "%016" PRIx64 " T %s\n", syn.ksyms[i].addr + syn.slide,
+				syn.ksyms[i].name);
+		}
+		fprintf(fp, "%016" PRIx64 " t mod_init\t[mod_late]\n", late);
+		fprintf(fp, "%016" PRIx64 " t mod_late_other\t[mod_late]\n", late + 0x40);
+		fclose(fp);
+		warnings_reset();
+		CACHE_OPTS(o4, .kallsyms = ks, .symfs = syn.symfs);
+		walk(path, &o4, &got);
+		assert_lines(&got, &want, "kallsyms of this boot places a late module");
+		lines_free(&got);
+
+		/* the same snapshot in the build-id cache, beside -k vmlinux (what record leaves) */
+		{
+			char cache[700];
+
+			snprintf(cache, sizeof(cache), "%s/cache-with-snapshot", syn.dir);
+			assert_int_equal(sampo_buildid_cache__add(cache, "[kernel.kallsyms]", &syn.kbid,
+								  "kallsyms", ks),
+					 0);
+			SAMPO_OPTS(sampo_symbolizer_opts, o5, .vmlinux = syn.vmlinux,
+				   .symfs = syn.symfs, .buildid_dir = cache, .live_root = empty_root);
+			walk(path, &o5, &got);
+			assert_lines(&got, &want, "vmlinux, and the cached snapshot for a late module");
+			lines_free(&got);
+		}
+		lines_free(&want);
+		synth_write(path, mods, 4, true, NULL, 0, &want);
+	}
+
+	/* a kallsyms snapshot of another boot (another slide) relocates too */
+	{
+		char ks[800];
+		FILE *fp;
+		uint64_t slide2 = syn.slide + (7ULL << 21);
+
+		snprintf(ks, sizeof(ks), "%s/kallsyms-other-boot", syn.dir);
+		fp = fopen(ks, "w");
+		assert_non_null(fp);
+		for (size_t i = 0; i < syn.nr_ksyms; i++) {
+			fprintf(fp, "%016" PRIx64 " T %s\n", syn.ksyms[i].addr + slide2,
+				syn.ksyms[i].name);
+		}
+		fclose(fp);
+		warnings_reset();
+		CACHE_OPTS(o3, .kallsyms = ks, .symfs = syn.symfs);
+		walk(path, &o3, &got);
+		assert_lines(&got, &want, "kallsyms of another boot");
+		lines_free(&got);
+	}
+	lines_free(&want);
+}
+
+/*
+ * Section maps: a module whose sections are not where the layout would put
+ * them (as on a kernel whose loader differs) and an init-code sample outside
+ * every map.
+ */
+static void test_symbolizer__synthetic_section_maps(void **state)
+{
+	struct synth_module mods[4];
+	struct lines got = { 0 }, want = { 0 };
+	struct sampo_module_sections *ms;
+	struct sampo_build_id mbid;
+	char path[700];
+	uint64_t init_at;
+
+	(void)state;
+	NEED_FIXTURES();
+	if (!synth_build())
+		skip();
+	synth_modules(mods);
+	assert_int_equal(sampo_build_id__from_hex(MOD_BID, &mbid), 0);
+	ms = sampo_module_sections__new();
+	assert_non_null(ms);
+	init_at = 0xffffffffc8000000ULL + ((uint64_t)(rand() % 64) << 12);
+	{
+		/* mod_gz: .text where the map starts, the rest shuffled, init far away */
+		struct sampo_section_addr secs[] = {
+			{ ".text", mods[0].base },
+			{ ".exit.text", mods[0].base + 0x1000 },
+			{ ".text.unlikely", mods[0].base + 0x2000 },
+			{ ".static_call.text", mods[0].base + 0x3000 },
+			{ ".init.text", init_at },
+		};
+
+		assert_int_equal(sampo_module_sections__add(ms, "mod_gz", &mbid, secs, 5), 0);
+	}
+	snprintf(path, sizeof(path), "%s/secmap.data", syn.dir);
+	synth_write(path, mods, 1, true, ms, init_at + sym_value(syn.msyms, syn.nr_msyms, "mod_init"),
+		    &want);
+
+	{
+		SAMPO_OPTS(sampo_reader_opts, ro);
+		struct sampo_module_sections *back;
+		struct sampo_reader *r;
+
+		assert_int_equal(sampo_reader__open(path, &ro, &r), 0);
+		assert_int_equal(sampo_module_sections__read(r, &back), 0);
+		sampo_reader__close(r);
+		CACHE_OPTS(o, .vmlinux = syn.vmlinux, .symfs = syn.symfs, .module_sections = back);
+		walk(path, &o, &got);
+		sampo_module_sections__delete(back);
+	}
+	assert_lines(&got, &want, "section maps");
+	lines_free(&got);
+	lines_free(&want);
+	sampo_module_sections__delete(ms);
+}
+
+/* a module whose recorded build-id differs from every file: unresolved, said once */
+static void test_symbolizer__synthetic_module_mismatch(void **state)
+{
+	struct synth_module mods[4];
+	struct lines got = { 0 }, want = { 0 };
+	struct sampo_module_sections *ms;
+	struct sampo_build_id other;
+	struct sampo_section_addr secs[] = { { ".text", 0 } };
+	char path[700];
+
+	(void)state;
+	NEED_FIXTURES();
+	if (!synth_build())
+		skip();
+	synth_modules(mods);
+	secs[0].addr = mods[0].base;
+	assert_int_equal(sampo_build_id__from_hex("ffeeddccbbaa99887766554433221100ffeeddcc", &other),
+			 0);
+	ms = sampo_module_sections__new();
+	assert_int_equal(sampo_module_sections__add(ms, "mod_gz", &other, secs, 1), 0);
+	snprintf(path, sizeof(path), "%s/modmismatch.data", syn.dir);
+	synth_write(path, mods, 1, true, ms, 0, &want);
+	CACHE_OPTS(o, .vmlinux = syn.vmlinux, .symfs = syn.symfs, .module_sections = ms);
+	walk(path, &o, &got);
+	assert_int_equal(count_matching(&got, "[unknown] (/lib/modules/"), 5);
+	assert_int_equal(count_matching(&got, "mod_"), 5); /* only in the DSO names */
+	assert_int_equal(nr_warnings, 1);
+	assert_non_null(strstr(warnings, "module mod_gz was recorded with build-id ffeeddcc"));
+	assert_non_null(strstr(warnings, MOD_BID));
+	lines_free(&got);
+	lines_free(&want);
+	sampo_module_sections__delete(ms);
+}
+
+/* ---- live: record on this machine, check every kernel sample against /proc/kallsyms ------------ */
+
+struct ksym_line {
+	uint64_t addr;
+	char name[128];
+};
+
+static int cmp_ksym(const void *a, const void *b)
+{
+	const struct ksym_line *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static void test_symbolizer__live_record_matches_proc_kallsyms(void **state)
+{
+	const char *perf = getenv("PERF");
+	struct ksym_line *ks = NULL;
+	size_t nr = 0, cap = 0, checked = 0;
+	struct lines got = { 0 };
+	char cmd[1200], path[600], line[700];
+	FILE *fp;
+
+	(void)state;
+	NEED_FIXTURES();
+	if (!perf || !*perf)
+		skip();
+	snprintf(path, sizeof(path), "%s/live.data", cache_dir);
+	snprintf(cmd, sizeof(cmd),
+		 "'%s' record -q -e cpu-clock -F 4000 -a -o '%s' -- sleep 0.3 >/dev/null 2>&1", perf,
+		 path);
+	if (run(cmd))
+		skip(); /* no perf_event_open here */
+	fp = fopen("/proc/kallsyms", "r");
+	if (!fp)
+		skip();
+	while (fgets(line, sizeof(line), fp)) {
+		char t, name[128];
+		uint64_t a;
+
+		if (sscanf(line, "%" SCNx64 " %c %127s", &a, &t, name) != 3 || !a)
+			continue;
+		if (t != 'T' && t != 't' && t != 'W' && t != 'w')
+			continue;
+		if (nr == cap) {
+			cap = cap ? cap * 2 : 65536;
+			ks = realloc(ks, cap * sizeof(*ks));
+			assert_non_null(ks);
+		}
+		ks[nr].addr = a;
+		snprintf(ks[nr].name, sizeof(ks[nr].name), "%s", name);
+		nr++;
+	}
+	fclose(fp);
+	if (!nr) {
+		free(ks);
+		skip(); /* addresses hidden */
+	}
+	qsort(ks, nr, sizeof(*ks), cmp_ksym);
+
+	/* the real machine: live /proc/kallsyms, chosen because /sys/kernel/notes matches */
+	SAMPO_OPTS(sampo_symbolizer_opts, o, .buildid_dir = empty_root);
+	walk(path, &o, &got);
+	for (size_t i = 0; i < got.nr; i++) {
+		uint64_t ip = strtoull(got.v[i], NULL, 16);
+		char name[256];
+		size_t lo = 0, hi = nr;
+		bool ok = false;
+
+		if (!strstr(got.v[i], "([kernel.kallsyms])"))
+			continue;
+		if (sscanf(got.v[i], "%*s %255s", name) != 1)
+			continue;
+		while (lo < hi) {
+			size_t mid = (lo + hi) / 2;
+
+			if (ks[mid].addr <= ip)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		/* any of the names at the closest start below ip (aliases share addresses) */
+		for (size_t j = lo; j > 0 && ks[j - 1].addr == ks[lo - 1].addr; j--)
+			ok |= !strcmp(ks[j - 1].name, name);
+		if (!ok)
+			fail_msg("kernel sample %s: /proc/kallsyms says %s; warnings: %s", got.v[i],
+				 lo ? ks[lo - 1].name : "nothing", warnings);
+		checked++;
+	}
+	assert_true(checked > 0);
+	free(ks);
+	lines_free(&got);
+}
+
+/* JIT code: an anonymous executable map is /tmp/perf-PID.map, whose lines name the symbols */
+static void test_symbolizer__perf_map_for_jit_code(void **state)
+{
+	SAMPO_OPTS(sampo_writer_opts, wo);
+	struct sampo_event_attr attr = { 0 };
+	struct sampo_writer_map m = {
+		.misc = SAMPO_CPUMODE_USER, .pid = 4000321, .tid = 4000321,
+		.start = 0x7f0000100000ULL, .len = 0x10000, .prot = 5, .flags = 2,
+		.filename = "//anon",
+	};
+	static const uint64_t ips[] = { 0x7f0000100010ULL, 0x7f0000100150ULL, 0x7f0000100300ULL };
+	static const char *const want[] = {
+		"7f0000100010 LambdaForm$MH/0x1::invoke (/tmp/perf-4000321.map)",
+		"7f0000100150 Interpreter (/tmp/perf-4000321.map)",
+		"7f0000100300 [unknown] (/tmp/perf-4000321.map)",
+	};
+	struct sampo_sample smp = { 0 };
+	struct lines got = { 0 };
+	struct sampo_writer *w;
+	char path[600];
+	uint64_t id = 1;
+	FILE *fp;
+
+	(void)state;
+	NEED_FIXTURES();
+	fp = fopen("/tmp/perf-4000321.map", "w");
+	if (!fp)
+		skip();
+	/* "START SIZE NAME", hex, as JITs write it; a malformed line in the middle */
+	fputs("7f0000100000 40 LambdaForm$MH/0x1::invoke\nnot a line\n"
+	      "7f0000100100 100 Interpreter\n",
+	      fp);
+	fclose(fp);
+	snprintf(path, sizeof(path), "%s/jit.data", cache_dir);
+	attr.type = 1;
+	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
+	attr.sample_period = 1;
+	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	assert_int_equal(sampo_writer__write_mmap2(w, &m, NULL), 0);
+	for (size_t i = 0; i < 3; i++) {
+		smp.ip = ips[i];
+		smp.pid = smp.tid = 4000321;
+		assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &smp), 0);
+	}
+	assert_int_equal(sampo_writer__close(w), 0);
+	CACHE_OPTS(o);
+	walk(path, &o, &got);
+	(void)unlink("/tmp/perf-4000321.map");
+	assert_int_equal(got.nr, 3);
+	for (size_t i = 0; i < 3; i++)
+		assert_string_equal(got.v[i], want[i]);
+	lines_free(&got);
+}
+
+/* a tiny program standing for another version of burn: other code, other build-id */
+static bool build_app_v2(char *out, size_t len, struct sampo_build_id *bid, uint64_t *fn_vaddr)
+{
+	char src[600], cmd[1600];
+	struct nm_sym syms[64];
+	size_t nr;
+
+	snprintf(src, sizeof(src), "%s/app2.c", cache_dir);
+	write_file(src, "int version_two_fn(int x) { return x * 11; }\nint main(void) { return version_two_fn(3); }\n",
+		   strlen("int version_two_fn(int x) { return x * 11; }\nint main(void) { return version_two_fn(3); }\n"));
+	snprintf(out, len, "%s/app2", cache_dir);
+	snprintf(cmd, sizeof(cmd), "cc -O1 -Wl,--build-id=sha1 -o '%s' '%s'", out, src);
+	if (run(cmd))
+		return false;
+	snprintf(cmd, sizeof(cmd), "nm '%s'", out);
+	nr = read_syms(cmd, syms, 64, false);
+	*fn_vaddr = sym_value(syms, nr, "version_two_fn");
+	return !sampo_build_id__from_elf(out, bid);
+}
+
+/*
+ * Two versions of one path in one session: with build-ids in MMAP2 they are
+ * two DSOs, each symbolized from its own file; without, the older mapping
+ * of a replaced file gets no symbols (and a warning) rather than the new
+ * file's.
+ */
+static void test_symbolizer__two_versions_of_one_path(void **state)
+{
+	SAMPO_OPTS(sampo_writer_opts, wo);
+	struct sampo_event_attr attr = { 0 };
+	struct sampo_build_id burn_bid, v2_bid;
+	struct sampo_sample smp = { 0 };
+	struct lines got = { 0 };
+	struct sampo_writer *w;
+	char app2[700], path[700], dir[600], burn[1200];
+	uint64_t id = 1, v2_fn = 0;
+	const uint64_t s1 = 0x555555554000ULL, s2 = 0x565656560000ULL;
+	char want[3][300];
+
+	(void)state;
+	NEED_FIXTURES();
+	if (!build_app_v2(app2, sizeof(app2), &v2_bid, &v2_fn))
+		skip();
+	snprintf(burn, sizeof(burn), "%s/burn", fixtures);
+	assert_int_equal(sampo_build_id__from_elf(burn, &burn_bid), 0);
+	snprintf(dir, sizeof(dir), "%s/two-versions-cache", cache_dir);
+	assert_int_equal(sampo_buildid_cache__add(dir, "/opt/app", &burn_bid, "elf", burn), 0);
+	assert_int_equal(sampo_buildid_cache__add(dir, "/opt/app", &v2_bid, "elf", app2), 0);
+
+	/* with build-ids: process 100 runs burn's version, process 200 the new one */
+	snprintf(path, sizeof(path), "%s/two-versions.data", cache_dir);
+	attr.type = 1;
+	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
+	attr.sample_period = 1;
+	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	{
+		struct sampo_writer_map m1 = {
+			.misc = SAMPO_CPUMODE_USER, .pid = 100, .tid = 100, .start = s1, .len = 0x4000,
+			.prot = 5, .flags = 2, .build_id = burn_bid.data,
+			.build_id_size = burn_bid.size, .filename = "/opt/app",
+		};
+		struct sampo_writer_map m2 = m1;
+
+		m2.pid = m2.tid = 200;
+		m2.start = s2;
+		m2.build_id = v2_bid.data;
+		m2.build_id_size = v2_bid.size;
+		assert_int_equal(sampo_writer__write_mmap2(w, &m1, NULL), 0);
+		assert_int_equal(sampo_writer__write_mmap2(w, &m2, NULL), 0);
+	}
+	smp.pid = smp.tid = 100;
+	smp.ip = s1 + 0x1149 + 2; /* burn_leaf_alpha; file offset = vaddr in burn's text */
+	assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &smp), 0);
+	smp.pid = smp.tid = 200;
+	smp.ip = s2 + v2_fn + 1; /* gcc's PIE text: file offset = vaddr */
+	assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &smp), 0);
+	assert_int_equal(sampo_writer__close(w), 0);
+	snprintf(want[0], sizeof(want[0]), "%" PRIx64 " burn_leaf_alpha (/opt/app)", s1 + 0x114b);
+	snprintf(want[1], sizeof(want[1]), "%" PRIx64 " version_two_fn (/opt/app)", s2 + v2_fn + 1);
+	SAMPO_OPTS(sampo_symbolizer_opts, o, .buildid_dir = dir, .live_root = empty_root);
+	walk(path, &o, &got);
+	assert_int_equal(got.nr, 2);
+	assert_string_equal(got.v[0], want[0]);
+	assert_string_equal(got.v[1], want[1]);
+	lines_free(&got);
+
+	/* without build-ids: the file was replaced (new inode); the table has the new one's */
+	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	{
+		struct sampo_writer_map m1 = {
+			.misc = SAMPO_CPUMODE_USER, .pid = 100, .tid = 100, .start = s1, .len = 0x4000,
+			.prot = 5, .flags = 2, .maj = 8, .min = 1, .ino = 1111, .ino_generation = 1,
+			.filename = "/opt/app",
+		};
+		struct sampo_writer_map m2 = m1;
+
+		m2.pid = m2.tid = 200;
+		m2.start = s2;
+		m2.ino = 2222;
+		assert_int_equal(sampo_writer__write_mmap2(w, &m1, NULL), 0);
+		assert_int_equal(sampo_writer__write_mmap2(w, &m2, NULL), 0);
+	}
+	smp.pid = smp.tid = 100;
+	smp.ip = s1 + 0x114b;
+	assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &smp), 0);
+	smp.pid = smp.tid = 200;
+	smp.ip = s2 + v2_fn + 1;
+	assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &smp), 0);
+	assert_int_equal(sampo_writer__add_build_id(w, SAMPO_CPUMODE_USER, -1, v2_bid.data,
+						    v2_bid.size, "/opt/app"),
+			 0);
+	assert_int_equal(sampo_writer__close(w), 0);
+	snprintf(want[2], sizeof(want[2]), "%" PRIx64 " [unknown] (/opt/app)", s1 + 0x114b);
+	warnings_reset();
+	walk(path, &o, &got);
+	assert_int_equal(got.nr, 2);
+	assert_string_equal(got.v[0], want[2]);
+	assert_string_equal(got.v[1], want[1]);
+	assert_int_equal(nr_warnings, 1);
+	assert_non_null(strstr(warnings, "replaced while recording"));
+	lines_free(&got);
+}
+
+/*
+ * [vdso] with the running kernel's build-id (a report on the recording
+ * machine): its symbols come from our own vDSO, which perf 6.1 does not
+ * cache. With another build-id: unresolved.
+ */
+static void test_symbolizer__vdso_of_the_running_kernel(void **state)
+{
+	SAMPO_OPTS(sampo_writer_opts, wo);
+	struct sampo_event_attr attr = { 0 };
+	unsigned long at = getauxval(AT_SYSINFO_EHDR);
+	struct sampo_build_id bid;
+	struct sampo_sample smp = { 0 };
+	struct lines got = { 0 };
+	struct sampo_writer *w;
+	char path[600], line[512], names[512] = "";
+	uint64_t id = 1, size = 0, fn = 0;
+	Elf_Scn *scn = NULL;
+	void *copy;
+	Elf *elf;
+	FILE *fp;
+
+	(void)state;
+	NEED_FIXTURES();
+	if (!at)
+		skip();
+	fp = fopen("/proc/self/maps", "r");
+	assert_non_null(fp);
+	while (fgets(line, sizeof(line), fp)) {
+		unsigned long lo, hi;
+
+		if (strstr(line, "[vdso]") && sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == at)
+			size = hi - lo;
+	}
+	fclose(fp);
+	if (!size)
+		skip();
+	assert_int_equal(sampo_build_id__from_elf_mem((const void *)at, size, &bid), 0);
+
+	/* the address of __vdso_clock_gettime, read here with libelf from the image */
+	copy = malloc(size);
+	assert_non_null(copy);
+	memcpy(copy, (const void *)at, size);
+	(void)elf_version(EV_CURRENT);
+	elf = elf_memory(copy, size);
+	assert_non_null(elf);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_DYNSYM)
+			continue;
+		d = elf_getdata(scn, NULL);
+		for (size_t i = 0; d && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			gelf_getsym(d, (int)i, &sym);
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && !strcmp(n, "__vdso_clock_gettime"))
+				fn = sym.st_value;
+		}
+		/* every name at that address is right (aliases) */
+		for (size_t i = 0; d && fn && i < sh.sh_size / sh.sh_entsize; i++) {
+			GElf_Sym sym;
+			const char *n;
+
+			gelf_getsym(d, (int)i, &sym);
+			n = elf_strptr(elf, sh.sh_link, sym.st_name);
+			if (n && sym.st_value == fn && strlen(names) + strlen(n) + 3 < sizeof(names))
+				strcat(strcat(strcat(names, " "), n), " ");
+		}
+	}
+	elf_end(elf);
+	free(copy);
+	if (!fn)
+		skip();
+
+	for (int round = 0; round < 2; round++) {
+		struct sampo_writer_map m = {
+			.misc = SAMPO_CPUMODE_USER, .pid = 777, .tid = 777, .start = at, .len = size,
+			.prot = 5, .flags = 2, .filename = "[vdso]",
+		};
+		char name[256];
+
+		snprintf(path, sizeof(path), "%s/vdso.data", cache_dir);
+		attr.type = 1;
+		attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
+		attr.sample_period = 1;
+		assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
+		assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+		assert_int_equal(sampo_writer__write_mmap2(w, &m, NULL), 0);
+		smp.pid = smp.tid = 777;
+		smp.ip = at + fn + 1;
+		assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &smp), 0);
+		if (round == 1)
+			bid.data[0] ^= 0xff; /* a vdso of another kernel */
+		assert_int_equal(sampo_writer__add_build_id(w, SAMPO_CPUMODE_USER, -1, bid.data,
+							    bid.size, "[vdso]"),
+				 0);
+		assert_int_equal(sampo_writer__close(w), 0);
+		CACHE_OPTS(o);
+		walk(path, &o, &got);
+		assert_int_equal(got.nr, 1);
+		snprintf(name, sizeof(name), " %s ", got.v[0] + strcspn(got.v[0], " ") + 1);
+		name[strcspn(name + 1, " ") + 2] = '\0';
+		if (round == 0) {
+			if (!strstr(names, name))
+				fail_msg("vdso sample '%s': want one of%s", got.v[0], names);
+		} else {
+			assert_non_null(strstr(got.v[0], " [unknown] ([vdso])"));
+		}
+		lines_free(&got);
+	}
+}
+
 /* map_addr: what an unresolved sample prints */
 static void test_symbolizer__map_addr(void **state)
 {
@@ -579,6 +1556,13 @@ int main(void)
 		cmocka_unit_test(test_symbolizer__vmlinux_mismatch_refused),
 		cmocka_unit_test(test_symbolizer__user_mismatch_refused),
 		cmocka_unit_test(test_symbolizer__map_addr),
+		cmocka_unit_test(test_symbolizer__synthetic_kaslr_vmlinux_and_modules),
+		cmocka_unit_test(test_symbolizer__synthetic_section_maps),
+		cmocka_unit_test(test_symbolizer__synthetic_module_mismatch),
+		cmocka_unit_test(test_symbolizer__live_record_matches_proc_kallsyms),
+		cmocka_unit_test(test_symbolizer__perf_map_for_jit_code),
+		cmocka_unit_test(test_symbolizer__two_versions_of_one_path),
+		cmocka_unit_test(test_symbolizer__vdso_of_the_running_kernel),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);
