@@ -344,6 +344,8 @@ struct sampo_hists {
 	struct evhists *ev;
 	size_t nr_ev;
 	bool resorted;
+	struct sampo_dso **dsos; /* the DSOs of the frames, for sampo_hists__dso() */
+	size_t nr_dsos;
 };
 
 /* ---- options ------------------------------------------------------------ */
@@ -598,6 +600,7 @@ void sampo_hists__delete(struct sampo_hists *h)
 		index_release(&ev->ix);
 	}
 	free(h->ev);
+	free(h->dsos);
 	for (size_t i = 0; i < h->nr_stacks; i++)
 		sampo_thread__put(h->stacks[i].thread);
 	free(h->stacks);
@@ -827,12 +830,40 @@ static const char *thread_comm(struct sampo_hists *h, struct sampo_thread *threa
 	return slot->comm;
 }
 
+/* a context marker's cpumode (perf's add_callchain_ip()); false: not a valid one */
+static bool context_cpumode(uint64_t marker, uint8_t *cpumode)
+{
+	switch (marker) {
+	case SAMPO_CONTEXT_HV:
+		*cpumode = SAMPO_CPUMODE_HYPERVISOR;
+		return true;
+	case SAMPO_CONTEXT_KERNEL:
+		*cpumode = SAMPO_CPUMODE_KERNEL;
+		return true;
+	case SAMPO_CONTEXT_USER:
+		*cpumode = SAMPO_CPUMODE_USER;
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* perf's find_prev_cpumode(): the closest marker before @ent sets the cpumode */
+static bool prev_cpumode(const uint64_t *ips, size_t ent, uint8_t *cpumode)
+{
+	while (ent-- > 0) {
+		if (ips[ent] >= SAMPO_CONTEXT_MAX)
+			return context_cpumode(ips[ent], cpumode);
+	}
+	return true;
+}
+
 /*
  * The callchain cursor of perf's thread__resolve_callchain_sample(): the
  * entries in graph order (callee: as recorded, leaf first; caller: reversed),
  * context markers giving the cpumode of the entries after them (in the
- * recorded order), at most max_stack addresses. An unknown marker makes
- * perf drop the whole chain.
+ * recorded order), at most max_stack addresses. A marker that is no valid
+ * context (-1 ends some chains) makes perf drop the whole chain.
  */
 static int resolve_chain(struct sampo_hists *h, struct sampo_thread *thread,
 			 const struct sampo_sample *sample, size_t *ret_nr)
@@ -840,6 +871,7 @@ static int resolve_chain(struct sampo_hists *h, struct sampo_thread *thread,
 	const uint64_t *ips = sample->callchain;
 	size_t nr = (size_t)sample->callchain_nr, n = 0;
 	uint8_t cpumode = SAMPO_CPUMODE_USER;
+	bool caller = h->opts.caller_order;
 	int err;
 
 	*ret_nr = 0;
@@ -848,71 +880,21 @@ static int resolve_chain(struct sampo_hists *h, struct sampo_thread *thread,
 	if (grow((void **)&h->scratch, &h->scratch_cap, MIN(nr, h->opts.max_stack) + 1,
 		 sizeof(*h->scratch)))
 		return -ENOMEM;
+	if (caller && !prev_cpumode(ips, nr, &cpumode))
+		return 0;
+	for (size_t i = 0; i < nr && n < h->opts.max_stack; i++) {
+		size_t j = caller ? nr - i - 1 : i;
+		uint64_t ip = ips[j];
 
-	if (h->opts.caller_order) {
-		/* the cpumode of the last entries is that of the last marker */
-		for (size_t j = nr; j-- > 0;) {
-			if (ips[j] >= SAMPO_CONTEXT_MAX) {
-				cpumode = 0;
-				break;
-			}
-		}
-		for (size_t i = 0; i < nr && n < h->opts.max_stack; i++) {
-			size_t j = nr - i - 1;
-
-			if (ips[j] >= SAMPO_CONTEXT_MAX)
-				continue;
-			/* cpumode of ips[j]: the closest marker before it */
-			cpumode = SAMPO_CPUMODE_USER;
-			for (size_t k = j; k-- > 0;) {
-				if (ips[k] >= SAMPO_CONTEXT_MAX) {
-					cpumode = 0xff;
-					switch (ips[k]) {
-					case SAMPO_CONTEXT_HV:
-						cpumode = SAMPO_CPUMODE_HYPERVISOR;
-						break;
-					case SAMPO_CONTEXT_KERNEL:
-						cpumode = SAMPO_CPUMODE_KERNEL;
-						break;
-					case SAMPO_CONTEXT_USER:
-						cpumode = SAMPO_CPUMODE_USER;
-						break;
-					}
-					break;
-				}
-			}
-			if (cpumode == 0xff)
+		if (ip >= SAMPO_CONTEXT_MAX) {
+			if (caller ? !prev_cpumode(ips, j, &cpumode) : !context_cpumode(ip, &cpumode))
 				return 0;
-			err = resolve_frame(h, thread, cpumode, ips[j], &h->scratch[n]);
-			if (err)
-				return err;
-			n++;
+			continue;
 		}
-	} else {
-		for (size_t i = 0; i < nr && n < h->opts.max_stack; i++) {
-			uint64_t ip = ips[i];
-
-			if (ip >= SAMPO_CONTEXT_MAX) {
-				switch (ip) {
-				case SAMPO_CONTEXT_HV:
-					cpumode = SAMPO_CPUMODE_HYPERVISOR;
-					break;
-				case SAMPO_CONTEXT_KERNEL:
-					cpumode = SAMPO_CPUMODE_KERNEL;
-					break;
-				case SAMPO_CONTEXT_USER:
-					cpumode = SAMPO_CPUMODE_USER;
-					break;
-				default:
-					return 0;
-				}
-				continue;
-			}
-			err = resolve_frame(h, thread, cpumode, ip, &h->scratch[n]);
-			if (err)
-				return err;
-			n++;
-		}
+		err = resolve_frame(h, thread, cpumode, ip, &h->scratch[n]);
+		if (err)
+			return err;
+		n++;
 	}
 	*ret_nr = n;
 	return 0;
@@ -1473,6 +1455,14 @@ static int cmp_str_last(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
+/* perf's _sort__addr_cmp(): the sign of the difference as an int64_t */
+static int addr_cmp(uint64_t a, uint64_t b)
+{
+	int64_t d = (int64_t)(a - b);
+
+	return d < 0 ? -1 : d > 0;
+}
+
 /*
  * perf's hist_entry__cmp(), the order of its input tree, which the output
  * sort walks: < 0 when @a comes first. A total order over the entry keys.
@@ -1496,8 +1486,13 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 			c = cmp_str_last(a->key.dso, b->key.dso);
 			break;
 		case KEY_SYM:
+			/*
+			 * perf compares addresses by their difference as an
+			 * int64_t: an address 2^63 or more above another
+			 * sorts before it
+			 */
 			if (!a->key.has_sym && !b->key.has_sym) {
-				c = a->key.ip < b->key.ip ? -1 : a->key.ip > b->key.ip;
+				c = addr_cmp(a->key.ip, b->key.ip);
 				break;
 			}
 			c = cmp_str_last(a->key.dso, b->key.dso);
@@ -1506,9 +1501,9 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 			if (a->key.has_sym != b->key.has_sym)
 				c = a->key.has_sym ? -1 : 1;
 			else if (a->key.sym_start != b->key.sym_start)
-				c = a->key.sym_start < b->key.sym_start ? -1 : 1;
-			else if (a->key.sym_end != b->key.sym_end)
-				c = a->key.sym_end < b->key.sym_end ? -1 : 1;
+				c = addr_cmp(a->key.sym_start, b->key.sym_start);
+			else
+				c = addr_cmp(a->key.sym_end, b->key.sym_end);
 			break;
 		case KEY_CPU:
 			c = a->key.cpu < b->key.cpu ? -1 : a->key.cpu > b->key.cpu;
@@ -1650,6 +1645,7 @@ out:
 struct dso_seq {
 	const struct sampo_dso *dso;
 	uint32_t seq;
+	bool listed; /* in h->dsos already */
 };
 
 static int dso_seq_cmp(const void *a, const void *b)
@@ -1687,6 +1683,11 @@ int sampo_hists__resort(struct sampo_hists *h)
 		}
 		if (nr)
 			qsort(seqs, nr, sizeof(*seqs), dso_seq_cmp);
+		h->dsos = calloc(nr ? nr : 1, sizeof(*h->dsos));
+		if (!h->dsos) {
+			free(seqs);
+			return -ENOMEM;
+		}
 		for (size_t i = 0; i < h->nr_frames; i++) {
 			struct dso_seq key = { .dso = h->frames[i].dso };
 			struct dso_seq *hit;
@@ -1695,6 +1696,10 @@ int sampo_hists__resort(struct sampo_hists *h)
 				continue;
 			hit = bsearch(&key, seqs, nr, sizeof(*seqs), dso_seq_cmp);
 			h->frames[i].dso_seq = hit ? hit->seq : seq;
+			if (hit && !hit->listed) {
+				hit->listed = true;
+				h->dsos[h->nr_dsos++] = h->frames[i].dso;
+			}
 		}
 		free(seqs);
 	}
@@ -1725,6 +1730,16 @@ int sampo_hists__resort(struct sampo_hists *h)
 out:
 	free(cache);
 	return err;
+}
+
+size_t sampo_hists__nr_dsos(const struct sampo_hists *h)
+{
+	return h->nr_dsos;
+}
+
+struct sampo_dso *sampo_hists__dso(const struct sampo_hists *h, size_t idx)
+{
+	return idx < h->nr_dsos ? h->dsos[idx] : NULL;
 }
 
 uint64_t sampo_hists__nr_samples(const struct sampo_hists *h, int evsel)

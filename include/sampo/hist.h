@@ -31,6 +31,7 @@ struct sampo_machine;
 struct sampo_symbolizer;
 struct sampo_sample;
 struct sampo_hists;
+struct sampo_dso;
 
 struct sampo_hists_opts {
 	size_t sz;
@@ -95,6 +96,13 @@ SAMPO_API void sampo_hists__process_changed(struct sampo_hists *hists, int32_t p
 
 /** sampo_hists__resort() - build the entries and call graphs; call once, after the last sample */
 SAMPO_API int sampo_hists__resort(struct sampo_hists *hists);
+
+/**
+ * sampo_hists__nr_dsos() / sampo_hists__dso() - the DSOs that samples or
+ * their callchains hit (after resort; borrowed from the machine)
+ */
+SAMPO_API size_t sampo_hists__nr_dsos(const struct sampo_hists *hists);
+SAMPO_API struct sampo_dso *sampo_hists__dso(const struct sampo_hists *hists, size_t idx);
 
 /** sampo_hists__nr_samples() - samples of @evsel that passed the filters */
 SAMPO_API uint64_t sampo_hists__nr_samples(const struct sampo_hists *hists, int evsel);

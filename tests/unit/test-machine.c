@@ -372,6 +372,17 @@ static void test_maps__anonymous_code_is_a_perf_map(void **state)
 	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f0010), "/tmp/perf-100.map");
 	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f1010), "//anon");
 	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x7f2010), "/tmp/perf-100.map");
+	{
+		/* perf's short name of a perf map, as its Shared Object column shows it */
+		struct sampo_addr_location al = { 0 };
+		struct sampo_sample s = { .pid = 100, .tid = 100, .ip = 0x7f0010,
+					  .cpumode = SAMPO_CPUMODE_USER };
+
+		assert_int_equal(sampo_machine__resolve(m, &s, &al), 0);
+		assert_non_null(al.map);
+		assert_string_equal(sampo_dso__short_name(sampo_map__dso(al.map)), "[JIT] tid 100");
+		sampo_addr_location__exit(&al);
+	}
 	/* the idle task has no namespace info in perf: no renaming */
 	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 0, 0, 0x900010), "//anon");
 }

@@ -22,6 +22,7 @@
 #include <sampo/feature.h>
 #include <sampo/hist.h>
 #include <sampo/machine.h>
+#include <sampo/modsections.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
 #include <sampo/symbolizer.h>
@@ -60,6 +61,7 @@ struct report_ctx {
 	char errbuf[256]; /* the reader's: it writes read errors here too */
 	struct sampo_reader *reader;
 	struct sampo_features *features;
+	struct sampo_module_sections *module_sections;
 	struct sampo_machine *machine;
 	struct sampo_symbolizer *symbolizer;
 	struct sampo_hists *hists;
@@ -253,6 +255,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		   .errbuf_sz = sizeof(ctx->errbuf), .threaded = true);
 	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
 		   .kallsyms = ctx->kallsyms, .force = ctx->force);
+	char msg[256];
 	struct sampo_feature_error ferr = { 0 };
 	bool order_set = false, none = false, is_pipe, has_chains;
 	int err;
@@ -268,6 +271,12 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		err = sampo_features__parse(ctx->reader, &ctx->features, &ferr);
 		if (err)
 			return cli_err(0, "'%s': %s", ctx->input, ferr.msg);
+		/* where each module's sections were loaded, if sampo record saved it */
+		err = sampo_module_sections__read(ctx->reader, &ctx->module_sections);
+		if (err && err != -ENOENT)
+			return cli_err(0, "'%s': the module section maps do not parse: %s", ctx->input,
+				       sampo_strerror(err, msg, sizeof(msg)));
+		sopts.module_sections = ctx->module_sections;
 	}
 	ctx->machine = sampo_machine__new();
 	if (!ctx->machine)
@@ -331,6 +340,34 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	return 0;
 }
 
+/*
+ * Modules whose sections were placed by redoing the loader's layout (the
+ * file has no section maps): right for their text, but say so.
+ */
+static void note_layout_modules(struct report_ctx *ctx)
+{
+	char line[1024];
+	size_t len = 0;
+
+	for (size_t i = 0; i < sampo_hists__nr_dsos(ctx->hists); i++) {
+		struct sampo_dso *dso = sampo_hists__dso(ctx->hists, i);
+		struct sampo_symbolizer_dso_info info;
+
+		if (sampo_symbolizer__dso_info(ctx->symbolizer, dso, &info) ||
+		    info.placement != SAMPO_PLACED_LAYOUT)
+			continue;
+		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
+					"%s%s", len ? ", " : "", sampo_dso__short_name(dso));
+		if (len >= sizeof(line))
+			break;
+	}
+	if (len)
+		fprintf(stderr,
+			"sampo report: note: no section maps in the file; these modules were placed "
+			"by redoing the kernel's module layout: %s\n",
+			line);
+}
+
 static int process(struct report_ctx *ctx)
 {
 	struct progress progress;
@@ -368,7 +405,10 @@ static int process(struct report_ctx *ctx)
 
 		(void)sampo_features__parse(ctx->reader, &ctx->features, &ferr);
 	}
-	return sampo_hists__resort(ctx->hists) ? cli_err(-ENOMEM, "out of memory") : 0;
+	if (sampo_hists__resort(ctx->hists))
+		return cli_err(-ENOMEM, "out of memory");
+	note_layout_modules(ctx);
+	return 0;
 }
 
 static int print_report(struct report_ctx *ctx)
@@ -431,6 +471,7 @@ static void report_ctx_release(struct report_ctx *ctx)
 	sampo_symbolizer__delete(ctx->symbolizer);
 	sampo_machine__delete(ctx->machine);
 	sampo_features__delete(ctx->features);
+	sampo_module_sections__delete(ctx->module_sections);
 	sampo_reader__close(ctx->reader);
 }
 
