@@ -96,6 +96,7 @@ SYMFS=${MODDIR%/lib/modules/$KVER}
 # ---- 2. symbolize on this machine and score ------------------------------------
 SCORES=$OUT/SCORES.md
 ANS=$OUT/answers
+rm -rf "$ANS"
 mkdir -p "$ANS"
 HOME_SCRATCH=$(mktemp -d)
 trap 'rm -rf "$HOME_SCRATCH"' EXIT
@@ -115,6 +116,33 @@ def cell(k):
     return "%.2f%% (%d/%d)" % (c["pct"], c["correct"], c["samples"])
 print("| %s | %s | %s | %s | %s | %d |" % (r["label"], cell("kernel"), cell("module"),
       cell("module-init"), cell("kernel-other"), r["wrong_named"]))
+PY
+}
+
+# summarize DIR: the scores of DIR/bootN-PROFILE.TOOL.txt.json summed over the boots
+summarize() {
+	python3 - "$1" <<'PY'
+import collections, glob, json, os, re, sys
+agg = collections.OrderedDict()
+for f in sorted(glob.glob(os.path.join(sys.argv[1], "boot*.json"))):
+    m = re.match(r"boot\d+-(.*)\.(sampo|perf)\.txt\.json$", os.path.basename(f))
+    if not m:
+        continue
+    r = json.load(open(f))
+    a = agg.setdefault(m.groups(), {"wrong": 0})
+    a["wrong"] += r["wrong_named"]
+    for c in ("kernel", "module", "module-init", "kernel-other"):
+        x = r.get(c) or {}
+        s = a.setdefault(c, [0, 0])
+        s[0] += x.get("correct", 0)
+        s[1] += x.get("samples", 0)
+def cell(s):
+    return "-" if not s[1] else "%.2f%% (%d/%d)" % (100.0 * s[0] / s[1], s[0], s[1])
+print("| profile | tool | kernel | module | module-init | kernel-other | named wrongly |")
+print("|---|---|---|---|---|---|---|")
+for (p, t), a in sorted(agg.items()):
+    print("| %s | %s | %s | %s | %s | %s | %d |" % (p, t, cell(a["kernel"]), cell(a["module"]),
+          cell(a["module-init"]), cell(a["kernel-other"]), a["wrong"]))
 PY
 }
 
@@ -177,6 +205,12 @@ done
 	echo
 	echo "Run: \`$OUT\`, kernel $KVER; $(grep '^KASLR' "$OUT/CHECK" || true)"
 	echo "sampo: \`$SAMPO\` ($("$SAMPO" --version 2>/dev/null || echo '?'))"
+	echo
+	echo "## Summed over the boots"
+	echo
+	summarize "$ANS"
+	echo
+	echo "## Per boot"
 	echo
 	cat "$SCORES.rows"
 } >"$SCORES"

@@ -56,7 +56,8 @@ for dir in "$fixtures"/*/; do
 		compare_files "$tmpdir/expected" "$out"
 		# and perf itself, when it is installed
 		if [ -n "${PERF:-}" ] && [ -x "$PERF" ]; then
-			"$PERF" script -i "$dir/perf.data" "${extra[@]}" "$@" >"$out.perf" 2>/dev/null ||
+			env -u MALLOC_PERTURB_ "$PERF" script -i "$dir/perf.data" "${extra[@]}" "$@" \
+				>"$out.perf" 2>/dev/null ||
 				die "$name: perf script $* failed"
 			compare_files "$out.perf" "$out"
 		fi

@@ -50,9 +50,6 @@
 #define PERF_CONTEXT_USER    ((uint64_t)-512)
 #define PERF_MAX_STACK_DEPTH 127
 
-/* perf_event_attr.type values that get their own field set in perf (output_type()) */
-#define PERF_TYPE_MAX_CHECKED 6
-
 static const char *const script_usage[] = {
 	"sampo script [<options>]",
 	"",
@@ -95,8 +92,8 @@ static const struct {
 };
 
 /* perf's default for hardware and software events */
-#define DEFAULT_FIELDS                                                                             \
-	((1u << F_COMM) | (1u << F_TID) | (1u << F_CPU) | (1u << F_TIME) | (1u << F_PERIOD) |      \
+#define DEFAULT_FIELDS                                                                        \
+	((1u << F_COMM) | (1u << F_TID) | (1u << F_CPU) | (1u << F_TIME) | (1u << F_PERIOD) | \
 	 (1u << F_EVENT) | (1u << F_IP) | (1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))
 
 struct script_evsel {
@@ -113,8 +110,8 @@ struct script_ctx {
 	struct sampo_symbolizer_opts sym_opts;
 	const char *input;
 
-	unsigned fields; /* F_* bits asked for */
-	bool user_fields;   /* -F given: a missing field is an error */
+	unsigned fields;     /* F_* bits asked for */
+	bool user_fields;    /* -F given: a missing field is an error */
 	bool hide_callchain; /* -G */
 	bool use_callchain;  /* some event samples call chains and -G is off */
 
@@ -251,7 +248,8 @@ static int process_event_update(struct script_ctx *ctx, const union sampo_record
 }
 
 /*
- * perf's evsel__check_attr() on the first event of each type: a field given
+ * perf's evsel__check_attr(), for each event at its first sample (perf checks
+ * the first event of each type before any sample): a field given
  * with -F that the samples lack is an error; a default one is dropped.
  */
 static int check_evsel(struct script_ctx *ctx, size_t idx)
@@ -270,8 +268,10 @@ static int check_evsel(struct script_ctx *ctx, size_t idx)
 				continue;
 		}
 		if (ctx->user_fields)
-			return cli_err(0, "'%s': samples of event '%s' have no %s: cannot print field '%s'",
-				       ctx->input, e->name, field_info[f].attr_name, field_info[f].name);
+			return cli_err(
+				0,
+				"'%s': samples of event '%s' have no %s: cannot print field '%s'",
+				ctx->input, e->name, field_info[f].attr_name, field_info[f].name);
 		fields &= ~(1u << f);
 	}
 	if ((fields & (1u << F_SYMOFF)) && !(fields & (1u << F_SYM))) {
@@ -313,8 +313,7 @@ static int start_samples(struct script_ctx *ctx)
 		if (has_callchain(sampo_reader__attr(ctx->reader, i)) && !ctx->hide_callchain)
 			ctx->use_callchain = true;
 	}
-	err = sampo_symbolizer__new(ctx->machine, ctx->features, &ctx->sym_opts,
-				    &ctx->symbolizer);
+	err = sampo_symbolizer__new(ctx->machine, ctx->features, &ctx->sym_opts, &ctx->symbolizer);
 	if (err)
 		return cli_err(err, "cannot set up the symbols");
 	return 0;
@@ -402,6 +401,17 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 	uint8_t cpumode = SAMPO_CPUMODE_USER;
 	unsigned nr_entries = 0;
 
+	/* an unknown context marker makes perf drop the whole chain */
+	for (uint64_t i = 0; i < s->callchain_nr && nr_entries < PERF_MAX_STACK_DEPTH; i++) {
+		uint64_t ip = s->callchain[i];
+
+		if (ip < PERF_CONTEXT_MAX)
+			nr_entries++;
+		else if (ip != PERF_CONTEXT_HV && ip != PERF_CONTEXT_KERNEL &&
+			 ip != PERF_CONTEXT_USER)
+			return;
+	}
+	nr_entries = 0;
 	for (uint64_t i = 0; i < s->callchain_nr && nr_entries < PERF_MAX_STACK_DEPTH; i++) {
 		uint64_t ip = s->callchain[i];
 		struct sampo_map *map;
@@ -411,10 +421,8 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 				cpumode = SAMPO_CPUMODE_HYPERVISOR;
 			else if (ip == PERF_CONTEXT_KERNEL)
 				cpumode = SAMPO_CPUMODE_KERNEL;
-			else if (ip == PERF_CONTEXT_USER)
-				cpumode = SAMPO_CPUMODE_USER;
 			else
-				return; /* perf drops the whole chain on an invalid context */
+				cpumode = SAMPO_CPUMODE_USER;
 			continue;
 		}
 		nr_entries++;
@@ -433,6 +441,16 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 }
 
 /* ---- samples ------------------------------------------------------------ */
+
+/* printf("%-*d") */
+static void ob_dec_left(struct outbuf *ob, int32_t v, int width)
+{
+	char buf[16];
+	int n = snprintf(buf, sizeof(buf), "%" PRId32, v);
+
+	ob_puts(ob, buf);
+	ob_pad(ob, ' ', n < width ? (size_t)(width - n) : 0);
+}
 
 static void print_time(struct outbuf *ob, uint64_t t)
 {
@@ -476,13 +494,14 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	if (err)
 		return cli_err(err, "cannot resolve the sample at offset %#" PRIx64, ev->offset);
 	fields = e->fields;
-	chain = ctx->use_callchain && (fields & (1u << F_IP)) && s->callchain_nr &&
+	/* perf prints a chain, even an empty one, for every sample that has the field */
+	chain = ctx->use_callchain && (fields & (1u << F_IP)) &&
 		(s->sample_type & SAMPO_SAMPLE_CALLCHAIN);
 
 	if (fields & (1u << F_COMM)) {
 		const char *comm = ctx->al.thread ? sampo_thread__comm(ctx->al.thread) : ":-1";
-		const struct sampo_event_attr *attr = sampo_reader__attr(ctx->reader,
-									 (size_t)ev->attr_idx);
+		const struct sampo_event_attr *attr =
+			sampo_reader__attr(ctx->reader, (size_t)ev->attr_idx);
 
 		if ((fields & (1u << F_IP)) && has_callchain(attr) && ctx->use_callchain) {
 			ob_puts(ob, comm);
@@ -497,14 +516,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	if ((fields & (1u << F_PID)) && (fields & (1u << F_TID))) {
 		ob_dec_s64_width(ob, (int32_t)s->pid, 5, false);
 		ob_putc(ob, '/');
-		/* "%-5d" */
-		{
-			char buf[16];
-			int n = snprintf(buf, sizeof(buf), "%" PRId32, (int32_t)s->tid);
-
-			ob_puts(ob, buf);
-			ob_pad(ob, ' ', n < 5 ? (size_t)(5 - n) : 0);
-		}
+		ob_dec_left(ob, (int32_t)s->tid, 5);
 		ob_putc(ob, ' ');
 	} else if (fields & (1u << F_PID)) {
 		ob_dec_s64_width(ob, (int32_t)s->pid, 5, false);
@@ -673,8 +685,9 @@ int cmd_script(int argc, const char **argv)
 	ctx->fields = DEFAULT_FIELDS;
 	{
 		const struct option opts[] = {
-			OPT_STRING('i', "input", &input, "file",
-				   "input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
+			OPT_STRING(
+				'i', "input", &input, "file",
+				"input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
 			OPT_CALLBACK('F', "fields", ctx, "fields",
 				     "fields to print (comm,tid,pid,time,cpu,event,period,ip,sym,"
 				     "symoff,dso)",
@@ -690,8 +703,7 @@ int cmd_script(int argc, const char **argv)
 
 		argc = parse_options(argc, argv, opts, script_usage, 0);
 		if (argc > 0)
-			argc = usage_error(script_usage, opts, "unexpected argument '%s'",
-					   argv[0]);
+			argc = usage_error(script_usage, opts, "unexpected argument '%s'", argv[0]);
 	}
 	if (argc < 0) {
 		free(ctx);
