@@ -503,6 +503,7 @@ struct sampo_reader {
 	struct queue queue;
 	struct sampo_reader_stats stats;
 
+	unsigned int warned_mmap2_build_id;
 	bool threaded;
 	struct prefetch *pf; /* threaded mode, once the first record was asked for */
 };
@@ -1136,6 +1137,24 @@ static int take_record(struct sampo_reader *r, const uint8_t *p, size_t size, ui
 		r->stats.nr_unknown_type++;
 	if (r->swap)
 		sampo_record__swap(rec, r->sample_id_all);
+	if (rec->header.type == SAMPO_RECORD_MMAP2 && size >= sizeof(rec->mmap2) &&
+	    (rec->header.misc & SAMPO_MISC_MMAP_BUILD_ID) &&
+	    rec->mmap2.build_id_size > SAMPO_BUILD_ID_MAX) {
+		/*
+		 * Some kernels set the build-id flag on every MMAP2 while any
+		 * recorder asks for build-ids, over the device and inode
+		 * fields: no build-id can be that long, so read it as the
+		 * inode form (perf 6.1 aborts on such a record).
+		 */
+		if (rec != r->recbuf) {
+			memcpy(r->recbuf, p, size);
+			rec = r->recbuf;
+		}
+		rec->header.misc &= (uint16_t)~SAMPO_MISC_MMAP_BUILD_ID;
+		if (!r->warned_mmap2_build_id++)
+			pr_warn("%s: MMAP2 record at offset %#" PRIx64 " has the build-id flag with a %u-byte build-id; read as device and inode\n",
+				r->name, where, rec->mmap2.build_id_size);
+	}
 	err = sampo_record__validate(rec, why, sizeof(why));
 	if (err)
 		return reader_fail(r, err, "%s record at offset %#" PRIx64 "%s: %s",

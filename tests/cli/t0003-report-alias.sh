@@ -37,7 +37,8 @@ same_as "report -D --header-only -i $f" "header -i $f"
 same_as "report -D -h" "dump -h"
 same_as "report --header-only -h" "header -h"
 
-# "--" ends the alias scan: what follows is not an alias flag
-expect_status 1 report -- -D
+# "--" ends the alias scan: what follows is not an alias flag but a stray argument
+expect_status 129 report -- -D
+grep -q "unexpected argument '-D'" "$tmpdir/stderr" || die "'report -- -D' was taken for an alias"
 
 pass

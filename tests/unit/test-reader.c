@@ -339,6 +339,57 @@ static void test_reader__rejects_unterminated_string(void **state)
 	img_free(&im);
 }
 
+/*
+ * An MMAP2 with the build-id flag but a build-id size no build-id has: some
+ * kernels set the flag on every recorder's MMAP2 while one asks for
+ * build-ids. The record is read as the device/inode form, not refused.
+ */
+static void test_reader__mmap2_with_a_bogus_build_id_flag(void **state)
+{
+	struct img im;
+	struct sampo_reader *r;
+	struct sampo_event ev;
+	size_t rec;
+
+	(void)state;
+	img_init(&im, false);
+	img_bytes(&im, "PERFILE2", 8);
+	img_u64(&im, 16);
+	rec = img_begin_record(&im, SAMPO_RECORD_HEADER_ATTR, 0);
+	img_attr(&im, SAMPO_TYPE_SOFTWARE, 0, ST_FILE, FLAGS_FILE);
+	img_u64(&im, 12);
+	img_end_record(&im, rec);
+	rec = img_begin_record(&im, SAMPO_RECORD_MMAP2,
+			       SAMPO_CPUMODE_USER | SAMPO_MISC_MMAP_BUILD_ID);
+	img_u32(&im, 7);
+	img_u32(&im, 7);
+	img_u64(&im, 0x400000);
+	img_u64(&im, 0x1000);
+	img_u64(&im, 0);
+	img_u32(&im, 0xfe);   /* maj: as a build-id size byte, 254 */
+	img_u32(&im, 3);      /* min */
+	img_u64(&im, 123456); /* ino */
+	img_u64(&im, 9);      /* ino_generation */
+	img_u32(&im, 5);      /* prot */
+	img_u32(&im, 2);      /* flags */
+	img_str(&im, "/bin/true", 8);
+	trailer(&im, 7, 7, 5, 12, 1);
+	img_end_record(&im, rec);
+
+	r = open_img(&im, im.len, false);
+	assert_non_null(r);
+	assert_int_equal(sampo_reader__next(r, &ev), 1); /* HEADER_ATTR */
+	assert_int_equal(sampo_reader__next(r, &ev), 1);
+	assert_int_equal(ev.record->header.type, SAMPO_RECORD_MMAP2);
+	assert_false(ev.record->header.misc & SAMPO_MISC_MMAP_BUILD_ID);
+	assert_int_equal(ev.record->mmap2.maj, 0xfe);
+	assert_int_equal(ev.record->mmap2.ino, 123456);
+	assert_string_equal(ev.record->mmap2.filename, "/bin/true");
+	assert_int_equal(sampo_reader__next(r, &ev), 0);
+	sampo_reader__close(r);
+	img_free(&im);
+}
+
 static void test_reader__rejects_sections_outside_the_file(void **state)
 {
 	struct img im;
@@ -680,6 +731,7 @@ int main(void)
 		cmocka_unit_test(test_reader__truncated_anywhere_fails_cleanly),
 		cmocka_unit_test(test_reader__rejects_zero_and_oversized_record_sizes),
 		cmocka_unit_test(test_reader__rejects_unterminated_string),
+		cmocka_unit_test(test_reader__mmap2_with_a_bogus_build_id_flag),
 		cmocka_unit_test(test_reader__rejects_sections_outside_the_file),
 		cmocka_unit_test(test_reader__pipe_mode_attrs_and_features),
 		cmocka_unit_test(test_reader__ordered_mode_releases_by_rounds),
