@@ -1679,6 +1679,7 @@ int sampo_hists__resort(struct sampo_hists *h)
 			}
 			seqs[nr].dso = dso;
 			seqs[nr].seq = seq++;
+			seqs[nr].listed = false;
 			nr++;
 		}
 		if (nr)

@@ -568,11 +568,12 @@ static int load_plt(struct elf_load_ctx *c, Elf *elf)
 			info = r.r_info;
 		}
 		info = ehdr.e_ident[EI_CLASS] == ELFCLASS32 ? ELF32_R_SYM(info) : ELF64_R_SYM(info);
-		if (info == 0 || info > INT_MAX || !gelf_getsym(symdata, (int)info, &sym))
-			continue; /* IRELATIVE: no symbol to name it after */
-		name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
-		if (!name || !name[0])
-			continue;
+		/* IRELATIVE has no symbol: perf names its entry "@plt" all the same */
+		name = NULL;
+		if (info && info <= INT_MAX && gelf_getsym(symdata, (int)info, &sym))
+			name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		if (!name)
+			name = "";
 		/* demangled first, then suffixed, as perf does: "std::foo()@plt" */
 		dm = c->demangle ? demangle(name) : NULL;
 		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
