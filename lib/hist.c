@@ -226,12 +226,16 @@ struct scache_slot {
 	uint64_t epoch;
 	const void *thread;
 	uint64_t ip;
+	uint64_t period; /* added to the stack when the slot is reused, or at resort */
+	uint32_t count;
 	uint32_t stack;
 	uint32_t raw_off, raw_nr; /* the recorded callchain in hists->raw */
 	int32_t cpu;
-	int evsel;
+	uint16_t evsel;
 	uint8_t cpumode;
+	bool used;
 };
+_Static_assert(sizeof(struct scache_slot) == 64, "one cache line per stack cache slot");
 
 /* generation of each process: bumped when its maps, threads or comm change */
 struct pidgen {
@@ -949,6 +953,23 @@ static size_t raw_chain(const struct sampo_hists *h, const struct sampo_sample *
 	return (size_t)sample->callchain_nr;
 }
 
+/* what a stack cache slot counted goes to its stack */
+static void scache_flush(struct sampo_hists *h, struct scache_slot *slot)
+{
+	if (slot->used && slot->count) {
+		h->stacks[slot->stack].period += slot->period;
+		h->stacks[slot->stack].count += slot->count;
+	}
+	slot->period = 0;
+	slot->count = 0;
+}
+
+static void scache_flush_all(struct sampo_hists *h)
+{
+	for (size_t i = 0; i <= h->scache_mask; i++)
+		scache_flush(h, &h->scache[i]);
+}
+
 /* remember that this raw sample made stack @idx, until its epoch ends */
 static void scache_store(struct sampo_hists *h, struct scache_slot *slot, uint64_t hash,
 			 const void *thread, int evsel, int32_t cpu,
@@ -959,9 +980,11 @@ static void scache_store(struct sampo_hists *h, struct scache_slot *slot, uint64
 
 	if (h->raw_nr + n > RAW_MAX) {
 		/* start over rather than grow without bound */
+		scache_flush_all(h);
 		memset(h->scache, 0, (h->scache_mask + 1) * sizeof(*h->scache));
 		h->raw_nr = 0;
 	}
+	scache_flush(h, slot);
 	if (n > RAW_MAX || grow((void **)&h->raw, &h->raw_cap, h->raw_nr + n, sizeof(*h->raw)))
 		return;
 	if (n)
@@ -974,8 +997,9 @@ static void scache_store(struct sampo_hists *h, struct scache_slot *slot, uint64
 	slot->raw_off = (uint32_t)h->raw_nr;
 	slot->raw_nr = (uint32_t)n;
 	slot->cpu = cpu;
-	slot->evsel = evsel;
+	slot->evsel = (uint16_t)evsel;
 	slot->cpumode = sample->cpumode;
+	slot->used = true;
 	h->raw_nr += n;
 }
 
@@ -1016,10 +1040,12 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	sslot = &h->scache[raw_hash & h->scache_mask];
 	if (sslot->hash == raw_hash && sslot->epoch == h->cur_epoch && sslot->thread == thread &&
 	    sslot->ip == sample->ip && sslot->cpumode == sample->cpumode && sslot->cpu == cpu &&
-	    sslot->evsel == evsel && sslot->raw_nr == nr_words &&
+	    sslot->evsel == evsel && sslot->raw_nr == nr_words && sslot->used &&
 	    (!nr_words || !memcmp(h->raw + sslot->raw_off, words, nr_words * sizeof(*words)))) {
-		h->stacks[sslot->stack].period += sample->period;
-		h->stacks[sslot->stack].count++;
+		/* counted in the slot: one cache line per sample */
+		sslot->period += sample->period;
+		if (++sslot->count == UINT32_MAX)
+			scache_flush(h, sslot);
 		goto out;
 	}
 
@@ -1051,8 +1077,11 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	}
 	for (j = hash & (h->stack_ix.cap - 1); h->stack_ix.slots[j];
 	     j = (j + 1) & (h->stack_ix.cap - 1)) {
-		struct stack *s = &h->stacks[h->stack_ix.slots[j] - 1];
+		struct stack *s;
 
+		if (h->stack_ix.hashes[j] != hash)
+			continue; /* without touching the stack itself */
+		s = &h->stacks[h->stack_ix.slots[j] - 1];
 		if (s->hash == hash && s->thread == thread && s->comm == comm && s->cpu == cpu &&
 		    s->evsel == evsel && s->self == self && s->nr == nr && s->filtered == filtered &&
 		    (!nr || !memcmp(h->arena + s->off, h->scratch, nr * sizeof(*h->scratch)))) {
@@ -1666,6 +1695,7 @@ int sampo_hists__resort(struct sampo_hists *h)
 	if (h->resorted)
 		return 0;
 	h->resorted = true;
+	scache_flush_all(h);
 
 	/* perf orders graph siblings by DSO address: creation order is the closest */
 	{
