@@ -28,7 +28,7 @@
 
 #include "internal/util.h"
 
-#define KERNEL_PID (-1)
+#define KERNEL_PID	  (-1)
 #define KERNEL_MAP_PREFIX "[kernel.kallsyms]"
 
 enum entry_kind { E_SAMPLE, E_MAP, E_FORK, E_EXEC, E_EXIT };
@@ -39,10 +39,10 @@ struct entry {
 	uint8_t kind;
 	uint8_t cpumode;
 	int32_t pid;
-	int32_t ppid; /* FORK: parent pid; EXIT: tid */
-	uint64_t a;   /* SAMPLE: ip; MAP: start */
-	uint64_t b;   /* MAP: end */
-	size_t name;  /* MAP: offset of the name in the arena */
+	int32_t ppid;		   /* FORK: parent pid; EXIT: tid */
+	uint64_t a;		   /* SAMPLE: ip; MAP: start */
+	uint64_t b;		   /* MAP: end */
+	size_t name;		   /* MAP: offset of the name in the arena */
 	struct sampo_build_id bid; /* MAP: from an MMAP2 with build-id */
 };
 
@@ -146,8 +146,7 @@ static int64_t dso_findnew(struct sampo_dsohits *h, const char *name, uint8_t cp
 			j = (j + 1) & (h->cap_hash - 1);
 		}
 	}
-	if ((h->nr_dsos + 1) * 2 > h->cap_hash &&
-	    dso_rehash(h, h->cap_hash ? h->cap_hash * 2 : 64))
+	if ((h->nr_dsos + 1) * 2 > h->cap_hash && dso_rehash(h, h->cap_hash ? h->cap_hash * 2 : 64))
 		return -ENOMEM;
 	if (h->nr_dsos == h->cap_dsos) {
 		size_t cap = h->cap_dsos ? h->cap_dsos * 2 : 32;
@@ -373,8 +372,8 @@ static int queue_map(struct sampo_dsohits *h, const union sampo_record *rec, uin
 	if (e->b < e->a) /* a length that wraps: up to the top */
 		e->b = UINT64_MAX;
 	e->name = (size_t)off;
-	if (mmap2 && (rec->header.misc & SAMPO_MISC_MMAP_BUILD_ID) &&
-	    rec->mmap2.build_id_size && rec->mmap2.build_id_size <= SAMPO_BUILD_ID_SIZE) {
+	if (mmap2 && (rec->header.misc & SAMPO_MISC_MMAP_BUILD_ID) && rec->mmap2.build_id_size &&
+	    rec->mmap2.build_id_size <= SAMPO_BUILD_ID_SIZE) {
 		e->bid.size = rec->mmap2.build_id_size;
 		memcpy(e->bid.data, rec->mmap2.build_id, e->bid.size);
 	}
@@ -445,8 +444,8 @@ int sampo_dsohits__add(struct sampo_dsohits *h, const struct sampo_event_attr *a
 		e->kind = type == SAMPO_RECORD_FORK ? E_FORK : E_EXIT;
 		e->time = time;
 		e->pid = (int32_t)rec->fork.pid;
-		e->ppid = type == SAMPO_RECORD_FORK ? (int32_t)rec->fork.ppid
-						    : (int32_t)rec->fork.tid;
+		e->ppid = type == SAMPO_RECORD_FORK ? (int32_t)rec->fork.ppid :
+						      (int32_t)rec->fork.tid;
 		return 0;
 	}
 }
@@ -527,7 +526,8 @@ int sampo_dsohits__flush(struct sampo_dsohits *h)
 
 	if (!h)
 		return -EINVAL;
-	qsort(h->q, h->nr_q, sizeof(h->q[0]), entry_cmp);
+	if (h->nr_q > 1)
+		qsort(h->q, h->nr_q, sizeof(h->q[0]), entry_cmp);
 	for (size_t i = 0; i < h->nr_q && !err; i++) {
 		const struct entry *e = &h->q[i];
 		struct proc *p;

@@ -63,7 +63,12 @@ struct sampo_evlist {
 
 	struct evlist_ring *rings;
 	size_t nr_rings;
-	struct pollfd *pollfds; /* one per ring */
+	/*
+	 * Every descriptor: the rings' first (POLLIN), then the others, whose
+	 * POLLHUP tells when their thread is gone.
+	 */
+	struct pollfd *pollfds;
+	size_t nr_pollfds;
 
 	uint8_t *scratch; /* a wrapped record, made whole */
 	size_t page_size;
@@ -108,6 +113,7 @@ static void evlist_unmap(struct sampo_evlist *evlist)
 	free(evlist->pollfds);
 	evlist->rings = NULL;
 	evlist->pollfds = NULL;
+	evlist->nr_pollfds = 0;
 	evlist->nr_rings = 0;
 }
 
@@ -295,7 +301,8 @@ int sampo_evlist__open(struct sampo_evlist *evlist, const int *cpus, size_t nr_c
 					goto out_close;
 				}
 				fd = *evlist_fd(evlist, ev, c, t);
-				if (ioctl(fd, PERF_EVENT_IOC_ID, &e->ids[c * evlist->nr_threads + t])) {
+				if (ioctl(fd, PERF_EVENT_IOC_ID,
+					  &e->ids[c * evlist->nr_threads + t])) {
 					err = -errno;
 					goto out_close;
 				}
@@ -333,7 +340,7 @@ int sampo_evlist__mmap(struct sampo_evlist *evlist, size_t pages)
 	per_thread = evlist->cpus[0] == -1;
 	evlist->nr_rings = per_thread ? evlist->nr_threads : evlist->nr_cpus;
 	evlist->rings = calloc(evlist->nr_rings, sizeof(*evlist->rings));
-	evlist->pollfds = calloc(evlist->nr_rings, sizeof(*evlist->pollfds));
+	evlist->pollfds = calloc(evlist_nr_fds(evlist), sizeof(*evlist->pollfds));
 	if (!evlist->rings || !evlist->pollfds) {
 		evlist_unmap(evlist);
 		return -ENOMEM;
@@ -356,6 +363,7 @@ int sampo_evlist__mmap(struct sampo_evlist *evlist, size_t pages)
 		ring->cpu = evlist->cpus[c0];
 		evlist->pollfds[r].fd = fd;
 		evlist->pollfds[r].events = POLLIN;
+		evlist->nr_pollfds = r + 1;
 
 		/* every other descriptor of this CPU (or thread) writes into this ring */
 		for (size_t ev = 0; ev < evlist->nr_events; ev++) {
@@ -372,6 +380,15 @@ int sampo_evlist__mmap(struct sampo_evlist *evlist, size_t pages)
 				}
 			}
 		}
+	}
+	for (size_t i = 0; i < evlist_nr_fds(evlist); i++) {
+		bool is_ring = false;
+
+		for (size_t r = 0; r < evlist->nr_rings && !is_ring; r++)
+			is_ring = evlist->rings[r].fd == evlist->fds[i];
+		if (!is_ring)
+			evlist->pollfds[evlist->nr_pollfds++] =
+				(struct pollfd){ .fd = evlist->fds[i] };
 	}
 	return 0;
 
@@ -422,15 +439,18 @@ int sampo_evlist__poll(struct sampo_evlist *evlist, int timeout_ms, bool *ret_al
 
 	if (!evlist || !evlist->nr_rings)
 		return -EINVAL;
-	n = poll(evlist->pollfds, evlist->nr_rings, timeout_ms);
+	n = poll(evlist->pollfds, evlist->nr_pollfds, timeout_ms);
 	if (n < 0)
 		return errno == EINTR ? 0 : -errno;
-	for (size_t i = 0; i < evlist->nr_rings; i++) {
+	n = 0;
+	for (size_t i = 0; i < evlist->nr_pollfds; i++) {
 		if (evlist->pollfds[i].revents & (POLLHUP | POLLERR))
 			nr_hup++;
+		if (i < evlist->nr_rings && (evlist->pollfds[i].revents & POLLIN))
+			n++;
 	}
 	if (ret_all_hup)
-		*ret_all_hup = nr_hup == evlist->nr_rings;
+		*ret_all_hup = nr_hup == evlist->nr_pollfds;
 	return n;
 }
 
@@ -506,8 +526,8 @@ int64_t sampo_evlist__drain(struct sampo_evlist *evlist, sampo_evlist_record_fn 
 size_t sampo_evlist__sample_id_size(const struct sampo_event_attr *attr)
 {
 	static const uint64_t bits[] = {
-		SAMPO_SAMPLE_TID, SAMPO_SAMPLE_TIME,	  SAMPO_SAMPLE_ID,
-		SAMPO_SAMPLE_STREAM_ID, SAMPO_SAMPLE_CPU, SAMPO_SAMPLE_IDENTIFIER,
+		SAMPO_SAMPLE_TID,	SAMPO_SAMPLE_TIME, SAMPO_SAMPLE_ID,
+		SAMPO_SAMPLE_STREAM_ID, SAMPO_SAMPLE_CPU,  SAMPO_SAMPLE_IDENTIFIER,
 	};
 	size_t n = 0;
 

@@ -36,7 +36,7 @@
 #include "internal/util.h"
 
 #define REC_BUF_SIZE 8192 /* a map record: 72 bytes + PATH_MAX name + trailer */
-#define KERNEL_PID ((uint32_t)-1)
+#define KERNEL_PID   ((uint32_t)-1)
 
 struct synth {
 	const char *proc;
@@ -264,7 +264,8 @@ static int synth_maps(struct synth *s, int pid)
 		size_t n;
 
 		if (sscanf(line, "%llx-%llx %4s %llx %x:%x %llu %n", &start, &end, perms, &pgoff,
-			   &maj, &min, &ino, &name_off) < 7 || strlen(perms) < 4 || end < start)
+			   &maj, &min, &ino, &name_off) < 7 ||
+		    strlen(perms) < 4 || end < start)
 			continue;
 		prot = parse_prot(perms, &flags);
 		if (!(prot & PROT_EXEC)) {
@@ -432,18 +433,27 @@ static int read_kallsyms(struct synth *s, struct sampo_synth_kernel *k)
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
+	/* ~120k lines, _etext near the end: big reads, no sscanf per line */
+	(void)setvbuf(f, NULL, _IOFBF, 1 << 20);
 	while (fgets(line, sizeof(line), f) && !(have_text && have_etext)) {
+		const char *sp = strchr(line, ' ');
+		const char *name = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
+		bool is_text, is_etext;
 		unsigned long long addr;
-		char type, name[256];
 
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
+		if (!name)
 			continue;
-		if (addr)
+		if (!any_nonzero && strspn(line, "0") != (size_t)(sp - line))
 			any_nonzero = true;
-		if (!have_text && !strcmp(name, "_text")) {
+		is_text = !have_text && !strcmp(name, "_text\n");
+		is_etext = !have_etext && !strcmp(name, "_etext\n");
+		if (!is_text && !is_etext)
+			continue;
+		addr = strtoull(line, NULL, 16);
+		if (is_text) {
 			k->text = addr;
 			have_text = true;
-		} else if (!have_etext && !strcmp(name, "_etext")) {
+		} else {
 			k->etext = addr;
 			have_etext = true;
 		}
@@ -459,8 +469,8 @@ static int read_kallsyms(struct synth *s, struct sampo_synth_kernel *k)
 	return 0;
 }
 
-int sampo_synthesize__kernel_mmap(const struct sampo_synth_opts *opts, sampo_synth_fn fn,
-				  void *ctx, struct sampo_synth_kernel *ret)
+int sampo_synthesize__kernel_mmap(const struct sampo_synth_opts *opts, sampo_synth_fn fn, void *ctx,
+				  struct sampo_synth_kernel *ret)
 {
 	struct synth *s = malloc(sizeof(*s));
 	struct sampo_synth_kernel k = { .kptr_restrict = -1 };
@@ -600,8 +610,7 @@ int sampo_synthesize__module_build_id(const struct sampo_synth_opts *opts, const
 
 /* ---- vDSO ---------------------------------------------------------------- */
 
-int sampo_synthesize__vdso_build_id(struct sampo_build_id *ret, void **ret_image,
-				    size_t *ret_size)
+int sampo_synthesize__vdso_build_id(struct sampo_build_id *ret, void **ret_image, size_t *ret_size)
 {
 	unsigned long base = getauxval(AT_SYSINFO_EHDR);
 	unsigned long long start = 0, end = 0;
@@ -719,8 +728,8 @@ static bool cpuinfo_value(struct synth *s, const char *key, char *out, size_t si
 		char *p;
 		size_t n;
 
-		if (strncmp(line, key, klen) || (line[klen] != ' ' && line[klen] != '\t' &&
-						 line[klen] != ':'))
+		if (strncmp(line, key, klen) ||
+		    (line[klen] != ' ' && line[klen] != '\t' && line[klen] != ':'))
 			continue;
 		p = strchr(line, ':');
 		if (!p)
@@ -837,8 +846,9 @@ static int feat_cpu_topology(struct synth *s, struct sampo_writer *w, uint32_t n
 			for (int alt = 0; alt < 2; alt++) {
 				if (!kinds[k][alt])
 					continue;
-				snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%u/topology/%s",
-					 s->sys, cpu, kinds[k][alt]);
+				snprintf(path, sizeof(path),
+					 "%s/devices/system/cpu/cpu%u/topology/%s", s->sys, cpu,
+					 kinds[k][alt]);
 				if (read_line_file(path, buf, sizeof(buf)))
 					continue;
 				err = strlist_add(&lists[k], &nr_lists[k], buf);
@@ -1082,7 +1092,8 @@ static int feat_mem_topology(struct synth *s, struct sampo_writer *w)
 		while ((de = readdir(d))) {
 			int *nv;
 
-			if (strncmp(de->d_name, "node", 4) || !isdigit((unsigned char)de->d_name[4]))
+			if (strncmp(de->d_name, "node", 4) ||
+			    !isdigit((unsigned char)de->d_name[4]))
 				continue;
 			nv = realloc(nodes, (nr_nodes + 1) * sizeof(*nodes));
 			if (!nv) {
@@ -1155,10 +1166,9 @@ int sampo_synthesize__features(const struct sampo_synth_opts *opts, struct sampo
 	if (!uname(&u)) {
 		err = sampo_writer__set_feature_string(w, SAMPO_FEAT_HOSTNAME, u.nodename);
 		if (!err)
-			err = sampo_writer__set_feature_string(w, SAMPO_FEAT_OSRELEASE,
-							       opts && opts->osrelease ?
-								       opts->osrelease :
-								       u.release);
+			err = sampo_writer__set_feature_string(
+				w, SAMPO_FEAT_OSRELEASE,
+				opts && opts->osrelease ? opts->osrelease : u.release);
 		if (!err)
 			err = sampo_writer__set_feature_string(w, SAMPO_FEAT_ARCH, u.machine);
 		if (err)

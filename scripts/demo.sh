@@ -1,8 +1,8 @@
 #!/bin/bash
 # demo.sh - the body of `make demo`: profile the bundled workload
-# (demo/burn.c) with the real perf, then show what sampo reads from the file.
+# (demo/burn.c) with `sampo record`, then show what sampo reads from the file.
 #
-# perf may be unable to record (perf_event_paranoid, containers without
+# Recording may be impossible (perf_event_paranoid, containers without
 # perf_event_open): then the demo uses the recorded fixture from the shared
 # directory instead, and says so.
 set -u -o pipefail
@@ -16,15 +16,14 @@ shared=${SAMPO_SHARED:-../shared}
 fixture=$shared/fixtures/perf-6.1/b-callchain-fp/perf.data
 perf=${PERF:-perf}
 
-echo "==> perf record -e cpu-clock -F 1000 -g -o $data -- ./$burn"
-if command -v "$perf" >/dev/null 2>&1 &&
-	"$perf" record -e cpu-clock -F 1000 -g -o "$data" -- "./$burn" </dev/null; then
+echo "==> sampo record -F 1000 -g -o $data -- ./$burn"
+if "$sampo" record -F 1000 -g -o "$data" -- "./$burn" </dev/null; then
 	input=$data
 elif [ -f "$fixture" ]; then
-	echo "demo: perf cannot record here; using the recorded fixture $fixture instead"
+	echo "demo: sampo cannot record here; using the recorded fixture $fixture instead"
 	input=$fixture
 else
-	echo "demo: perf cannot record here and there is no fixture at $fixture" >&2
+	echo "demo: sampo cannot record here and there is no fixture at $fixture" >&2
 	exit 1
 fi
 
@@ -34,10 +33,13 @@ echo "==> sampo header -i $input"
 "$sampo" header -i "$input" || rc=$?
 
 echo
-echo "==> sampo dump -i $input | head -60"
-"$sampo" dump -i "$input" | head -60
+echo "==> sampo dump -i $input | head -40"
+"$sampo" dump -i "$input" | head -40
 [ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 
 echo
-echo "==> more: $sampo --help, '$sampo dump -i $input | less'"
+echo "==> more: $sampo --help, '$sampo dump -i $input | less', '$sampo report --no-children -i $input'"
+echo
+echo "==> sampo report --stdio -i $input"
+"$sampo" report --stdio -i "$input" || rc=$?
 exit "$rc"

@@ -33,10 +33,11 @@ struct sampo_dsohits;
 
 /* One DSO that got samples. */
 struct sampo_dsohit {
-	const char *name;	    /* "/usr/lib/x86_64-linux-gnu/libc.so.6", "[kernel.kallsyms]", "[vdso]", ... */
-	uint8_t cpumode;	    /* SAMPO_CPUMODE_KERNEL (kernel, modules) or SAMPO_CPUMODE_USER */
-	bool kernel;		    /* the kernel itself ([kernel.kallsyms]) */
-	struct sampo_build_id bid;  /* from an MMAP2 with build-id, else size 0 */
+	const char *
+		name; /* "/usr/lib/x86_64-linux-gnu/libc.so.6", "[kernel.kallsyms]", "[vdso]", ... */
+	uint8_t cpumode; /* SAMPO_CPUMODE_KERNEL (kernel, modules) or SAMPO_CPUMODE_USER */
+	bool kernel;	 /* the kernel itself ([kernel.kallsyms]) */
+	struct sampo_build_id bid; /* from an MMAP2 with build-id, else size 0 */
 	uint64_t nr_samples;
 };
 
@@ -65,10 +66,12 @@ SAMPO_API int sampo_dsohits__flush(struct sampo_dsohits *hits);
 SAMPO_API size_t sampo_dsohits__nr(const struct sampo_dsohits *hits);
 
 /** sampo_dsohits__dso() - DSO @idx (borrowed, valid until the next add/flush); NULL past the end */
-SAMPO_API const struct sampo_dsohit *sampo_dsohits__dso(const struct sampo_dsohits *hits, size_t idx);
+SAMPO_API const struct sampo_dsohit *sampo_dsohits__dso(const struct sampo_dsohits *hits,
+							size_t idx);
 
 /** sampo_dsohits__nr_samples() - samples seen, and how many of them matched no map */
-SAMPO_API uint64_t sampo_dsohits__nr_samples(const struct sampo_dsohits *hits, uint64_t *unresolved);
+SAMPO_API uint64_t sampo_dsohits__nr_samples(const struct sampo_dsohits *hits,
+					     uint64_t *unresolved);
 
 /** sampo_dsohits__time_range() - first and last sample time (ns); false if no sample had one */
 SAMPO_API bool sampo_dsohits__time_range(const struct sampo_dsohits *hits, uint64_t *first,

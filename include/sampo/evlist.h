@@ -131,8 +131,8 @@ SAMPO_API int sampo_evlist__disable(struct sampo_evlist *evlist);
 /**
  * sampo_evlist__poll() - wait until a ring has data
  * @timeout_ms: as poll(2)
- * @ret_all_hup: optional; set to true when every ring's descriptors report
- *               POLLHUP (all the monitored threads are gone)
+ * @ret_all_hup: optional; set to true when every descriptor reports POLLHUP
+ *               (all the monitored threads are gone; never in system-wide mode)
  *
  * Return: the number of rings with data (>= 0), 0 also on EINTR, or -errno.
  */

@@ -68,9 +68,9 @@ SAMPO_API int sampo_synthesize__all_processes(const struct sampo_synth_opts *opt
 
 /** What sampo_synthesize__kernel_mmap() found. */
 struct sampo_synth_kernel {
-	uint64_t text;	 /* run-time address of _text (0 when hidden) */
-	uint64_t etext;	 /* of _etext (0 when unknown) */
-	bool hidden;	 /* kallsyms showed zero addresses (kptr_restrict) */
+	uint64_t text;	   /* run-time address of _text (0 when hidden) */
+	uint64_t etext;	   /* of _etext (0 when unknown) */
+	bool hidden;	   /* kallsyms showed zero addresses (kptr_restrict) */
 	int kptr_restrict; /* /proc/sys/kernel/kptr_restrict, -1 unknown */
 };
 
@@ -85,9 +85,8 @@ struct sampo_synth_kernel {
  * @ret->hidden says so: the caller should warn.
  * Return: 0, -errno (no kallsyms), or the callback's error.
  */
-SAMPO_API int sampo_synthesize__kernel_mmap(const struct sampo_synth_opts *opts,
-					    sampo_synth_fn fn, void *ctx,
-					    struct sampo_synth_kernel *ret);
+SAMPO_API int sampo_synthesize__kernel_mmap(const struct sampo_synth_opts *opts, sampo_synth_fn fn,
+					    void *ctx, struct sampo_synth_kernel *ret);
 
 /**
  * sampo_synthesize__modules() - one MMAP per module of /proc/modules

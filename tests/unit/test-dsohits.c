@@ -175,8 +175,8 @@ static void test_dsohits__fork_exec_and_overlap(void **state)
 
 	(void)state;
 	add_mmap2(h, SAMPO_CPUMODE_USER, 10, 0x400000, 0x3000, "/bin/parent", NULL, 1);
-	add_task(h, SAMPO_RECORD_FORK, 11, 10, 11, 2);	/* new process: copies */
-	add_task(h, SAMPO_RECORD_FORK, 10, 10, 12, 3);	/* new thread of 10 */
+	add_task(h, SAMPO_RECORD_FORK, 11, 10, 11, 2); /* new process: copies */
+	add_task(h, SAMPO_RECORD_FORK, 10, 10, 12, 3); /* new thread of 10 */
 	add_sample(h, SAMPO_CPUMODE_USER, 11, 0x401000, 4);
 	add_sample(h, SAMPO_CPUMODE_USER, 10, 0x401000, 4);
 	add_exec(h, 11, 5);

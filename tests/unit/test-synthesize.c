@@ -61,7 +61,8 @@ static void put_file(const char *rel, const void *data, size_t len)
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s", tmpdir, rel);
-	for (slash = strchr(path + strlen(tmpdir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+	for (slash = strchr(path + strlen(tmpdir) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		(void)mkdir(path, 0755);
 		*slash = '/';

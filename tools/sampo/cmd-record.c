@@ -9,15 +9,17 @@
  *	parse options -> events (default cycles, else cpu-clock) -> targets
  *	-> [fork the command, stopped before exec on a pipe]
  *	-> open the events per CPU (+ per thread) -> one ring per CPU
- *	-> writer: attrs, then the synthesized state: kernel map, modules,
- *	   threads (all with -a, the targets' with -p/-t, "sampo-exec" COMM
- *	   for a command), FINISHED_INIT
+ *	-> writer: attrs, then the synthesized state: kernel map, modules
+ *	   (+ their section maps), threads (all with -a, the targets' with
+ *	   -p/-t, "sampo-exec" COMM for a command), FINISHED_INIT; the header
+ *	   features known now (host, cmdline, event_desc); meanwhile a second
+ *	   thread puts the kallsyms snapshot into the build-id cache
  *	-> start (the command's exec enables the counters: enable_on_exec)
  *	-> loop: poll, drain every ring (records go to the file as they are and
  *	   to the DSO hit tracker), FINISHED_ROUND after each pass with data
  *	-> command exit, SIGINT/SIGTERM, or every target gone: disable, drain
- *	-> features (host, cmdline, event_desc, sample_time), build-id table of
- *	   the DSOs with samples, close; build-id cache; summary line.
+ *	-> SAMPLE_TIME, build-id table of the DSOs with samples, close (on a
+ *	   write error: recover the complete records); build-id cache; summary.
  *
  * The DSOs with samples are known when the loop ends (lib/dsohits.c keeps
  * them up to date while draining), so unlike perf there is no second pass
@@ -30,6 +32,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,6 +48,8 @@
 #include <sampo/dsohits.h>
 #include <sampo/event.h>
 #include <sampo/evlist.h>
+#include <sampo/modsections.h>
+#include <sampo/recover.h>
 #include <sampo/synthesize.h>
 #include <sampo/writer.h>
 
@@ -114,7 +119,6 @@ struct record_event {
 	uint32_t type;
 	uint64_t config;
 	bool exclude_user, exclude_kernel;
-	bool is_default; /* the implicit "cycles": may fall back to cpu-clock */
 };
 
 struct record_opts {
@@ -151,7 +155,7 @@ struct record_ctx {
 	struct sampo_dsohits *hits;
 	struct sampo_event_attr attr0; /* for parsing records: all events share the layout */
 	bool pipe_output;
-	int out_fd;
+	uint64_t data_offset; /* file mode: where the records start (for recovery) */
 
 	pid_t child;
 	int go_fd;  /* write end: the child execs when it closes */
@@ -161,9 +165,13 @@ struct record_ctx {
 
 	uint64_t nr_samples;
 	uint64_t nr_lost;
-	uint64_t nr_wakeups;
 	int write_err;
 	struct timespec t_workload_end;
+
+	/* the kallsyms snapshot goes into the cache while the workload runs */
+	pthread_t kallsyms_thread;
+	bool kallsyms_started;
+	struct sampo_build_id kernel_bid;
 };
 
 /* ---- argument parsing ------------------------------------------------- */
@@ -247,9 +255,10 @@ static int parse_events(struct record_ctx *ctx, const char *arg)
 			return usage_error(record_usage, NULL, "too many events");
 		err = parse_event(p, len, &ctx->events[ctx->nr_events]);
 		if (err == -ENOENT)
-			return cli_err(-EINVAL, "unknown event '%.*s' (known: cycles, instructions, "
-						"cpu-clock, task-clock, page-faults, context-switches, "
-						"cpu-migrations, ...)",
+			return cli_err(-EINVAL,
+				       "unknown event '%.*s' (known: cycles, instructions, "
+				       "cpu-clock, task-clock, page-faults, context-switches, "
+				       "cpu-migrations, ...)",
 				       (int)len, p);
 		if (err)
 			return cli_err(-EINVAL, "invalid event '%.*s'", (int)len, p);
@@ -489,8 +498,8 @@ static void make_attr(struct record_ctx *ctx, const struct record_event *ev, boo
 	a->type = ev->type;
 	a->size = SAMPO_ATTR_SIZE_VER7;
 	a->config = ev->config;
-	a->sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_TIME |
-			 SAMPO_SAMPLE_PERIOD;
+	a->sample_type =
+		SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_TIME | SAMPO_SAMPLE_PERIOD;
 	if (o->callgraph)
 		a->sample_type |= SAMPO_SAMPLE_CALLCHAIN;
 	if (o->all_cpus || o->cpus_arg)
@@ -517,7 +526,16 @@ static void make_attr(struct record_ctx *ctx, const struct record_event *ev, boo
 		/* the tracking event: maps, comms and tasks come with it */
 		a->flags |= SAMPO_ATTR_MMAP | SAMPO_ATTR_COMM | SAMPO_ATTR_TASK | SAMPO_ATTR_MMAP2 |
 			    SAMPO_ATTR_COMM_EXEC | SAMPO_ATTR_KSYMBOL | SAMPO_ATTR_BPF_EVENT;
-		if (!o->no_buildid_mmap)
+		/*
+		 * Not system-wide: on the kernels tried here (6.18), one event
+		 * with attr.build_id on every CPU makes the kernel mark the
+		 * MMAP2 records of OTHER sessions as build-id records while
+		 * they hold maj/min/ino, and a perf 6.1 running meanwhile dies
+		 * on them ("assertion failed at util/build-id.c"). perf
+		 * --buildid-mmap -a does the same. Per task, only the MMAP2
+		 * records of the recorded tasks are at stake.
+		 */
+		if (!o->no_buildid_mmap && !system_wide(ctx))
 			a->flags |= SAMPO_ATTR_BUILD_ID;
 	}
 }
@@ -525,6 +543,70 @@ static void make_attr(struct record_ctx *ctx, const struct record_event *ev, boo
 static bool event_missing(int err)
 {
 	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENOSYS;
+}
+
+/*
+ * perf's evsel__fallback(): hardware cycles missing (no PMU, as in most
+ * virtual machines) becomes cpu-clock, with the same modifiers, and a notice.
+ * Return: whether the failed event was cycles and got replaced.
+ */
+static bool fall_back_to_cpu_clock(struct record_ctx *ctx)
+{
+	int idx = sampo_evlist__failed_event(ctx->evlist);
+	struct record_event *ev;
+	char name[64];
+
+	if (idx < 0)
+		return false;
+	ev = &ctx->events[idx];
+	if (ev->type != SAMPO_TYPE_HARDWARE || ev->config != 0)
+		return false;
+	if (!ctx->opts.quiet)
+		fprintf(stderr,
+			"sampo record: no hardware '%s' event here, falling back to "
+			"'cpu-clock'\n",
+			ev->name);
+	snprintf(name, sizeof(name), "cpu-clock%s",
+		 strchr(ev->name, ':') ? strchr(ev->name, ':') : "");
+	return parse_event(name, strlen(name), ev) == 0;
+}
+
+/*
+ * perf's other fallback: where perf_event_paranoid forbids kernel sampling
+ * (> 1 without CAP_PERFMON), sample user space only, as ":u" events.
+ * Return: whether any event changed.
+ */
+static bool fall_back_to_user_only(struct record_ctx *ctx)
+{
+	bool changed = false;
+	FILE *f;
+	int paranoid = -1;
+
+	for (size_t i = 0; i < ctx->nr_events; i++) {
+		struct record_event *ev = &ctx->events[i];
+		size_t len = strlen(ev->name);
+
+		if (ev->exclude_kernel)
+			continue;
+		ev->exclude_kernel = true;
+		ev->exclude_user = false;
+		if (!strchr(ev->name, ':') && len + 2 < sizeof(ev->name))
+			memcpy(ev->name + len, ":u", 3);
+		changed = true;
+	}
+	if (!changed || ctx->opts.quiet)
+		return changed;
+	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
+	if (f) {
+		if (fscanf(f, "%d", &paranoid) != 1)
+			paranoid = -1;
+		fclose(f);
+	}
+	fprintf(stderr,
+		"sampo record: kernel sampling is not permitted (perf_event_paranoid=%d), "
+		"recording user space only\n",
+		paranoid);
+	return changed;
 }
 
 static int open_events(struct record_ctx *ctx)
@@ -548,13 +630,14 @@ static int open_events(struct record_ctx *ctx)
 					 ctx->nr_threads);
 		if (!err)
 			return 0;
-		if (event_missing(err) && ctx->nr_events == 1 && ctx->events[0].is_default) {
-			if (!ctx->opts.quiet)
-				fprintf(stderr, "sampo record: no hardware 'cycles' event here, "
-						"falling back to 'cpu-clock'\n");
+		if ((err == -EACCES || err == -EPERM) && fall_back_to_user_only(ctx)) {
 			sampo_evlist__delete(ctx->evlist);
 			ctx->evlist = NULL;
-			(void)parse_event("cpu-clock", 9, &ctx->events[0]);
+			continue;
+		}
+		if (event_missing(err) && fall_back_to_cpu_clock(ctx)) {
+			sampo_evlist__delete(ctx->evlist);
+			ctx->evlist = NULL;
 			continue;
 		}
 		break;
@@ -564,8 +647,10 @@ static int open_events(struct record_ctx *ctx)
 		const char *name = idx >= 0 ? ctx->events[idx].name : "?";
 
 		if (err == -EACCES || err == -EPERM)
-			return cli_err(err, "cannot open event '%s' (check "
-					    "/proc/sys/kernel/perf_event_paranoid)", name);
+			return cli_err(err,
+				       "cannot open event '%s' (check "
+				       "/proc/sys/kernel/perf_event_paranoid)",
+				       name);
 		if (err == -ESRCH)
 			return cli_err(err, "cannot open event '%s': no such process", name);
 		if (event_missing(err))
@@ -600,9 +685,8 @@ static int on_record(void *opaque, const union sampo_record *rec, size_t ring)
 		ctx->nr_lost += rec->header.size >= sizeof(rec->lost) ? rec->lost.lost : 0;
 		break;
 	case SAMPO_RECORD_LOST_SAMPLES:
-		ctx->nr_lost += rec->header.size >= sizeof(rec->lost_samples) ?
-					rec->lost_samples.lost :
-					0;
+		ctx->nr_lost +=
+			rec->header.size >= sizeof(rec->lost_samples) ? rec->lost_samples.lost : 0;
 		break;
 	default:
 		break;
@@ -635,6 +719,27 @@ static int drain_round(struct record_ctx *ctx)
 	return err;
 }
 
+/*
+ * Where each section of each module is, from /sys/module/NAME/sections, in a
+ * feature of its own (see modsections.h), so that reports place every
+ * section. File mode only: perf 6.1 skips an unknown feature bit in a file
+ * but stops at an unknown HEADER_FEATURE record in a pipe.
+ */
+static void save_module_sections(struct record_ctx *ctx)
+{
+	struct sampo_module_sections *ms = NULL;
+
+	if (ctx->pipe_output)
+		return;
+	if (sampo_module_sections__collect("/sys", &ms)) {
+		cli_warn("cannot read the module sections under /sys/module");
+		return;
+	}
+	if (sampo_module_sections__nr(ms) && sampo_module_sections__write(ms, ctx->writer))
+		cli_warn("cannot save the module sections");
+	sampo_module_sections__delete(ms);
+}
+
 static int synthesize_state(struct record_ctx *ctx)
 {
 	SAMPO_OPTS(sampo_synth_opts, so,
@@ -648,15 +753,16 @@ static int synthesize_state(struct record_ctx *ctx)
 	} else if (err) {
 		return cli_err(err, "cannot write the kernel map");
 	} else if (k.hidden) {
-		cli_warn("kernel addresses are hidden (kptr_restrict=%d): the kernel map is "
-			 "written without an address and kernel samples will not resolve to "
-			 "symbols; set /proc/sys/kernel/kptr_restrict to 0 or run as root",
+		cli_warn("kernel addresses are hidden from this user (kptr_restrict=%d): the "
+			 "kernel map is written without its address, so kernel samples will not "
+			 "resolve to symbols (run as root, or with CAP_SYSLOG)",
 			 k.kptr_restrict);
 	}
 	err = sampo_synthesize__modules(&so, on_synth, ctx);
 	if (err < 0 && err != -EACCES)
 		return cli_err(err, "cannot write the module maps");
-	/* TODO(modsections): save /sys/module/NAME/sections once include/sampo/modsections.h lands */
+	if (err > 0)
+		save_module_sections(ctx);
 
 	if (ctx->opts.all_cpus) {
 		err = sampo_synthesize__all_processes(&so, on_synth, ctx);
@@ -714,6 +820,8 @@ static int add_attrs(struct record_ctx *ctx)
 			return cli_err(err, "cannot write '%s'", ctx->opts.output);
 	}
 	ctx->attr0 = *sampo_evlist__attr(ctx->evlist, 0);
+	if (!ctx->pipe_output)
+		ctx->data_offset = sampo_writer__offset(ctx->writer); /* freezes the attrs */
 	return 0;
 }
 
@@ -743,11 +851,11 @@ static int set_cmdline(struct record_ctx *ctx)
 	return sampo_writer__set_feature_strings(ctx->writer, SAMPO_FEAT_CMDLINE, v, n);
 }
 
+/* The features known before the first sample (all but SAMPLE_TIME and BUILD_ID). */
 static int set_features(struct record_ctx *ctx)
 {
 	SAMPO_OPTS(sampo_synth_opts, so);
 	const char *names[MAX_EVENTS];
-	uint64_t times[2] = { 0, 0 };
 	int err;
 
 	err = sampo_synthesize__features(&so, ctx->writer);
@@ -760,10 +868,9 @@ static int set_features(struct record_ctx *ctx)
 		names[i] = sampo_evlist__name(ctx->evlist, i);
 	if (!err)
 		err = sampo_writer__set_feature_event_desc(ctx->writer, names, ctx->nr_events);
-	(void)sampo_dsohits__time_range(ctx->hits, &times[0], &times[1]);
-	if (!err)
-		err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_SAMPLE_TIME, times, 2);
-	return err;
+	if (err)
+		return cli_err(err, "cannot write '%s'", ctx->opts.output);
+	return 0;
 }
 
 /* One DSO with samples and what is needed to put it into the table and the cache. */
@@ -835,8 +942,7 @@ static void add_to_cache(struct record_ctx *ctx, const struct hit_dso *d, const 
 	int err;
 
 	if (d->hit->kernel) {
-		kind = "kallsyms";
-		src = "/proc/kallsyms";
+		return; /* snapshot_kallsyms() did it */
 	} else if (!strcmp(name, "[vdso]")) {
 		kind = "vdso";
 		src = NULL;
@@ -915,6 +1021,44 @@ static int write_build_ids(struct record_ctx *ctx)
 	return err;
 }
 
+/*
+ * Copy /proc/kallsyms into the cache under the kernel's build-id, unless it
+ * is there already. It is the one large copy of the cache step (~5 MB, about
+ * 0.1 s of kallsyms generation by the kernel), so it runs on its own thread
+ * while the initial state is synthesized and is done before the workload
+ * starts: neither the workload nor the time after it pays for it. (perf
+ * copies it after the workload.) The kernel is in the cache whether or not a
+ * sample hits it.
+ */
+static void *kallsyms_worker(void *arg)
+{
+	struct record_ctx *ctx = arg;
+	char *dir = sampo_buildid_cache__dir(NULL);
+	char *cached = NULL;
+
+	if (dir && sampo_buildid_cache__lookup(dir, &ctx->kernel_bid, "kallsyms", &cached))
+		(void)sampo_buildid_cache__add(dir, "[kernel.kallsyms]", &ctx->kernel_bid,
+					       "kallsyms", "/proc/kallsyms");
+	free(cached);
+	free(dir);
+	return NULL;
+}
+
+static void start_kallsyms_snapshot(struct record_ctx *ctx)
+{
+	if (ctx->opts.no_buildid_cache ||
+	    sampo_build_id__from_notes_file("/sys/kernel/notes", &ctx->kernel_bid))
+		return;
+	ctx->kallsyms_started = !pthread_create(&ctx->kallsyms_thread, NULL, kallsyms_worker, ctx);
+}
+
+static void join_kallsyms_snapshot(struct record_ctx *ctx)
+{
+	if (ctx->kallsyms_started)
+		(void)pthread_join(ctx->kallsyms_thread, NULL);
+	ctx->kallsyms_started = false;
+}
+
 /* ---- main loop --------------------------------------------------------- */
 
 static int record_loop(struct record_ctx *ctx)
@@ -938,7 +1082,6 @@ static int record_loop(struct record_ctx *ctx)
 		if (err < 0)
 			break;
 		err = 0;
-		ctx->nr_wakeups++;
 	}
 	if (err)
 		return err;
@@ -954,16 +1097,42 @@ static double elapsed_since(const struct timespec *t0)
 	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/*
+ * The file could not be written to the end (full disk, I/O error): make what
+ * reached the disk readable up to the last complete record, and say so.
+ */
+static int write_failed(struct record_ctx *ctx, int err)
+{
+	uint64_t kept = 0;
+	int rerr;
+
+	if (ctx->pipe_output || !ctx->data_offset)
+		return cli_err(err, "cannot write '%s'", ctx->opts.output);
+	rerr = sampo_perfdata__recover(ctx->opts.output, ctx->data_offset,
+				       sampo_evlist__nr_events(ctx->evlist), &kept);
+	if (rerr) {
+		cli_err(err, "cannot write '%s'", ctx->opts.output);
+		return cli_err(rerr, "cannot make '%s' readable", ctx->opts.output);
+	}
+	err = cli_err(err, "cannot write '%s'", ctx->opts.output);
+	cli_warn("'%s' holds the %.3f MB of complete records written before the error "
+		 "(without header features and build-ids)",
+		 ctx->opts.output, (double)kept / 1024.0 / 1024.0);
+	return err;
+}
+
 static int finish(struct record_ctx *ctx)
 {
-	uint64_t unresolved = 0;
+	uint64_t unresolved = 0, times[2] = { 0, 0 };
 	int err;
 
 	err = sampo_dsohits__flush(ctx->hits);
+	(void)sampo_dsohits__time_range(ctx->hits, &times[0], &times[1]);
 	if (!err && !ctx->write_err)
-		err = set_features(ctx);
+		err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_SAMPLE_TIME, times, 2);
 	if (!err && !ctx->write_err)
 		err = write_build_ids(ctx);
+	join_kallsyms_snapshot(ctx);
 	if (!err)
 		err = ctx->write_err;
 	{
@@ -974,9 +1143,12 @@ static int finish(struct record_ctx *ctx)
 			err = cerr;
 	}
 	if (err)
-		return cli_err(err, "cannot write '%s'", ctx->opts.output);
+		return write_failed(ctx, err);
 
 	(void)sampo_dsohits__nr_samples(ctx->hits, &unresolved);
+	if (ctx->opts.verbose && unresolved)
+		fprintf(stderr, "sampo record: %" PRIu64 " user samples outside every known map\n",
+			unresolved);
 	if (ctx->opts.verbose && ctx->child_reaped)
 		fprintf(stderr, "sampo record: %.3f s after the workload ended\n",
 			elapsed_since(&ctx->t_workload_end));
@@ -996,7 +1168,8 @@ static int finish(struct record_ctx *ctx)
 			fprintf(stderr,
 				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
 				" samples) ]\n",
-				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output, ctx->nr_samples);
+				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output,
+				ctx->nr_samples);
 	}
 	return 0;
 }
@@ -1011,7 +1184,8 @@ static int setup_targets(struct record_ctx *ctx, int argc)
 	if (o->cpus_arg) {
 		err = parse_int_list(o->cpus_arg, ctx->cpus, &ctx->nr_cpus, true);
 		if (err)
-			return usage_error(record_usage, NULL, "invalid CPU list '%s'", o->cpus_arg);
+			return usage_error(record_usage, NULL, "invalid CPU list '%s'",
+					   o->cpus_arg);
 	} else {
 		err = read_online_cpus(ctx->cpus, &ctx->nr_cpus);
 		if (err)
@@ -1022,7 +1196,8 @@ static int setup_targets(struct record_ctx *ctx, int argc)
 		size_t nr;
 
 		if (parse_int_list(o->pids_arg, pids, &nr, false))
-			return usage_error(record_usage, NULL, "invalid pid list '%s'", o->pids_arg);
+			return usage_error(record_usage, NULL, "invalid pid list '%s'",
+					   o->pids_arg);
 		for (size_t i = 0; i < nr; i++) {
 			err = add_process_threads(ctx, pids[i]);
 			if (err)
@@ -1035,7 +1210,8 @@ static int setup_targets(struct record_ctx *ctx, int argc)
 		size_t nr;
 
 		if (parse_int_list(o->tids_arg, tids, &nr, false))
-			return usage_error(record_usage, NULL, "invalid tid list '%s'", o->tids_arg);
+			return usage_error(record_usage, NULL, "invalid tid list '%s'",
+					   o->tids_arg);
 		for (size_t i = 0; i < nr; i++) {
 			int tgid = tgid_of(tids[i]);
 
@@ -1051,7 +1227,8 @@ static int setup_targets(struct record_ctx *ctx, int argc)
 		return usage_error(record_usage, NULL,
 				   "nothing to record: give a command, -a, -C, -p or -t");
 	if (argc && ctx->nr_threads)
-		return usage_error(record_usage, NULL, "a command cannot be combined with -p or -t");
+		return usage_error(record_usage, NULL,
+				   "a command cannot be combined with -p or -t");
 	return 0;
 }
 
@@ -1067,7 +1244,6 @@ static int setup_events(struct record_ctx *ctx)
 			return err;
 	} else {
 		(void)parse_event("cycles", 6, &ctx->events[0]);
-		ctx->events[0].is_default = true;
 		ctx->nr_events = 1;
 	}
 	if (o->freq && o->period)
@@ -1123,12 +1299,16 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 	err = open_output(ctx);
 	if (err)
 		return err;
+	start_kallsyms_snapshot(ctx);
 	err = add_attrs(ctx);
 	if (!err)
 		err = synthesize_state(ctx);
+	if (!err)
+		err = set_features(ctx);
 	if (err)
 		return err;
 	(void)sampo_dsohits__flush(ctx->hits);
+	join_kallsyms_snapshot(ctx); /* before the workload: it must not compete with it */
 
 	if (system_wide(ctx) || ctx->child <= 0) {
 		err = sampo_evlist__enable(ctx->evlist);
@@ -1147,7 +1327,7 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 
 	err = record_loop(ctx);
 	if (ctx->child > 0 && !ctx->child_reaped) {
-		if (record_done)
+		if (record_done || err)
 			(void)kill(ctx->child, SIGTERM);
 		reap_child(ctx, true);
 	}
@@ -1158,6 +1338,7 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 
 static void record_ctx_release(struct record_ctx *ctx)
 {
+	join_kallsyms_snapshot(ctx);
 	if (ctx->go_fd >= 0)
 		close(ctx->go_fd);
 	if (ctx->err_fd >= 0)
@@ -1197,8 +1378,7 @@ int cmd_record(int argc, const char **argv)
 		struct record_opts *o = &ctx->opts;
 		const struct option opts[] = {
 			OPT_STRING('e', "event", &o->events_arg, "events",
-				   "event list: cycles, cpu-clock, task-clock, page-faults, ... "
-				   "(default: cycles, else cpu-clock)"),
+				   "comma list of events (default: cycles, else cpu-clock)"),
 			OPT_U64('F', "freq", &o->freq, "n", "sample at <n> Hz (default 4000)"),
 			OPT_U64('c', "count", &o->period, "n", "sample every <n> events"),
 			OPT_BOOLEAN('g', NULL, &o->callgraph, "record frame-pointer call chains"),
@@ -1210,16 +1390,23 @@ int cmd_record(int argc, const char **argv)
 			OPT_INTEGER_RANGE('m', "mmap-pages", &o->mmap_pages, "pages",
 					  "ring size per CPU in pages, a power of 2 (default 128)",
 					  0, 1 << 20),
-			OPT_STRING('o', "output", &o->output, "file",
-				   "output file, '-' for stdout in pipe format (default perf.data)"),
+			OPT_STRING(
+				'o', "output", &o->output, "file",
+				"output file, '-' for stdout in pipe format (default perf.data)"),
 			OPT_BOOLEAN('q', "quiet", &o->quiet, "print no summary"),
-			{ .type = OPTION_BOOLEAN, .short_name = 'N', .long_name = "no-buildid-cache",
-			  .value = &o->no_buildid_cache, .flags = OPT_F_NONEG,
+			{ .type = OPTION_BOOLEAN,
+			  .short_name = 'N',
+			  .long_name = "no-buildid-cache",
+			  .value = &o->no_buildid_cache,
+			  .flags = OPT_F_NONEG,
 			  .help = "do not copy the DSOs with samples into ~/.debug" },
-			{ .type = OPTION_BOOLEAN, .long_name = "no-buildid-mmap",
-			  .value = &o->no_buildid_mmap, .flags = OPT_F_NONEG,
+			{ .type = OPTION_BOOLEAN,
+			  .long_name = "no-buildid-mmap",
+			  .value = &o->no_buildid_mmap,
+			  .flags = OPT_F_NONEG,
 			  .help = "no build-ids in MMAP2 records: read them from the files at the end" },
-			OPT_INCR('v', "verbose", &o->verbose, "say more"),
+			OPT_INCR('v', "verbose", &o->verbose,
+				 "say more (-v: the time spent after the workload ended)"),
 			OPT_END(),
 		};
 
