@@ -1931,7 +1931,8 @@ int sampo_writer__open(const char *path, const struct sampo_writer_opts *opts,
 	if (!writer_opts_valid(opts))
 		return -EINVAL;
 
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* 0600 as perf: the file holds kernel addresses and command lines */
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (fd < 0)
 		return -errno;
 	err = sampo_writer__open_fd(fd, opts, ret_writer);
