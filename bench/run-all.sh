@@ -6,8 +6,8 @@
 #   --quick  small files and single runs: checks that everything works in a
 #            minute or two; the numbers mean little
 #
-# Builds $BUILDDIR (default: build) if needed, runs bench/run-walk.sh and
-# bench/run-dump.sh, and writes their markdown tables, preceded by the machine
+# Builds $BUILDDIR (default: build) if needed, runs bench/run-walk.sh,
+# bench/run-dump.sh, bench/run-report.sh and bench/run-record.sh, and writes their markdown tables, preceded by the machine
 # facts, to stdout and to bench/results/run-all-<date>.md (git-ignored).
 # Generated perf.data files stay in $SAMPO_BENCH_DIR (default:
 # $BUILDDIR/bench-data). The full run takes about 10 minutes, most of it
@@ -53,10 +53,18 @@ for o in json.load(open(sys.argv[1])):
 		bench/run-walk.sh -n 1 --samples 100000 --big 500000
 		echo
 		bench/run-dump.sh --quick
+		echo
+		bench/run-report.sh --quick
+		echo
+		bench/run-record.sh --quick
 	else
 		bench/run-walk.sh
 		echo
 		bench/run-dump.sh
+		echo
+		bench/run-report.sh
+		echo
+		bench/run-record.sh
 	fi
 } | tee "$out"
 echo "run-all.sh: report written to $out" >&2
