@@ -207,9 +207,10 @@ struct frame {
  * threads) in the low half.
  */
 struct rcache_slot {
-	const void *thread;
+	const void *owner; /* the process's maps (user), the machine (kernel) */
 	uint64_t ip;
 	uint64_t epoch;
+	int32_t pid;
 	uint32_t frame;
 	uint8_t cpumode;
 };
@@ -738,7 +739,15 @@ static bool frame_equal(const struct frame *f, const struct sampo_dso *dso,
 static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uint8_t cpumode,
 			 uint64_t ip, uint32_t *ret)
 {
-	uint64_t slot_hash = hash_combine(mix64((uintptr_t)thread ^ cpumode), ip);
+	/*
+	 * An address means the same in every thread of a process (they share
+	 * the maps), and in every process for the kernel.
+	 */
+	bool kernel = cpumode == SAMPO_CPUMODE_KERNEL;
+	const void *owner = kernel ? (const void *)h->machine : (const void *)thread->maps;
+	int32_t pid = kernel ? 0 : thread->pid;
+	uint64_t epoch = kernel ? (uint64_t)h->epoch << 32 : h->cur_epoch;
+	uint64_t slot_hash = hash_combine(mix64((uintptr_t)owner ^ cpumode), ip);
 	struct rcache_slot *slot = &h->rcache[slot_hash & h->rcache_mask];
 	struct sampo_addr_location al = { 0 };
 	const struct sampo_symbol *sym = NULL;
@@ -749,8 +758,8 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 	size_t j;
 	int err = 0;
 
-	if (slot->epoch == h->cur_epoch && slot->thread == thread && slot->ip == ip &&
-	    slot->cpumode == cpumode) {
+	if (slot->epoch == epoch && slot->owner == owner && slot->ip == ip &&
+	    slot->cpumode == cpumode && slot->pid == pid && owner) {
 		*ret = slot->frame;
 		return 0;
 	}
@@ -811,10 +820,11 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 	h->frame_ix.hashes[j] = hash;
 	h->frame_ix.nr++;
 cache:
-	slot->thread = thread;
+	slot->owner = owner;
 	slot->ip = ip;
 	slot->cpumode = cpumode;
-	slot->epoch = h->cur_epoch;
+	slot->pid = pid;
+	slot->epoch = epoch;
 	slot->frame = *ret;
 out:
 	sampo_addr_location__exit(&al);
