@@ -172,6 +172,19 @@ struct record_ctx {
 	pthread_t kallsyms_thread;
 	bool kallsyms_started;
 	struct sampo_build_id kernel_bid;
+
+	/*
+	 * Modules: the ones seen so far, and the section maps of all of them.
+	 * Modules loaded while recording get a map when they are noticed and
+	 * their sections are read at once (and again at the end).
+	 */
+	char **modules;
+	size_t nr_modules;
+	bool modules_tracked;
+	struct sampo_module_sections *modsecs;
+	struct timespec modules_checked;
+	char **new_modules; /* being synthesized now */
+	size_t nr_new_modules;
 };
 
 /* ---- argument parsing ------------------------------------------------- */
@@ -723,21 +736,159 @@ static int drain_round(struct record_ctx *ctx)
  * Where each section of each module is, from /sys/module/NAME/sections, in a
  * feature of its own (see modsections.h), so that reports place every
  * section. File mode only: perf 6.1 skips an unknown feature bit in a file
- * but stops at an unknown HEADER_FEATURE record in a pipe.
+ * but stops at an unknown HEADER_FEATURE record in a pipe. Called at the
+ * start and again at the end, so that the modules loaded in between are in
+ * it too.
  */
 static void save_module_sections(struct record_ctx *ctx)
 {
-	struct sampo_module_sections *ms = NULL;
-
 	if (ctx->pipe_output)
 		return;
-	if (sampo_module_sections__collect("/sys", &ms)) {
+	if (!ctx->modsecs && sampo_module_sections__collect("/sys", &ctx->modsecs)) {
 		cli_warn("cannot read the module sections under /sys/module");
 		return;
 	}
-	if (sampo_module_sections__nr(ms) && sampo_module_sections__write(ms, ctx->writer))
+	/* the modules loaded since: still listed under /sys/module if still loaded */
+	for (size_t i = 0; i < ctx->nr_modules; i++) {
+		size_t nr_secs;
+
+		if (!sampo_module_sections__find(ctx->modsecs, NULL, ctx->modules[i], &nr_secs))
+			(void)sampo_module_sections__collect_one(ctx->modsecs, "/sys",
+								 ctx->modules[i]);
+	}
+	if (sampo_module_sections__nr(ctx->modsecs) &&
+	    sampo_module_sections__write(ctx->modsecs, ctx->writer))
 		cli_warn("cannot save the module sections");
-	sampo_module_sections__delete(ms);
+}
+
+/* "/lib/modules/R/kernel/x/raid6_pq.ko.xz" or "[raid6_pq]" -> "raid6_pq" */
+static void module_name_of(const char *file, char *out, size_t size)
+{
+	const char *base = strrchr(file, '/');
+	size_t n = 0;
+
+	base = base ? base + 1 : file;
+	if (*base == '[')
+		base++;
+	for (; *base && *base != '.' && *base != ']' && n + 1 < size; base++)
+		out[n++] = *base == '-' ? '_' : *base;
+	out[n] = 0;
+}
+
+static bool module_in(char **list, size_t nr, const char *name)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (!strcmp(list[i], name))
+			return true;
+	return false;
+}
+
+/* the names in /proc/modules, as a new list */
+static int read_module_names(char ***ret, size_t *ret_nr)
+{
+	FILE *f = fopen("/proc/modules", "re");
+	char line[1024], name[256], **list = NULL;
+	size_t nr = 0;
+
+	*ret = NULL;
+	*ret_nr = 0;
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f)) {
+		char **n;
+
+		if (sscanf(line, "%255s", name) != 1)
+			continue;
+		n = realloc(list, (nr + 1) * sizeof(*list));
+		if (!n)
+			break;
+		list = n;
+		list[nr] = strdup(name);
+		if (!list[nr])
+			break;
+		nr++;
+	}
+	fclose(f);
+	*ret = list;
+	*ret_nr = nr;
+	return 0;
+}
+
+static void free_names(char **list, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(list[i]);
+	free(list);
+}
+
+/* writes only the module maps of ctx->new_modules */
+static int on_synth_new_module(void *opaque, const union sampo_record *rec)
+{
+	struct record_ctx *ctx = opaque;
+	char name[256];
+
+	if (rec->header.type != SAMPO_RECORD_MMAP)
+		return 0;
+	module_name_of(rec->mmap.filename, name, sizeof(name));
+	if (!module_in(ctx->new_modules, ctx->nr_new_modules, name))
+		return 0;
+	return on_synth(opaque, rec);
+}
+
+/*
+ * A module loaded while recording: a map for it (perf has none, so its
+ * samples stay unresolved there) and its section addresses, read now,
+ * before its init code is freed. /proc/modules is read at most every 50 ms.
+ */
+static void track_modules(struct record_ctx *ctx, bool first)
+{
+	SAMPO_OPTS(sampo_synth_opts, so,
+		   .sample_id_size = sampo_evlist__sample_id_size(&ctx->attr0));
+	struct timespec now;
+	char **names;
+	size_t nr;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!first && (now.tv_sec - ctx->modules_checked.tv_sec) * 1000000000L +
+				      (now.tv_nsec - ctx->modules_checked.tv_nsec) < 50000000L)
+		return;
+	ctx->modules_checked = now;
+	if (read_module_names(&names, &nr))
+		return;
+	if (first) {
+		ctx->modules = names;
+		ctx->nr_modules = nr;
+		ctx->modules_tracked = true;
+		return;
+	}
+	ctx->new_modules = NULL;
+	ctx->nr_new_modules = 0;
+	for (size_t i = 0; i < nr; i++) {
+		char **n, **m;
+
+		if (module_in(ctx->modules, ctx->nr_modules, names[i]))
+			continue;
+		n = realloc(ctx->modules, (ctx->nr_modules + 1) * sizeof(*n));
+		m = n ? realloc(ctx->new_modules, (ctx->nr_new_modules + 1) * sizeof(*m)) : NULL;
+		if (n)
+			ctx->modules = n;
+		if (!n || !m)
+			break;
+		ctx->new_modules = m;
+		ctx->modules[ctx->nr_modules++] = names[i];
+		ctx->new_modules[ctx->nr_new_modules++] = names[i];
+		names[i] = NULL; /* owned by ctx->modules now */
+		if (!ctx->pipe_output && ctx->modsecs)
+			(void)sampo_module_sections__collect_one(ctx->modsecs, "/sys",
+								 ctx->modules[ctx->nr_modules - 1]);
+	}
+	if (ctx->nr_new_modules &&
+	    sampo_synthesize__modules(&so, on_synth_new_module, ctx) < 0)
+		cli_warn("cannot write the maps of modules loaded while recording");
+	free(ctx->new_modules);
+	ctx->new_modules = NULL;
+	ctx->nr_new_modules = 0;
+	free_names(names, nr);
 }
 
 static int synthesize_state(struct record_ctx *ctx)
@@ -763,6 +914,8 @@ static int synthesize_state(struct record_ctx *ctx)
 		return cli_err(err, "cannot write the module maps");
 	if (err > 0)
 		save_module_sections(ctx);
+	if (err >= 0)
+		track_modules(ctx, true);
 
 	if (ctx->opts.all_cpus) {
 		err = sampo_synthesize__all_processes(&so, on_synth, ctx);
@@ -1070,6 +1223,8 @@ static int record_loop(struct record_ctx *ctx)
 		err = drain_round(ctx);
 		if (err)
 			break;
+		if (ctx->modules_tracked)
+			track_modules(ctx, false);
 		if (record_child_exited) {
 			reap_child(ctx, false);
 			if (ctx->child_reaped)
@@ -1132,6 +1287,8 @@ static int finish(struct record_ctx *ctx)
 		err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_SAMPLE_TIME, times, 2);
 	if (!err && !ctx->write_err)
 		err = write_build_ids(ctx);
+	if (!err && !ctx->write_err && ctx->modsecs)
+		save_module_sections(ctx); /* now with the modules loaded while recording */
 	join_kallsyms_snapshot(ctx);
 	if (!err)
 		err = ctx->write_err;
@@ -1349,6 +1506,8 @@ static void record_ctx_release(struct record_ctx *ctx)
 	}
 	(void)sampo_writer__close(ctx->writer);
 	sampo_dsohits__delete(ctx->hits);
+	sampo_module_sections__delete(ctx->modsecs);
+	free_names(ctx->modules, ctx->nr_modules);
 	sampo_evlist__delete(ctx->evlist);
 }
 

@@ -34,6 +34,7 @@
 #include <sampo/evsel.h>
 #include <sampo/feature.h>
 #include <sampo/machine.h>
+#include <sampo/modsections.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
 #include <sampo/symbol.h>
@@ -108,6 +109,7 @@ struct script_ctx {
 	struct sampo_features *features;
 	struct sampo_symbolizer *symbolizer;
 	struct sampo_symbolizer_opts sym_opts;
+	struct sampo_module_sections *module_sections; /* saved by sampo record, or NULL */
 	const char *input;
 
 	unsigned fields;     /* F_* bits asked for */
@@ -600,6 +602,13 @@ static int read_file_features(struct script_ctx *ctx)
 	}
 	if (err)
 		return cli_err(err, "cannot read the features of '%s'", ctx->input);
+	/* where each module's sections were loaded, if sampo record saved it */
+	err = sampo_module_sections__read(ctx->reader, &ctx->module_sections);
+	if (err && err != -ENOENT)
+		cli_warn("'%s': the module section maps do not parse; modules are placed "
+			 "without them", ctx->input);
+	ctx->sym_opts.sz = sizeof(ctx->sym_opts);
+	ctx->sym_opts.module_sections = ctx->module_sections;
 	return 0;
 }
 
@@ -612,6 +621,7 @@ static void script_ctx_release(struct script_ctx *ctx)
 		free(ctx->evsels[i].name);
 	free(ctx->evsels);
 	sampo_features__delete(ctx->features);
+	sampo_module_sections__delete(ctx->module_sections);
 	sampo_machine__delete(ctx->machine);
 	sampo_reader__close(ctx->reader);
 }
