@@ -751,6 +751,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 	struct rcache_slot *slot = &h->rcache[slot_hash & h->rcache_mask];
 	struct sampo_addr_location al = { 0 };
 	const struct sampo_symbol *sym = NULL;
+	const char *unmapped_module = NULL;
 	struct sampo_dso *dso = NULL;
 	struct sampo_map *map;
 	char level = level_of(cpumode);
@@ -770,6 +771,14 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 		if (h->symbolizer)
 			sym = sampo_symbolizer__find(h->symbolizer, map, ip);
 		level = sampo_dso__is_kernel(dso) ? 'k' : '.';
+	} else if (kernel && h->symbolizer) {
+		/*
+		 * A kernel address no map covers: a module's init code, or a
+		 * module loaded after the maps were written. The section maps
+		 * (or a kallsyms snapshot) may place it: sampo names it where
+		 * perf prints an address.
+		 */
+		sym = sampo_symbolizer__find_unmapped(h->symbolizer, ip, &unmapped_module);
 	}
 
 	hash = frame_hash(dso, sym, map, ip, level);
@@ -801,8 +810,13 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 		f->ip = ip;
 		f->rel_ip = map ? sampo_map__map_ip(map, ip) : ip;
 		f->level = level;
-		if (dso) {
-			f->dso_name = strings_intern(&h->strings, sampo_dso__short_name(dso));
+		if (dso || (sym && unmapped_module)) {
+			char modname[256];
+			const char *name = dso ? sampo_dso__short_name(dso) : modname;
+
+			if (!dso)
+				snprintf(modname, sizeof(modname), "[%s]", unmapped_module);
+			f->dso_name = strings_intern(&h->strings, name);
 			if (!f->dso_name) {
 				sampo_map__put(f->map);
 				err = -ENOMEM;

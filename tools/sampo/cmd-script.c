@@ -370,8 +370,14 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 {
 	struct outbuf *ob = &ctx->ob;
 	const struct sampo_symbol *sym = NULL;
+	const char *module = NULL;
 
-	if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map)
+	if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))) && !map &&
+	    (addr >> 63))
+		/* a kernel address no map covers: a module's init code, or a module
+		 * loaded after the maps were written; the section maps may place it */
+		sym = sampo_symbolizer__find_unmapped(ctx->symbolizer, addr, &module);
+	else if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map)
 		sym = sampo_symbolizer__find(ctx->symbolizer, map, addr);
 	if (fields & (1u << F_SYM)) {
 		ob_putc(ob, ' ');
@@ -379,7 +385,9 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 			ob_puts(ob, sampo_symbol__name(sym));
 			if (fields & (1u << F_SYMOFF)) {
 				ob_puts(ob, "+0x");
-				ob_hex(ob, addr - sym_runtime_start(ctx, map, sym, addr), 0, false);
+				ob_hex(ob, map ? addr - sym_runtime_start(ctx, map, sym, addr) :
+						 addr - sampo_symbol__start(sym),
+				       0, false);
 			}
 		} else {
 			ob_puts(ob, "[unknown]");
@@ -387,7 +395,15 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 	}
 	if (fields & (1u << F_DSO)) {
 		ob_puts(ob, " (");
-		ob_puts(ob, map ? dso_name(ctx, map) : "[unknown]");
+		if (map) {
+			ob_puts(ob, dso_name(ctx, map));
+		} else if (sym && module) {
+			ob_putc(ob, '[');
+			ob_puts(ob, module);
+			ob_putc(ob, ']');
+		} else {
+			ob_puts(ob, "[unknown]");
+		}
 		ob_putc(ob, ')');
 	}
 }
