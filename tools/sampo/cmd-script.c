@@ -373,11 +373,20 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 	const char *module = NULL;
 
 	if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))) && !map &&
-	    (addr >> 63))
+	    (addr >> 63)) {
 		/* a kernel address no map covers: a module's init code, or a module
 		 * loaded after the maps were written; the section maps may place it */
 		sym = sampo_symbolizer__find_unmapped(ctx->symbolizer, addr, &module);
-	else if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map)
+		if (!sym) {
+			/* the kernel's own code past the recorded map (.init.text):
+			 * perf stretches its kernel map to the last kernel symbol */
+			struct sampo_map *kmap = sampo_machine__kernel_map(ctx->machine);
+
+			sym = kmap ? sampo_symbolizer__find(ctx->symbolizer, kmap, addr) : NULL;
+			if (sym)
+				map = kmap;
+		}
+	} else if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map)
 		sym = sampo_symbolizer__find(ctx->symbolizer, map, addr);
 	if (fields & (1u << F_SYM)) {
 		ob_putc(ob, ' ');
