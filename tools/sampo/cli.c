@@ -9,6 +9,8 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <sampo/common.h>
 
@@ -86,4 +88,13 @@ int cli_exit_code(int ret)
 	default:
 		return CLI_EXIT_FAILURE;
 	}
+}
+
+const char *cli_default_input(void)
+{
+	struct stat st;
+
+	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
+		return "-";
+	return "perf.data";
 }

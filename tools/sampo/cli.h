@@ -63,4 +63,7 @@ void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* cli_exit_code() - map a command's return value to the process exit status */
 int cli_exit_code(int ret);
 
+/* cli_default_input() - perf's default input: "-" when stdin is a pipe, else "perf.data" */
+const char *cli_default_input(void);
+
 #endif /* SAMPO_CLI_H */

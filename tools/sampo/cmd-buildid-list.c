@@ -709,16 +709,6 @@ static void bl_ctx_release(struct bl_ctx *ctx)
 	sampo_reader__close(ctx->reader);
 }
 
-/* perf's default input: stdin when it is a pipe, else perf.data */
-static const char *default_input(void)
-{
-	struct stat st;
-
-	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	return "perf.data";
-}
-
 /* -i names an ELF file: print its build-id, as perf does. Return: true if it did. */
 static bool print_elf_build_id(const char *path)
 {
@@ -999,7 +989,7 @@ int cmd_buildid_list(int argc, const char **argv)
 	if (show_kernel_maps_opt)
 		return show_kernel_maps();
 	if (!input || !*input)
-		input = default_input();
+		input = cli_default_input();
 
 	ret = run_buildid_list(&ctx, input, with_hits);
 	bl_ctx_release(&ctx);

@@ -1868,16 +1868,6 @@ static void dump_ctx_release(struct dump_ctx *ctx)
 	sampo_reader__close(ctx->reader);
 }
 
-/* perf report: no -i and a pipe on stdin means "-" */
-static const char *default_input(void)
-{
-	struct stat st;
-
-	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	return "perf.data";
-}
-
 static int run_dump(struct dump_ctx *ctx, const char *input)
 {
 	char errbuf[256] = "";
@@ -1959,7 +1949,7 @@ int cmd_dump(int argc, const char **argv)
 	if (argc > 0)
 		return usage_error(dump_usage, opts, "unexpected argument '%s'", argv[0]);
 	if (!input || !*input)
-		input = default_input();
+		input = cli_default_input();
 
 	init_tables();
 	/* the context holds the 64 KiB output buffer: keep it off the stack */

@@ -110,16 +110,6 @@ static void release_warnings(bool show)
 	held_len = 0;
 }
 
-/* perf report: no -i and a pipe on stdin means "-" */
-static const char *default_input(void)
-{
-	struct stat st;
-
-	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	return "perf.data";
-}
-
 static bool file_has_callchains(struct sampo_reader *reader)
 {
 	for (size_t i = 0; i < sampo_reader__nr_attrs(reader); i++)
@@ -544,7 +534,7 @@ int cmd_report(int argc, const char **argv)
 	else if (children)
 		ctx.children = 1;
 	if (!ctx.input || !*ctx.input)
-		ctx.input = default_input();
+		ctx.input = cli_default_input();
 
 	hold_warnings();
 	ret = setup(&ctx, &hopts);

@@ -651,15 +651,6 @@ static void script_ctx_release(struct script_ctx *ctx)
 	sampo_reader__close(ctx->reader);
 }
 
-static const char *default_input(void)
-{
-	struct stat st;
-
-	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
-		return "-";
-	return "perf.data";
-}
-
 static int run_script(struct script_ctx *ctx)
 {
 	char errbuf[256] = "";
@@ -744,7 +735,7 @@ int cmd_script(int argc, const char **argv)
 		free(ctx);
 		return argc;
 	}
-	ctx->input = input && *input ? input : default_input();
+	ctx->input = input && *input ? input : cli_default_input();
 	ctx->hide_callchain = hide_callchain;
 	/*
 	 * sz covers the fields this command sets, as an older caller's would:
