@@ -320,48 +320,45 @@ static bool try_user_file(const struct sampo_symbolizer *s, struct sym_src *src,
 	return true;
 }
 
-/*
- * A JIT's perf map, /tmp/perf-PID.map: "START SIZE NAME" per line, hex,
- * absolute addresses (perf's util/map.c and symbol.c dso__load_perf_map()).
- * Lines that do not parse are skipped, as perf skips them.
- */
+/* A JIT's perf map, /tmp/perf-PID.map (parsed by lib/symbol-perfmap.c) */
 static int load_perf_map(const char *path, struct sampo_symtab **ret)
 {
-	struct sampo_symtab_builder b;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t n;
 	FILE *f = fopen(path, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
 	int err = 0;
 
 	if (!f)
 		return -errno;
-	sampo_symtab_builder__init(&b);
-	while ((n = getline(&line, &cap, f)) > 0) {
-		char *p = line, *end;
-		uint64_t start, size;
+	for (;;) {
+		size_t n;
 
-		start = strtoull(p, &end, 16);
-		if (end == p || *end != ' ')
-			continue;
-		p = end + 1;
-		size = strtoull(p, &end, 16);
-		if (end == p || *end != ' ')
-			continue;
-		p = end + 1;
-		p[strcspn(p, "\n")] = '\0';
-		if (!*p || start + size < start)
-			continue;
-		err = sampo_symtab_builder__add(&b, start, size, p, strlen(p), SAMPO_SYMBOL_GLOBAL,
-						SAMPO_SYMBOL_FUNC, 0);
-		if (err)
+		if (len == cap) {
+			char *nb;
+
+			if (cap >= (256u << 20)) {
+				err = -EFBIG; /* no JIT writes that much */
+				break;
+			}
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
 			break;
 	}
-	free(line);
+	if (!err && ferror(f))
+		err = -EIO;
 	fclose(f);
 	if (!err)
-		err = sampo_symtab_builder__finish(&b, SAMPO_FIXUP_ELF, ret);
-	sampo_symtab_builder__release(&b);
+		err = sampo_symtab__load_perf_map_mem(buf ? buf : "", len, ret);
+	free(buf);
 	return err;
 }
 

@@ -257,4 +257,16 @@ SAMPO_API int sampo_symtab__load_kallsyms_mem(const char *buf, size_t size, cons
 SAMPO_API int sampo_symtab__kallsyms_ref(const struct sampo_symtab *symtab, const char *name,
 					 uint64_t *ret_addr);
 
+/* ---- JIT perf maps ------------------------------------------------------------------------ */
+
+/**
+ * sampo_symtab__load_perf_map_mem() - the symbols of a JIT's /tmp/perf-PID.map
+ * @buf: the file's text, "START SIZE NAME" lines (hex, absolute addresses)
+ *
+ * Lines that do not parse are skipped, as perf skips them.
+ * Return: 0 and *@ret (possibly empty), or -ENOMEM.
+ */
+SAMPO_API int sampo_symtab__load_perf_map_mem(const char *buf, size_t size,
+					      struct sampo_symtab **ret);
+
 #endif /* SAMPO_SYMBOL_H */

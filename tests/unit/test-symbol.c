@@ -857,6 +857,39 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* a JIT's /tmp/perf-PID.map: good lines kept, others skipped, as perf does */
+static void test_symbol__perf_map(void **state)
+{
+	static const char map[] = "7f0000001000 40 Interpreter\n"
+				  "not a line\n"
+				  "7f0000001040 100 LazyCompile:~foo /tmp/a.js:1\r\n"
+				  "7f00000020zz 10 bad_hex\n"
+				  "7f0000003000 10\n"
+				  "ffffffffffffff00 1000 wraps\n"
+				  "7f0000004000 8 last";
+	struct sampo_symtab *st;
+	const struct sampo_symbol *sym;
+
+	(void)state;
+	assert_int_equal(sampo_symtab__load_perf_map_mem(map, sizeof(map) - 1, &st), 0);
+	assert_int_equal(sampo_symtab__nr(st), 3);
+	sym = sampo_symtab__find(st, 0x7f000000103f);
+	assert_non_null(sym);
+	assert_string_equal(sampo_symbol__name(sym), "Interpreter");
+	sym = sampo_symtab__find(st, 0x7f0000001100);
+	assert_non_null(sym);
+	assert_string_equal(sampo_symbol__name(sym), "LazyCompile:~foo /tmp/a.js:1");
+	assert_null(sampo_symtab__find(st, 0x7f0000001140));
+	sym = sampo_symtab__find(st, 0x7f0000004007);
+	assert_non_null(sym);
+	assert_string_equal(sampo_symbol__name(sym), "last");
+	sampo_symtab__delete(st);
+
+	assert_int_equal(sampo_symtab__load_perf_map_mem("", 0, &st), 0);
+	assert_int_equal(sampo_symtab__nr(st), 0);
+	sampo_symtab__delete(st);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -875,6 +908,7 @@ int main(void)
 		cmocka_unit_test(test_symbol__elf_minidebuginfo),
 		cmocka_unit_test(test_symbol__elf_compressed_debug_sections),
 		cmocka_unit_test(test_symbol__elf_garbage_and_truncated_fail_cleanly),
+		cmocka_unit_test(test_symbol__perf_map),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
