@@ -4,13 +4,16 @@
  *
  * Three stages, each keyed so that it costs little per sample:
  *
- * 1. Frames. An address seen from a thread in a cpumode resolves to a map
- *    and a symbol once; a direct-mapped cache remembers (thread, cpumode,
- *    ip) -> frame until the machine's maps change. Frames are interned: one
- *    per (dso, symbol), or per (map, address) when no symbol covers it.
+ * 1. Frames. An address seen from a process (the kernel: from anywhere) in
+ *    a cpumode resolves to a map and a symbol once; a direct-mapped cache
+ *    remembers it until that process's maps change (epochs: one global,
+ *    one per process). Frames are interned: one per (dso, symbol), or per
+ *    (map, address) when no symbol covers it.
  * 2. Stacks. A sample is its event, thread, comm, cpu, own frame and the
  *    frames of its callchain (in perf's cursor order, cut at --max-stack).
- *    Equal stacks are merged, adding their periods.
+ *    Equal stacks are merged, adding their periods; a raw sample seen
+ *    before in the same epoch finds its stack through a second cache
+ *    without resolving anything, and counts there.
  * 3. Entries. At resort time every distinct stack is replayed the way
  *    perf's hist_entry_iter replays a sample: the self entry gets the
  *    period and the whole chain; in children mode every frame of the chain
@@ -285,7 +288,7 @@ struct entry {
 	struct sampo_thread *thread; /* borrowed from a stack */
 	uint32_t frame;		     /* shown: dso and symbol */
 	uint64_t period, period_acc;
-	uint64_t nr_samples, nr_samples_acc;
+	uint64_t nr_samples; /* self samples, for -n */
 	uint32_t max_depth;
 	char level; /* '[k]' or '[.]': the frame's, or the sample's for a frame with no map */
 	/*
@@ -1428,7 +1431,6 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 	e->period += s->period;
 	e->period_acc += s->period;
 	e->nr_samples += s->count;
-	e->nr_samples_acc += s->count;
 	if (h->opts.callchain) {
 		err = entry_append(h, e, s->off, s->off + s->nr, s->period);
 		if (err)
@@ -1456,7 +1458,6 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 			return -ENOMEM;
 		(*cache)[nr_cache++] = (size_t)(e - ev->entries);
 		e->period_acc += s->period;
-		e->nr_samples_acc += s->count;
 		err = entry_append(h, e, s->off + i, s->off + s->nr, s->period);
 		if (err)
 			return err;
