@@ -48,7 +48,7 @@
 #define CCACHE_BITS 10
 /* bigger with callchains: many more distinct stacks, and each miss costs more */
 #define SCACHE_BITS_CHAINS 18
-#define SCACHE_BITS_PLAIN 15
+#define SCACHE_BITS_PLAIN 16
 #define RAW_MAX (16u << 20) /* u64 words of recorded callchains kept for the stack cache */
 
 enum sort_key {
