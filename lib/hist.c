@@ -1490,15 +1490,16 @@ static int perf_sort(const struct sampo_hists *h, const struct entry *a, const s
 		return a->period > b->period ? 1 : -1;
 	for (size_t i = 0; i < h->nr_keys; i++) {
 		switch (h->keys[i]) {
-		case KEY_COMM:
-			c = strcmp(b->key.comm, a->key.comm);
+		case KEY_COMM: /* interned: equal pointers, equal strings */
+			c = a->key.comm == b->key.comm ? 0 : strcmp(b->key.comm, a->key.comm);
 			break;
 		case KEY_PID:
 			c = b->key.tid > a->key.tid ? 1 : -(b->key.tid < a->key.tid);
 			break;
 		case KEY_DSO:
 			/* a missing name goes last */
-			c = (!fa->dso_name || !fb->dso_name) ?
+			c = fa->dso_name == fb->dso_name ? 0 :
+			    (!fa->dso_name || !fb->dso_name) ?
 				    (fa->dso_name ? 1 : (fb->dso_name ? -1 : 0)) :
 				    strcmp(fb->dso_name, fa->dso_name);
 			break;
@@ -1521,6 +1522,8 @@ static int perf_sort(const struct sampo_hists *h, const struct entry *a, const s
 
 static int cmp_str_last(const char *a, const char *b)
 {
+	if (a == b)
+		return 0; /* interned */
 	if (!a || !b)
 		return a ? -1 : (b ? 1 : 0); /* perf's cmp_null: a missing one sorts last */
 	return strcmp(a, b);
@@ -1548,7 +1551,7 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 	for (size_t i = 0; i < h->nr_keys && !c; i++) {
 		switch (h->keys[i]) {
 		case KEY_COMM:
-			c = strcmp(a->key.comm, b->key.comm);
+			c = a->key.comm == b->key.comm ? 0 : strcmp(a->key.comm, b->key.comm);
 			break;
 		case KEY_PID:
 			c = a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;

@@ -384,7 +384,8 @@ static int process(struct report_ctx *ctx)
 			return cli_err(err, "cannot process the record at offset %#" PRIx64,
 				       ev.offset);
 		}
-		progress_update(&progress, sampo_reader__stats(ctx->reader)->bytes_read);
+		if (progress.enabled)
+			progress_update(&progress, sampo_reader__stats(ctx->reader)->bytes_read);
 	}
 	progress_done(&progress);
 	if (ret < 0)
