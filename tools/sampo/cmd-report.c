@@ -123,8 +123,7 @@ static bool file_has_callchains(struct sampo_reader *reader)
  * Only what sampo prints is accepted: the graph mode, the threshold, the
  * order, function keys and percent values.
  */
-static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *order_set,
-			    bool *none)
+static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *none)
 {
 	char *copy = strdup(arg), *save = NULL;
 	int err = 0;
@@ -143,7 +142,6 @@ static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *o
 		}
 		if (!strcmp(tok, "caller") || !strcmp(tok, "callee")) {
 			o->caller_order = !strcmp(tok, "caller");
-			*order_set = true;
 			continue;
 		}
 		v = strtod(tok, &end);
@@ -247,7 +245,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		   .kallsyms = ctx->kallsyms, .force = ctx->force);
 	char msg[256];
 	struct sampo_feature_error ferr = { 0 };
-	bool order_set = false, none = false, is_pipe, has_chains;
+	bool none = false, is_pipe, has_chains;
 	int err;
 
 	err = sampo_reader__open(ctx->input, &ropts, &ctx->reader);
@@ -287,18 +285,15 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	else
 		hopts->children = ctx->children && has_chains;
 	hopts->caller_order = ctx->children != 0;
-	if (ctx->inverted) {
+	if (ctx->inverted)
 		hopts->caller_order = true;
-		order_set = true;
-	}
 	if (ctx->call_graph) {
-		err = parse_call_graph(ctx->call_graph, hopts, &order_set, &none);
+		err = parse_call_graph(ctx->call_graph, hopts, &none);
 		if (err)
 			return err;
 		if (none)
 			hopts->no_graph = true;
 	}
-	(void)order_set;
 	hopts->sort = ctx->sort;
 	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
 	hopts->show_nr_samples = ctx->show_nr_samples;
