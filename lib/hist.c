@@ -782,22 +782,11 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 		 * perf prints an address.
 		 */
 		sym = sampo_symbolizer__find_unmapped(h->symbolizer, ip, &unmapped_module);
-		if (!sym) {
-			/*
-			 * The kernel's own code past the recorded map (.init.text:
-			 * start_kernel in the boot CPU's idle chain): perf stretches
-			 * its kernel map to the last kernel symbol, so does sampo.
-			 */
-			struct sampo_map *kmap = sampo_machine__kernel_map(h->machine);
-			const struct sampo_symbol *ksym =
-				kmap ? sampo_symbolizer__find(h->symbolizer, kmap, ip) : NULL;
-
-			if (ksym) {
-				map = kmap;
-				al.map = sampo_map__get(kmap); /* released with al */
-				dso = sampo_map__dso(kmap);
-				sym = ksym;
-			}
+		if (sym && !unmapped_module) {
+			/* the kernel's own code past its map: shown in the kernel map */
+			map = sampo_machine__kernel_map(h->machine);
+			al.map = sampo_map__get(map); /* released with al */
+			dso = sampo_map__dso(map);
 		}
 	}
 

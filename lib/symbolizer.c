@@ -1815,21 +1815,30 @@ const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symboliz
 	struct sym_src *k;
 	const char *mod;
 
+	struct sampo_map *kmap;
+
+	if (ret_module)
+		*ret_module = NULL;
 	if (!s)
 		return NULL;
 	sym = find_by_section_map(s, addr, ret_module);
 	if (sym)
 		return sym;
 	k = boot_kallsyms(s);
-	if (!k)
-		return NULL;
-	sym = sampo_symtab__find(k->symtab, addr);
+	sym = k ? sampo_symtab__find(k->symtab, addr) : NULL;
 	mod = sym ? sampo_symtab__symbol_module(k->symtab, sym) : NULL;
-	if (!mod)
-		return NULL; /* the kernel's own text is mapped: outside it, only modules count */
-	if (ret_module)
-		*ret_module = mod;
-	return sym;
+	if (mod) {
+		if (ret_module)
+			*ret_module = mod;
+		return sym;
+	}
+	/*
+	 * The kernel's own code past the recorded map (.init.text: start_kernel
+	 * in the boot CPU's idle chain): perf stretches its kernel map to the
+	 * last kernel symbol, so the kernel's table answers.
+	 */
+	kmap = sampo_machine__kernel_map(s->machine);
+	return kmap ? sampo_symbolizer__find(s, kmap, addr) : NULL;
 }
 
 int sampo_symbolizer__dso_info(struct sampo_symbolizer *s, const struct sampo_dso *dso,

@@ -135,11 +135,14 @@ SAMPO_API uint64_t sampo_symbolizer__map_addr(struct sampo_symbolizer *s, struct
  * sampo_symbolizer__find_unmapped() - a kernel address no map covers
  * @addr: a sampled kernel address for which sampo_machine__find_map() found
  *	  no map (a module loaded after recording began, init code)
- * @ret_module: optional; set to the module's name ("ext4") when found
+ * @ret_module: optional; set to the module's name ("ext4") when the symbol
+ *	  is a module's, to NULL when it is the kernel's own
  *
- * Looks the address up among the module symbols of the kernel's kallsyms
- * snapshot, when the kernel's symbols come from one taken in the recording
- * boot (its _text is the recorded one).
+ * Looks the address up in the recorded module section maps, then among the
+ * module symbols of the kernel's kallsyms snapshot (when it was taken in the
+ * recording boot), then in the kernel's own table past the recorded kernel
+ * map (.init.text), as perf's kernel map stretches to the last kernel
+ * symbol: the caller then shows it in the kernel map.
  * Return: the symbol (borrowed), or NULL.
  */
 SAMPO_API const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symbolizer *s,

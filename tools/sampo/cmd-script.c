@@ -377,15 +377,8 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 		/* a kernel address no map covers: a module's init code, or a module
 		 * loaded after the maps were written; the section maps may place it */
 		sym = sampo_symbolizer__find_unmapped(ctx->symbolizer, addr, &module);
-		if (!sym) {
-			/* the kernel's own code past the recorded map (.init.text):
-			 * perf stretches its kernel map to the last kernel symbol */
-			struct sampo_map *kmap = sampo_machine__kernel_map(ctx->machine);
-
-			sym = kmap ? sampo_symbolizer__find(ctx->symbolizer, kmap, addr) : NULL;
-			if (sym)
-				map = kmap;
-		}
+		if (sym && !module) /* the kernel's own code past its map */
+			map = sampo_machine__kernel_map(ctx->machine);
 	} else if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map)
 		sym = sampo_symbolizer__find(ctx->symbolizer, map, addr);
 	if (fields & (1u << F_SYM)) {
