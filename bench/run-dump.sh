@@ -55,43 +55,9 @@ if ! command -v "$perf" >/dev/null; then
 fi
 mkdir -p "$datadir"
 
-# gen NAME GEN-OPTIONS...: the path of a generated file, made if missing or stale
-gen() {
-	local name=$1 f stamp
-	shift
-	f=$datadir/$name.data
-	stamp="$* $(cksum <"$gen")"
-	if [ ! -f "$f" ] || [ "$(cat "$f.stamp" 2>/dev/null)" != "$stamp" ]; then
-		echo "run-dump.sh: generating $f ($*)" >&2
-		"$gen" -q -o "$f.tmp" "$@"
-		mv "$f.tmp" "$f"
-		echo "$stamp" >"$f.stamp"
-	fi
-	echo "$f"
-}
-
-count() { # 1000000 -> 1M
-	awk -v n="$1" 'BEGIN { if (n % 1000000 == 0) printf "%dM", n / 1e6;
-		else if (n % 1000 == 0) printf "%dk", n / 1e3; else print n }'
-}
-
-median() { # numbers on stdin -> their median
-	sort -g | awk '{ v[NR] = $1 } END { if (NR == 0) print "-";
-		else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
-}
-
-# measure OUTFILE CMD...: run CMD with stdout to /dev/null, append "wall_s rss_kib"
-# to OUTFILE; return CMD's status. stderr goes to OUTFILE.err.
-measure() {
-	local out=$1 t0 t1 st=0
-	shift
-	t0=$EPOCHREALTIME
-	/usr/bin/time -f %M -o "$out.rss" "$@" >/dev/null 2>"$out.err" || st=$?
-	t1=$EPOCHREALTIME
-	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $(tail -n 1 "$out.rss")" \
-		>>"$out"
-	return $st
-}
+prog=run-dump.sh
+# shellcheck source=bench/lib.sh
+. "$srcdir/bench/lib.sh"
 
 files=()
 [ -z "$plain" ] || files+=("$(gen "perf-$(count "$samples")" --samples "$samples")")

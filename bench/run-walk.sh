@@ -43,20 +43,9 @@ for f in "$walk" "$gen"; do
 done
 mkdir -p "$datadir"
 
-# gen NAME GEN-OPTIONS...: the path of a generated file, made if missing or stale
-gen() {
-	local name=$1 f stamp
-	shift
-	f=$datadir/$name.data
-	stamp="$* $(cksum <"$gen")"
-	if [ ! -f "$f" ] || [ "$(cat "$f.stamp" 2>/dev/null)" != "$stamp" ]; then
-		echo "run-walk.sh: generating $f ($*)" >&2
-		"$gen" -q -o "$f.tmp" "$@"
-		mv "$f.tmp" "$f"
-		echo "$stamp" >"$f.stamp"
-	fi
-	echo "$f"
-}
+prog=run-walk.sh
+# shellcheck source=bench/lib.sh
+. "$srcdir/bench/lib.sh"
 
 # field KEY LINE: the value of KEY=value in a walk output line
 field() {
@@ -72,11 +61,6 @@ human() { # bytes -> "56.8 MB"
 
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
-}
-
-count() { # 1000000 -> 1M
-	awk -v n="$1" 'BEGIN { if (n % 1000000 == 0) printf "%dM", n / 1e6;
-		else if (n % 1000 == 0) printf "%dk", n / 1e3; else print n }'
 }
 
 files=("$(gen "perf-$(count "$samples")" --samples "$samples")"
