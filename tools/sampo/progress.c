@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* progress.c - see progress.h */
 #include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -8,6 +9,7 @@
 
 #define NSEC_PER_SEC 1000000000ULL
 #define BAR_WIDTH 40
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
 
 static uint64_t now_ns(void)
 {
@@ -19,6 +21,9 @@ static uint64_t now_ns(void)
 
 void progress_init(struct progress *p, const char *title, uint64_t total)
 {
+	const char *delay = getenv("SAMPO_PROGRESS_DELAY_MS"); /* tests: show it sooner */
+
+	p->delay_ns = delay ? strtoull(delay, NULL, 10) * 1000000ULL : NSEC_PER_SEC;
 	p->title = title;
 	p->total = total;
 	p->calls = 0;
@@ -37,7 +42,7 @@ void progress_update(struct progress *p, uint64_t done)
 	if (!p->enabled || (++p->calls & 1023))
 		return;
 	t = now_ns();
-	if (t - p->start_ns < NSEC_PER_SEC || t - p->last_ns < NSEC_PER_SEC / 10)
+	if (t - p->start_ns < p->delay_ns || t - p->last_ns < MIN(p->delay_ns, NSEC_PER_SEC / 10))
 		return;
 	p->last_ns = t;
 	if (done > p->total)

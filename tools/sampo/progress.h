@@ -3,7 +3,7 @@
  * progress.h - a progress bar on stderr for long work
  *
  * Shown only when stderr is a terminal and the work has already taken more
- * than a second, so quick runs and redirected output never see it; cleared
+ * than a second (SAMPO_PROGRESS_DELAY_MS sets another delay, for tests), so quick runs and redirected output never see it; cleared
  * when the work ends.
  *
  *	struct progress p;
@@ -22,6 +22,7 @@ struct progress {
 	const char *title;
 	uint64_t total;
 	uint64_t start_ns;
+	uint64_t delay_ns; /* 1 s; $SAMPO_PROGRESS_DELAY_MS for tests */
 	uint64_t last_ns;
 	unsigned int calls;
 	bool enabled; /* stderr is a terminal */
