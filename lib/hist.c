@@ -709,13 +709,17 @@ static struct evhists *hists_ev(struct sampo_hists *h, int evsel)
 
 /* ---- stage 1: frames ---------------------------------------------------- */
 
-static char level_of(uint8_t cpumode)
+static char level_of(const struct sampo_machine *m, uint8_t cpumode)
 {
 	switch (cpumode) {
 	case SAMPO_CPUMODE_KERNEL:
 		return 'k';
 	case SAMPO_CPUMODE_USER:
 		return '.';
+	case SAMPO_CPUMODE_GUEST_KERNEL:
+		return sampo_machine__is_guest(m) ? 'g' : 'H';
+	case SAMPO_CPUMODE_GUEST_USER:
+		return sampo_machine__is_guest(m) ? 'u' : 'H';
 	default:
 		return 'H';
 	}
@@ -738,16 +742,17 @@ static bool frame_equal(const struct frame *f, const struct sampo_dso *dso,
 	return !f->sym && f->map == map && f->ip == ip && f->level == level;
 }
 
-/* the frame of @ip seen from @thread in @cpumode (perf's thread__find_symbol) */
-static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uint8_t cpumode,
-			 uint64_t ip, uint32_t *ret)
+/* the frame of @ip seen from @thread of machine @m in @cpumode (perf's thread__find_symbol) */
+static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
+			 struct sampo_thread *thread, uint8_t cpumode, uint64_t ip, uint32_t *ret)
 {
 	/*
 	 * An address means the same in every thread of a process (they share
-	 * the maps), and in every process for the kernel.
+	 * the maps), and in every process for the kernel (of one machine).
 	 */
-	bool kernel = cpumode == SAMPO_CPUMODE_KERNEL;
-	const void *owner = kernel ? (const void *)h->machine : (const void *)thread->maps;
+	bool kernel = cpumode == SAMPO_CPUMODE_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_KERNEL;
+	bool guest = sampo_machine__is_guest(m);
+	const void *owner = kernel ? (const void *)m : (const void *)thread->maps;
 	int32_t pid = kernel ? 0 : thread->pid;
 	uint64_t epoch = kernel ? (uint64_t)h->epoch << 32 : h->cur_epoch;
 	uint64_t slot_hash = hash_combine(mix64((uintptr_t)owner ^ cpumode), ip);
@@ -757,7 +762,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 	const char *unmapped_module = NULL;
 	struct sampo_dso *dso = NULL;
 	struct sampo_map *map;
-	char level = level_of(cpumode);
+	char level = level_of(m, cpumode);
 	uint64_t hash;
 	size_t j;
 	int err = 0;
@@ -768,12 +773,14 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 		return 0;
 	}
 
-	map = sampo_machine__find_map(h->machine, thread, cpumode, ip, &al);
+	map = sampo_machine__find_map(m, thread, cpumode, ip, &al);
 	if (map) {
 		dso = sampo_map__dso(map);
 		if (h->symbolizer)
 			sym = sampo_symbolizer__find(h->symbolizer, map, ip);
-		level = sampo_dso__is_kernel(dso) ? 'k' : '.';
+		/* a guest's frames keep their level ('g', 'u'), as perf kvm shows them */
+		if (!guest)
+			level = sampo_dso__is_kernel(dso) ? 'k' : '.';
 	} else if (kernel && h->symbolizer) {
 		/*
 		 * A kernel address no map covers: a module's init code, or a
@@ -781,10 +788,11 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_thread *thread, uin
 		 * (or a kallsyms snapshot) may place it: sampo names it where
 		 * perf prints an address.
 		 */
-		sym = sampo_symbolizer__find_unmapped(h->symbolizer, ip, &unmapped_module);
+		sym = sampo_symbolizer__find_unmapped(
+			sampo_symbolizer__for_machine(h->symbolizer, m), ip, &unmapped_module);
 		if (sym && !unmapped_module) {
 			/* the kernel's own code past its map: shown in the kernel map */
-			map = sampo_machine__kernel_map(h->machine);
+			map = sampo_machine__kernel_map(m);
 			al.map = sampo_map__get(map); /* released with al */
 			dso = sampo_map__dso(map);
 		}
@@ -902,8 +910,9 @@ static bool prev_cpumode(const uint64_t *ips, size_t ent, uint8_t *cpumode)
  * recorded order), at most max_stack addresses. A marker that is no valid
  * context (-1 ends some chains) makes perf drop the whole chain.
  */
-static int resolve_chain(struct sampo_hists *h, struct sampo_thread *thread,
-			 const struct sampo_sample *sample, size_t *ret_nr)
+static int resolve_chain(struct sampo_hists *h, struct sampo_machine *m,
+			 struct sampo_thread *thread, const struct sampo_sample *sample,
+			 size_t *ret_nr)
 {
 	const uint64_t *ips = sample->callchain;
 	size_t nr = (size_t)sample->callchain_nr, n = 0;
@@ -928,7 +937,7 @@ static int resolve_chain(struct sampo_hists *h, struct sampo_thread *thread,
 				return 0;
 			continue;
 		}
-		err = resolve_frame(h, thread, cpumode, ip, &h->scratch[n]);
+		err = resolve_frame(h, m, thread, cpumode, ip, &h->scratch[n]);
 		if (err)
 			return err;
 		n++;
@@ -1039,6 +1048,7 @@ static void scache_store(struct sampo_hists *h, struct scache_slot *slot, uint64
 int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo_sample *sample)
 {
 	struct evhists *ev = hists_ev(h, evsel);
+	struct sampo_machine *m;
 	struct sampo_thread *thread;
 	struct scache_slot *sslot;
 	const uint64_t *words;
@@ -1056,7 +1066,10 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	if (h->cpu_filter && (sample->cpu >= h->cpu_filter_bits ||
 			      !(h->cpu_filter[sample->cpu / 8] & (1u << (sample->cpu % 8)))))
 		return 0;
-	thread = sampo_machine__findnew_thread(h->machine, (int32_t)sample->pid, (int32_t)sample->tid);
+	/* a guest's sample (guests enabled): its machine's thread and maps */
+	m = sampo_machine__for_cpumode(h->machine, sample->cpumode, (int32_t)sample->pid);
+	thread = m ? sampo_machine__findnew_thread(m, (int32_t)sample->pid, (int32_t)sample->tid) :
+		     NULL;
 	if (!thread)
 		return -ENOMEM;
 	h->cur_epoch = ((uint64_t)h->epoch << 32) | pidgen_get(&h->pidgen, (int32_t)sample->pid);
@@ -1087,13 +1100,13 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 		err = -ENOMEM;
 		goto out;
 	}
-	err = resolve_frame(h, thread, sample->cpumode, sample->ip, &self);
+	err = resolve_frame(h, m, thread, sample->cpumode, sample->ip, &self);
 	if (err)
 		goto out;
 	filtered = sample_filtered(h, sample, comm, &h->frames[self]);
 
 	if (h->opts.callchain) {
-		err = resolve_chain(h, thread, sample, &nr);
+		err = resolve_chain(h, m, thread, sample, &nr);
 		if (err)
 			goto out;
 	}

@@ -11,6 +11,7 @@
  *	        ├─ dsos:    hash table by long name, + list in creation order
  *	        └─ kmaps:   the kernel maps (kernel, modules, BPF, trampolines)
  *	thread  ── maps:    shared by every thread of a process (the leader's)
+ *	        └─ guests:  guest machines by pid (host only, once enabled)
  *	maps    ── sorted array of map references, by start, + last-hit index
  *	map     ── dso reference
  *
@@ -48,6 +49,7 @@
 #define MAP_HUGETLB_BIT 0x40000
 
 #define KERNEL_MMAP_NAME      "[kernel.kallsyms]"
+#define GUEST_KERNEL_MMAP_NAME "[guest.kernel.kallsyms"
 #define ENTRY_TRAMPOLINE_NAME "__entry_SYSCALL_64_trampoline"
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -178,6 +180,7 @@ static struct sampo_dso *dso_new(const char *long_name, const char *short_name)
 		short_name = jit;
 	}
 	dso->refcnt = 1;
+	dso->machine_pid = -1;
 	dso->long_name = strdup(long_name);
 	dso->short_name = strdup(short_name ? short_name : path_basename(long_name));
 	if (!dso->long_name || !dso->short_name) {
@@ -218,6 +221,11 @@ const char *sampo_dso__short_name(const struct sampo_dso *dso)
 bool sampo_dso__is_kernel(const struct sampo_dso *dso)
 {
 	return dso->space != SAMPO_DSO_SPACE_USER;
+}
+
+int32_t sampo_dso__machine_pid(const struct sampo_dso *dso)
+{
+	return dso->machine_pid;
 }
 
 const uint8_t *sampo_dso__build_id(const struct sampo_dso *dso, size_t *size)
@@ -302,6 +310,7 @@ static int machine_add_dso(struct sampo_machine *m, struct sampo_dso *dso)
 		if (err)
 			return err;
 	}
+	dso->machine_pid = m->pid;
 	b = hash_str(dso->long_name) & (m->dsos_cap - 1);
 	dso->hnext = m->dsos[b];
 	m->dsos[b] = sampo_dso__get(dso);
@@ -907,35 +916,54 @@ struct sampo_thread *sampo_machine__next_thread(const struct sampo_machine *mach
 
 /* ---- the machine -------------------------------------------------------- */
 
-struct sampo_machine *sampo_machine__new(void)
+/* The host (@pid -1) or a guest machine (perf's machine__init()). */
+static struct sampo_machine *machine_new(int32_t pid)
 {
 	struct sampo_machine *m = calloc(1, sizeof(*m));
-	struct sampo_thread *idle;
+	struct sampo_thread *first;
+	char comm[32];
+	int n;
 
 	if (!m)
 		return NULL;
+	m->pid = pid;
 	m->dso_tail = &m->dso_list;
-	m->threads_cap = 1024;
+	m->threads_cap = pid == -1 ? 1024 : 64;
 	m->threads = calloc(m->threads_cap, sizeof(*m->threads));
 	m->kmaps = maps_new();
-	if (!m->threads || !m->kmaps)
+	if (pid == -1)
+		m->mmap_name = strdup(KERNEL_MMAP_NAME);
+	else if (pid == 0)
+		m->mmap_name = strdup(GUEST_KERNEL_MMAP_NAME "]");
+	else if (asprintf(&m->mmap_name, GUEST_KERNEL_MMAP_NAME ".%" PRId32 "]", pid) < 0)
+		m->mmap_name = NULL;
+	if (!m->threads || !m->kmaps || !m->mmap_name)
 		goto out_delete;
 	m->kmaps->may_overlap = true;
 
-	/* perf registers the idle task before reading any record */
-	idle = machine_findnew(m, 0, 0, true);
-	if (!idle)
+	/*
+	 * perf registers the host's idle task before reading any record; a
+	 * guest starts with one thread, tid = its pid, named "[guest/PID]".
+	 */
+	first = pid == -1 ? machine_findnew(m, 0, 0, true) : machine_findnew(m, -1, pid, true);
+	if (!first)
 		goto out_delete;
-	if (thread_set_comm(idle, "swapper", false)) {
-		sampo_thread__put(idle);
+	n = snprintf(comm, sizeof(comm), "[guest/%" PRId32 "]", pid);
+	if (n < 0 || thread_set_comm(first, pid == -1 ? "swapper" : comm, false)) {
+		sampo_thread__put(first);
 		goto out_delete;
 	}
-	sampo_thread__put(idle);
+	sampo_thread__put(first);
 	return m;
 
 out_delete:
 	sampo_machine__delete(m);
 	return NULL;
+}
+
+struct sampo_machine *sampo_machine__new(void)
+{
+	return machine_new(-1);
 }
 
 void sampo_machine__delete(struct sampo_machine *machine)
@@ -944,6 +972,12 @@ void sampo_machine__delete(struct sampo_machine *machine)
 
 	if (!machine)
 		return;
+	while (machine->guests) {
+		struct sampo_machine *g = machine->guests;
+
+		machine->guests = g->gnext;
+		sampo_machine__delete(g);
+	}
 	for (size_t b = 0; machine->threads && b < machine->threads_cap; b++) {
 		while (machine->threads[b])
 			machine_remove_thread(machine, machine->threads[b]);
@@ -957,7 +991,90 @@ void sampo_machine__delete(struct sampo_machine *machine)
 	}
 	free(machine->dsos);
 	free(machine->ref_reloc_name);
+	free(machine->mmap_name);
 	free(machine);
+}
+
+void sampo_machine__enable_guests(struct sampo_machine *machine)
+{
+	if (machine->pid == -1)
+		machine->guests_enabled = true;
+}
+
+bool sampo_machine__guests_enabled(const struct sampo_machine *machine)
+{
+	return machine->guests_enabled;
+}
+
+int32_t sampo_machine__pid(const struct sampo_machine *machine)
+{
+	return machine->pid;
+}
+
+bool sampo_machine__is_guest(const struct sampo_machine *machine)
+{
+	return machine->pid != -1;
+}
+
+const char *sampo_machine__mmap_name(const struct sampo_machine *machine)
+{
+	return machine->mmap_name;
+}
+
+struct sampo_machine *sampo_machine__find_guest(const struct sampo_machine *host, int32_t pid)
+{
+	for (struct sampo_machine *g = host->guests; g; g = g->gnext) {
+		if (g->pid == pid)
+			return g;
+	}
+	return NULL;
+}
+
+/* the guest machine of exactly @pid, created when missing */
+static struct sampo_machine *machine_findnew_guest_exact(struct sampo_machine *host, int32_t pid)
+{
+	struct sampo_machine *g = sampo_machine__find_guest(host, pid), **pos;
+
+	if (g || host->pid != -1)
+		return g;
+	g = machine_new(pid);
+	if (!g)
+		return NULL;
+	for (pos = &host->guests; *pos && (*pos)->pid < g->pid; pos = &(*pos)->gnext)
+		;
+	g->gnext = *pos;
+	*pos = g;
+	return g;
+}
+
+struct sampo_machine *sampo_machine__findnew_guest(struct sampo_machine *host, int32_t pid)
+{
+	struct sampo_machine *g;
+
+	if (host->pid != -1)
+		return NULL;
+	/* perf's machines__find_guest(): that pid's machine, else the default guest (pid 0) */
+	g = sampo_machine__find_guest(host, pid);
+	return g ? g : machine_findnew_guest_exact(host, 0);
+}
+
+struct sampo_machine *sampo_machine__next_guest(const struct sampo_machine *host,
+						const struct sampo_machine *prev)
+{
+	return prev ? prev->gnext : host->guests;
+}
+
+static bool is_guest_cpumode(uint8_t cpumode)
+{
+	return cpumode == SAMPO_CPUMODE_GUEST_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_USER;
+}
+
+struct sampo_machine *sampo_machine__for_cpumode(struct sampo_machine *machine, uint8_t cpumode,
+						 int32_t pid)
+{
+	if (!machine->guests_enabled || !is_guest_cpumode(cpumode))
+		return machine;
+	return sampo_machine__findnew_guest(machine, pid);
 }
 
 struct sampo_map *sampo_machine__kernel_map(const struct sampo_machine *machine)
@@ -989,7 +1106,7 @@ static struct sampo_dso *machine_findnew_kernel_dso(struct sampo_machine *m)
 		if (dso->space == SAMPO_DSO_SPACE_KERNEL && !is_kernel_module(dso->long_name))
 			return sampo_dso__get(dso);
 	}
-	dso = machine_findnew_dso(m, KERNEL_MMAP_NAME, NULL);
+	dso = machine_findnew_dso(m, m->mmap_name, NULL);
 	if (dso)
 		dso->space = SAMPO_DSO_SPACE_KERNEL;
 	return dso;
@@ -1079,13 +1196,13 @@ static int machine_add_module_map(struct sampo_machine *m, uint64_t start, uint6
 	return err;
 }
 
-/* perf's machine__process_kernel_mmap_event(), for the host machine */
+/* perf's machine__process_kernel_mmap_event() */
 static int machine_process_kernel_mmap(struct sampo_machine *m, uint64_t start, uint64_t len,
 				       uint64_t pgoff, const char *filename, const uint8_t *bid,
 				       size_t bid_size)
 {
-	/* perf compares all but the closing bracket of "[kernel.kallsyms]" */
-	bool is_kernel = !strncmp(filename, KERNEL_MMAP_NAME, strlen(KERNEL_MMAP_NAME) - 1);
+	/* perf compares all but the closing bracket of "[kernel.kallsyms]" (or the guest's name) */
+	bool is_kernel = !strncmp(filename, m->mmap_name, strlen(m->mmap_name) - 1);
 	int err;
 
 	if (filename[0] == '/' || (!is_kernel && filename[0] == '['))
@@ -1348,6 +1465,7 @@ static int machine_process_ksymbol(struct sampo_machine *m, const struct sampo_e
 		return -ENOMEM;
 	dso->space = SAMPO_DSO_SPACE_KERNEL;
 	dso->is_ksymbol = true;
+	dso->machine_pid = m->pid;
 	map = map_new(e->addr, e->addr + e->len, 0, dso);
 	sampo_dso__put(dso);
 	if (!map)
@@ -1359,7 +1477,26 @@ static int machine_process_ksymbol(struct sampo_machine *m, const struct sampo_e
 
 int sampo_machine__process_event(struct sampo_machine *machine, const struct sampo_event *ev)
 {
-	switch (ev->record->header.type) {
+	uint32_t type = ev->record->header.type;
+
+	/*
+	 * A guest's maps go to the machine of the MMAP's pid (the default
+	 * guest's are synthesized with pid 0, the others' with qemu's pid).
+	 * perf does that only for the guests --guestmount names, and folds
+	 * every other guest into the default one, where the last guest kernel
+	 * map replaces the others and one guest's samples take another's
+	 * symbols: sampo keeps every guest apart.
+	 */
+	if (machine->guests_enabled && is_guest_cpumode(ev->sample.cpumode) &&
+	    (type == SAMPO_RECORD_MMAP || type == SAMPO_RECORD_MMAP2)) {
+		int32_t pid = type == SAMPO_RECORD_MMAP ? (int32_t)ev->record->mmap.pid :
+							  (int32_t)ev->record->mmap2.pid;
+
+		machine = machine_findnew_guest_exact(machine, pid);
+		if (!machine)
+			return -ENOMEM;
+	}
+	switch (type) {
 	case SAMPO_RECORD_COMM:
 		return machine_process_comm(machine, ev);
 	case SAMPO_RECORD_FORK:
@@ -1403,6 +1540,12 @@ struct sampo_map *sampo_machine__find_map(struct sampo_machine *machine,
 	} else if (cpumode == SAMPO_CPUMODE_USER) {
 		al->level = '.';
 		maps = thread ? thread->maps : NULL;
+	} else if (cpumode == SAMPO_CPUMODE_GUEST_KERNEL && machine->pid != -1) {
+		al->level = 'g';
+		maps = machine->kmaps;
+	} else if (cpumode == SAMPO_CPUMODE_GUEST_USER && machine->pid != -1) {
+		al->level = 'u';
+		maps = thread ? thread->maps : NULL;
 	} else {
 		al->level = 'H';
 		return NULL;
@@ -1420,6 +1563,11 @@ int sampo_machine__resolve(struct sampo_machine *machine, const struct sampo_sam
 {
 	struct sampo_thread *t;
 
+	machine = sampo_machine__for_cpumode(machine, sample->cpumode, (int32_t)sample->pid);
+	if (!machine) {
+		sampo_addr_location__exit(al);
+		return -ENOMEM;
+	}
 	t = machine_findnew(machine, (int32_t)sample->pid, (int32_t)sample->tid, true);
 	if (!t) {
 		sampo_addr_location__exit(al);

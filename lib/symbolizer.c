@@ -131,6 +131,23 @@ struct dso_ent {
 struct sampo_symbolizer {
 	struct sampo_machine *machine;
 
+	/*
+	 * Guests: the host's symbolizer makes one child per guest machine, at
+	 * the first lookup in one of its DSOs. A child knows only its guest's
+	 * build-ids and files: the guest sources given, or its tree under
+	 * --guestmount; never the host's running kernel or recorded paths.
+	 */
+	bool guest;	     /* this is a guest's child */
+	const char *kname;   /* "kernel" or "guest kernel", for messages */
+	char *kname_buf;     /* kname when made up */
+	char *guest_vmlinux; /* host: --guestvmlinux, --guestkallsyms, --guestmount */
+	char *guest_kallsyms;
+	char *guestmount;
+	const struct sampo_features *features; /* host: borrowed, for the guests' build-ids */
+	struct sampo_symbolizer *guests;       /* host: the children */
+	struct sampo_symbolizer *gnext;
+	struct sampo_symbolizer *parent; /* guest: the host's */
+
 	/* configuration: immutable after __new(), read by loader threads */
 	char *symfs;
 	char *vmlinux;
@@ -443,9 +460,10 @@ static void src_load_user(const struct sampo_symbolizer *s, struct sym_src *src)
 		free(path);
 		path = NULL;
 	}
-	if (!done && vdso)
+	if (!done && vdso && !s->guest)
 		done = !load_own_vdso(s, src);
-	if (!done && src->name[0] == '/')
+	/* a guest's paths name files of the guest: only under its --guestmount tree */
+	if (!done && src->name[0] == '/' && !s->guest)
 		done = try_user_file(s, src, src->name, &tried, &mismatched);
 	if (!done && s->symfs && src->name[0] == '/') {
 		path = path_join(s->symfs, src->name);
@@ -619,7 +637,7 @@ static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *sr
 		done = try_kernel_file(s, src, s->vmlinux, KSRC_VMLINUX, false, &tried,
 				       &mismatched);
 	} else if (s->kallsyms) {
-		char *live = path_join(s->live_root, "proc/kallsyms");
+		char *live = s->live_root ? path_join(s->live_root, "proc/kallsyms") : NULL;
 
 		user_named = true;
 		done = try_kernel_file(s, src, s->kallsyms, KSRC_KALLSYMS,
@@ -659,7 +677,7 @@ static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *sr
 		free(path);
 		path = NULL;
 	}
-	if (!user_named && !done) {
+	if (!user_named && !done && s->live_root) {
 		/* the running kernel: by build-id, or by release when none was recorded */
 		struct sampo_build_id live_bid = { 0 };
 		char *release = live_osrelease(s);
@@ -690,27 +708,39 @@ static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *sr
 
 	if (done && !src->verified && !src->bid.size && src->live) {
 		if (asprintf(&src->warning,
-			     "no kernel build-id was recorded: using the running kernel's '%s' "
+			     "no %s build-id was recorded: using the running kernel's '%s' "
 			     "because its release is the recorded %s (right only if it is the same "
-			     "build; -k or --kallsyms name another)",
-			     src->path, s->osrelease) < 0)
+			     "build; %s name another)",
+			     s->kname, src->path, s->osrelease,
+			     s->guest ? "--guestvmlinux or --guestkallsyms" : "-k or --kallsyms") <
+		    0)
 			src->warning = NULL;
 	} else if (done && !src->verified && !src->bid.size) {
-		if (asprintf(&src->debug,
-			     "no kernel build-id was recorded: using '%s' unchecked", src->path) < 0)
+		if (asprintf(&src->debug, "no %s build-id was recorded: using '%s' unchecked",
+			     s->kname, src->path) < 0)
 			src->debug = NULL;
 	} else if (done && mismatched) {
 		if (asprintf(&src->warning,
-			     "kernel recorded with build-id %s; using '%s' though its build-id "
+			     "%s recorded with build-id %s; using '%s' though its build-id "
 			     "differs (--force); tried %s",
-			     hex, src->path, tried.buf ? tried.buf : "") < 0)
+			     s->kname, hex, src->path, tried.buf ? tried.buf : "") < 0)
 			src->warning = NULL;
 	} else if (!done) {
-		if (asprintf(&src->warning,
-			     "no kernel symbols for build-id %s%s%s: tried %s; kernel samples "
-			     "stay unresolved",
-			     hex, s->osrelease ? " release " : "", s->osrelease ? s->osrelease : "",
-			     tried.buf ? tried.buf : "nothing") < 0)
+		if (asprintf(
+			    &src->warning,
+			    "no %s symbols %s%s%s%s%s: tried %s; %s samples stay unresolved%s",
+			    s->kname, src->bid.size ? "for build-id " : "(no build-id recorded",
+			    src->bid.size ? hex : "",
+			    s->osrelease ? (src->bid.size ? " release " : ", release ") : "",
+			    s->osrelease ? s->osrelease : "", src->bid.size ? "" : ")",
+			    tried.buf ? tried.buf : "nothing", s->kname,
+			    !s->guest || user_named || s->live_root ?
+				    "" :
+			    sampo_machine__pid(s->machine) == 0 ?
+				    " (name its symbols with --guestvmlinux, --guestkallsyms or "
+				    "--guestmount)" :
+				    " (--guestmount DIR gives them from DIR/<pid>/proc/kallsyms)") <
+		    0)
 			src->warning = NULL;
 	}
 	free(tried.buf);
@@ -903,7 +933,8 @@ static void src_load_module(struct sampo_symbolizer *s, struct sym_src *src)
 		path = NULL;
 	}
 	if (!done && src->hint && src->hint[0] == '/') {
-		done = try_module_file(s, src, src->hint, &tried, &mismatched);
+		if (!s->guest)
+			done = try_module_file(s, src, src->hint, &tried, &mismatched);
 		if (!done && s->symfs) {
 			path = path_join(s->symfs, src->hint);
 			if (path)
@@ -1068,6 +1099,30 @@ static bool is_kernel_mode(uint8_t cpumode)
 	return cpumode == SAMPO_CPUMODE_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_KERNEL;
 }
 
+static bool is_guest_mode(uint8_t cpumode)
+{
+	return cpumode == SAMPO_CPUMODE_GUEST_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_USER;
+}
+
+/*
+ * Is build-id table entry @e one of this symbolizer's machine? The host's
+ * are those of the host cpumodes; a guest's, those of the guest cpumodes
+ * with its pid (the default guest, pid 0, also takes the pids that have no
+ * machine of their own, as perf's machines__find_guest() sends them there).
+ */
+static bool bid_of_machine(const struct sampo_symbolizer *s, const struct sampo_feat_build_id *e)
+{
+	int32_t pid;
+
+	if (!s->guest)
+		return !is_guest_mode(e->cpumode);
+	if (!is_guest_mode(e->cpumode))
+		return false;
+	pid = sampo_machine__pid(s->machine);
+	return e->pid == pid ||
+	       (pid == 0 && !sampo_machine__find_guest(s->parent->machine, e->pid));
+}
+
 static int copy_build_ids(struct sampo_symbolizer *s, const struct sampo_features *f)
 {
 	if (!f || !sampo_features__has(f, SAMPO_FEAT_BUILD_ID) || !f->nr_build_ids)
@@ -1079,7 +1134,8 @@ static int copy_build_ids(struct sampo_symbolizer *s, const struct sampo_feature
 		const struct sampo_feat_build_id *e = &f->build_ids[i];
 		struct feat_bid *b = &s->bids[s->nr_bids];
 
-		if (!e->filename || !e->size || e->size > SAMPO_BUILD_ID_SIZE)
+		if (!e->filename || !e->size || e->size > SAMPO_BUILD_ID_SIZE ||
+		    !bid_of_machine(s, e))
 			continue;
 		b->name = strdup(e->filename);
 		if (!b->name)
@@ -1090,13 +1146,9 @@ static int copy_build_ids(struct sampo_symbolizer *s, const struct sampo_feature
 		b->kmod = is_kernel_mode(e->cpumode) && sampo_kmod__is_module(e->filename);
 		s->nr_bids++;
 	}
-	/* the kernel: by cpumode and not a module, whatever its name; the host's first */
+	/* the kernel: by cpumode and not a module, whatever its name (the machine's own only) */
 	for (size_t i = 0; i < s->nr_bids && !s->kernel_bid; i++) {
-		if (s->bids[i].cpumode == SAMPO_CPUMODE_KERNEL && !s->bids[i].kmod)
-			s->kernel_bid = &s->bids[i];
-	}
-	for (size_t i = 0; i < s->nr_bids && !s->kernel_bid; i++) {
-		if (s->bids[i].cpumode == SAMPO_CPUMODE_GUEST_KERNEL && !s->bids[i].kmod)
+		if (is_kernel_mode(s->bids[i].cpumode) && !s->bids[i].kmod)
 			s->kernel_bid = &s->bids[i];
 	}
 	return 0;
@@ -1163,6 +1215,113 @@ static int dup_opt(char **dst, const char *src)
 	return *dst ? 0 : -ENOMEM;
 }
 
+static struct sampo_symbolizer *symbolizer_alloc(struct sampo_machine *machine)
+{
+	struct sampo_symbolizer *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->machine = machine;
+	s->kname = "kernel";
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	pthread_mutex_init(&s->mod_lock, NULL);
+	return s;
+}
+
+static int check_readable(const char *path, const char *what)
+{
+	if (path && access(path, R_OK)) {
+		int err = -errno;
+
+		pr_warn("cannot read %s '%s': %s\n", what, path, strerror(errno));
+		return err;
+	}
+	return 0;
+}
+
+/*
+ * The child for guest machine @gm: the guest kernel from --guestvmlinux or
+ * --guestkallsyms, or from DIR/PID under --guestmount (its proc/kallsyms
+ * when its sys/kernel/notes has the recorded build-id, its vmlinux and
+ * modules as under a --symfs); the build-id cache by the guest's build-ids.
+ */
+static struct sampo_symbolizer *guest_new(struct sampo_symbolizer *host, struct sampo_machine *gm)
+{
+	struct sampo_symbolizer *g = symbolizer_alloc(gm);
+	int err = 0;
+
+	if (!g)
+		return NULL;
+	g->guest = true;
+	/* messages name the guest: "guest kernel" (the default), "guest 4242 kernel" */
+	if (sampo_machine__pid(gm) == 0)
+		g->kname = "guest kernel";
+	else if (asprintf(&g->kname_buf, "guest %" PRId32 " kernel", sampo_machine__pid(gm)) >= 0)
+		g->kname = g->kname_buf;
+	else
+		g->kname = "guest kernel";
+	g->parent = host;
+	g->force = host->force;
+	g->no_demangle = host->no_demangle;
+	/* as in perf, the guest files named are the default guest's (pid 0) */
+	if (sampo_machine__pid(gm) == 0) {
+		err = dup_opt(&g->vmlinux, host->guest_vmlinux);
+		if (!err)
+			err = dup_opt(&g->kallsyms, host->guest_kallsyms);
+	}
+	if (!err)
+		err = dup_opt(&g->buildid_dir, host->buildid_dir);
+	if (!err && host->guestmount) {
+		if (asprintf(&g->symfs, "%s/%" PRId32, host->guestmount, sampo_machine__pid(gm)) <
+		    0) {
+			g->symfs = NULL;
+			err = -ENOMEM;
+		}
+		if (!err)
+			err = dup_opt(&g->live_root, g->symfs);
+		if (!err)
+			g->osrelease = live_osrelease(g);
+	}
+	if (!err)
+		err = copy_build_ids(g, host->features);
+	if (err) {
+		sampo_symbolizer__delete(g);
+		return NULL;
+	}
+	g->gnext = host->guests;
+	host->guests = g;
+	return g;
+}
+
+/* The symbolizer of the machine whose pid is @pid: @s itself, or its guest's child. */
+static struct sampo_symbolizer *machine_symbolizer(struct sampo_symbolizer *s, int32_t pid)
+{
+	struct sampo_machine *gm;
+
+	if (pid == sampo_machine__pid(s->machine))
+		return s;
+	if (s->guest)
+		return NULL;
+	for (struct sampo_symbolizer *g = s->guests; g; g = g->gnext) {
+		if (sampo_machine__pid(g->machine) == pid)
+			return g;
+	}
+	gm = sampo_machine__find_guest(s->machine, pid);
+	return gm ? guest_new(s, gm) : NULL;
+}
+
+struct sampo_symbolizer *sampo_symbolizer__for_machine(struct sampo_symbolizer *s,
+						       const struct sampo_machine *machine)
+{
+	struct sampo_symbolizer *r;
+
+	if (!s || !machine)
+		return NULL;
+	r = machine_symbolizer(s, sampo_machine__pid(machine));
+	return r && r->machine == machine ? r : NULL;
+}
+
 int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_features *features,
 			  const struct sampo_symbolizer_opts *opts, struct sampo_symbolizer **ret)
 {
@@ -1171,17 +1330,20 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 
 	if (!machine || (opts && opts->sz < sizeof(size_t)))
 		return -EINVAL;
-	s = calloc(1, sizeof(*s));
+	s = symbolizer_alloc(machine);
 	if (!s)
 		return -ENOMEM;
-	s->machine = machine;
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->cond, NULL);
+	s->features = features;
 	s->force = SOPTS_GET(opts, force, false);
 	s->no_demangle = SOPTS_GET(opts, no_demangle, false);
 	s->modsecs = SOPTS_GET(opts, module_sections, NULL);
-	pthread_mutex_init(&s->mod_lock, NULL);
 	err = dup_opt(&s->symfs, SOPTS_GET(opts, symfs, NULL));
+	if (!err)
+		err = dup_opt(&s->guest_vmlinux, SOPTS_GET(opts, guest_vmlinux, NULL));
+	if (!err)
+		err = dup_opt(&s->guest_kallsyms, SOPTS_GET(opts, guest_kallsyms, NULL));
+	if (!err)
+		err = dup_opt(&s->guestmount, SOPTS_GET(opts, guestmount, NULL));
 	if (!err)
 		err = dup_opt(&s->vmlinux, SOPTS_GET(opts, vmlinux, NULL));
 	if (!err)
@@ -1196,18 +1358,17 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 		goto out_delete;
 	s->buildid_dir = sampo_buildid_cache__dir(SOPTS_GET(opts, buildid_dir, NULL));
 
-	err = -ENOENT;
-	if (s->vmlinux && access(s->vmlinux, R_OK)) {
-		err = -errno;
-		pr_warn("cannot read vmlinux '%s': %s\n", s->vmlinux, strerror(errno));
-		goto out_delete;
-	}
-	if (s->kallsyms && access(s->kallsyms, R_OK)) {
-		err = -errno;
-		pr_warn("cannot read kallsyms '%s': %s\n", s->kallsyms, strerror(errno));
-		goto out_delete;
-	}
-	err = copy_build_ids(s, features);
+	err = check_readable(s->vmlinux, "vmlinux");
+	if (!err)
+		err = check_readable(s->kallsyms, "kallsyms");
+	if (!err)
+		err = check_readable(s->guest_vmlinux, "guest vmlinux");
+	if (!err)
+		err = check_readable(s->guest_kallsyms, "guest kallsyms");
+	if (!err)
+		err = check_readable(s->guestmount, "guest mount directory");
+	if (!err)
+		err = copy_build_ids(s, features);
 	if (err)
 		goto out_delete;
 	if (!SOPTS_GET(opts, no_preload, false) && s->nr_bids) {
@@ -1232,6 +1393,16 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 	pthread_mutex_unlock(&s->lock);
 	for (size_t i = 0; i < s->nr_threads; i++)
 		pthread_join(s->threads[i], NULL);
+	while (s->guests) {
+		struct sampo_symbolizer *g = s->guests;
+
+		s->guests = g->gnext;
+		sampo_symbolizer__delete(g);
+	}
+	free(s->kname_buf);
+	free(s->guest_vmlinux);
+	free(s->guest_kallsyms);
+	free(s->guestmount);
 
 	for (size_t b = 0; b < s->ents_cap; b++) {
 		struct dso_ent *e = s->ents[b], *next;
@@ -1574,10 +1745,10 @@ static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e, const struc
 		 */
 		e->delta = 0;
 		if (!src->live && !s->force) {
-			pr_warn("the recorded kernel map gives no _text address (hidden at record "
-				"time?): '%s' cannot be relocated, kernel samples stay unresolved "
+			pr_warn("the recorded %s map gives no _text address (hidden at record "
+				"time?): '%s' cannot be relocated, %s samples stay unresolved "
 				"(--force uses it unrelocated)\n",
-				src->path);
+				s->kname, src->path, s->kname);
 			e->usable = false;
 			return;
 		}
@@ -1590,11 +1761,11 @@ static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e, const struc
 		if (kmap && sampo_map__end(kmap) != UINT64_MAX &&
 		    !sampo_symtab__kallsyms_ref(src->symtab, "_etext", &etext) &&
 		    etext - src->ref_addr != sampo_map__end(kmap) - sampo_map__start(kmap)) {
-			pr_warn("kernel symbols of '%s' do not fit the recorded kernel (text size "
-				"%#" PRIx64 ", recorded %#" PRIx64 "): not used, kernel samples stay "
+			pr_warn("%s symbols of '%s' do not fit the recorded %s (text size "
+				"%#" PRIx64 ", recorded %#" PRIx64 "): not used, %s samples stay "
 				"unresolved\n",
-				src->path, etext - src->ref_addr,
-				sampo_map__end(kmap) - sampo_map__start(kmap));
+				s->kname, src->path, s->kname, etext - src->ref_addr,
+				sampo_map__end(kmap) - sampo_map__start(kmap), s->kname);
 			e->usable = false;
 		}
 	}
@@ -1666,6 +1837,10 @@ static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct 
 	const char *mod;
 
 	if (!s || !map)
+		return NULL;
+	/* a guest's DSO: its own child symbolizer */
+	s = machine_symbolizer(s, map->dso->machine_pid);
+	if (!s)
 		return NULL;
 	e = ent_get(s, map->dso);
 	if (!e)
@@ -1844,8 +2019,10 @@ const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symboliz
 int sampo_symbolizer__dso_info(struct sampo_symbolizer *s, const struct sampo_dso *dso,
 			       struct sampo_symbolizer_dso_info *info)
 {
-	struct dso_ent *e = s ? ent_lookup(s, dso) : NULL;
+	struct dso_ent *e;
 
+	s = s ? machine_symbolizer(s, dso->machine_pid) : NULL;
+	e = s ? ent_lookup(s, dso) : NULL;
 	if (!e)
 		return -ENOENT;
 	memset(info, 0, sizeof(*info));

@@ -30,7 +30,16 @@
  * a map while a thread's maps or the kernel maps hold it, a DSO while any
  * map does, everything until sampo_machine__delete().
  *
- * Symbols are the symbolizer's (symbolizer.h). TODO(machine): guest machines.
+ * Guests (perf's --guest): once sampo_machine__enable_guests() is called,
+ * MMAPs and samples in the guest cpumodes go to a guest machine of their
+ * own, keyed by pid (perf's machines__find_guest(): that pid's machine,
+ * else the default guest, pid 0), with its own threads, kernel map
+ * ("[guest.kernel.kallsyms]_text") and modules; their samples resolve at
+ * level 'g' (guest kernel) or 'u' (guest user). Without it, guest kernel
+ * MMAPs land in the host's kernel maps and guest samples resolve to
+ * nothing, as in perf without --guest.
+ *
+ * Symbols are the symbolizer's (symbolizer.h).
  */
 #ifndef SAMPO_MACHINE_H
 #define SAMPO_MACHINE_H
@@ -117,8 +126,9 @@ SAMPO_API struct sampo_thread *sampo_machine__find_thread(struct sampo_machine *
  * sampo_machine__find_map() - the map that covers @addr, seen from @thread
  * @thread: the thread (its process's maps are searched for user addresses)
  * @cpumode: SAMPO_CPUMODE_KERNEL searches the kernel maps, SAMPO_CPUMODE_USER
- *	     the thread's maps; any other mode finds nothing (level 'H'), as in
- *	     perf without --guest
+ *	     the thread's maps; in a guest machine GUEST_KERNEL and GUEST_USER
+ *	     do the same (levels 'g' and 'u'); any other mode finds nothing
+ *	     (level 'H'), as in perf without --guest
  * @al: filled in; holds references, release with sampo_addr_location__exit().
  *	Any references it held before are dropped first, so a zeroed or
  *	already used struct can be passed.
@@ -131,7 +141,8 @@ SAMPO_API struct sampo_map *sampo_machine__find_map(struct sampo_machine *machin
 
 /**
  * sampo_machine__resolve() - the thread and map of a sample (perf's machine__resolve)
- * @sample: a decoded SAMPLE: pid, tid, ip and cpumode are used
+ * @sample: a decoded SAMPLE: pid, tid, ip and cpumode are used; a guest
+ *	    sample (guests enabled) resolves in its guest machine
  * @al: filled in as by sampo_machine__find_map() for sample->ip
  *
  * Return: 0, or -ENOMEM when the thread cannot be created.
@@ -142,6 +153,46 @@ SAMPO_API int sampo_machine__resolve(struct sampo_machine *machine,
 
 /** sampo_addr_location__exit() - drop the references @al holds and clear it */
 SAMPO_API void sampo_addr_location__exit(struct sampo_addr_location *al);
+
+/* ---- guests ------------------------------------------------------------- */
+
+/** sampo_machine__enable_guests() - keep guest machines (perf's --guest); host only */
+SAMPO_API void sampo_machine__enable_guests(struct sampo_machine *machine);
+SAMPO_API bool sampo_machine__guests_enabled(const struct sampo_machine *machine);
+
+/** sampo_machine__pid() - -1 for the host, the guest's pid otherwise (0: the default guest) */
+SAMPO_API int32_t sampo_machine__pid(const struct sampo_machine *machine);
+SAMPO_API bool sampo_machine__is_guest(const struct sampo_machine *machine);
+/** sampo_machine__mmap_name() - "[kernel.kallsyms]", "[guest.kernel.kallsyms]" or "...PID]" */
+SAMPO_API const char *sampo_machine__mmap_name(const struct sampo_machine *machine);
+
+/** sampo_machine__find_guest() - the guest machine of exactly @pid, or NULL (borrowed) */
+SAMPO_API struct sampo_machine *sampo_machine__find_guest(const struct sampo_machine *host,
+							  int32_t pid);
+
+/**
+ * sampo_machine__findnew_guest() - perf's machines__find_guest(): the guest
+ * machine of @pid, else the default guest (pid 0), created when missing
+ *
+ * Return: the guest (borrowed; the host owns it), or NULL when out of memory
+ * or @host is a guest.
+ */
+SAMPO_API struct sampo_machine *sampo_machine__findnew_guest(struct sampo_machine *host,
+							     int32_t pid);
+
+/** sampo_machine__next_guest() - iterate over the guests by pid: NULL to start (borrowed) */
+SAMPO_API struct sampo_machine *sampo_machine__next_guest(const struct sampo_machine *host,
+							  const struct sampo_machine *prev);
+
+/**
+ * sampo_machine__for_cpumode() - the machine a sample of @cpumode and @pid
+ * belongs to: the guest's for the guest cpumodes when guests are enabled
+ * (created when missing), else @machine itself
+ *
+ * Return: borrowed, or NULL when out of memory.
+ */
+SAMPO_API struct sampo_machine *sampo_machine__for_cpumode(struct sampo_machine *machine,
+							   uint8_t cpumode, int32_t pid);
 
 /** sampo_machine__kernel_map() - the kernel map, or NULL before its MMAP (borrowed) */
 SAMPO_API struct sampo_map *sampo_machine__kernel_map(const struct sampo_machine *machine);
@@ -230,6 +281,8 @@ SAMPO_API const char *sampo_dso__long_name(const struct sampo_dso *dso);
 SAMPO_API const char *sampo_dso__short_name(const struct sampo_dso *dso);
 /** sampo_dso__is_kernel() - the kernel or a kernel module (or another kernel map) */
 SAMPO_API bool sampo_dso__is_kernel(const struct sampo_dso *dso);
+/** sampo_dso__machine_pid() - the pid of the machine it belongs to: -1 the host, else a guest */
+SAMPO_API int32_t sampo_dso__machine_pid(const struct sampo_dso *dso);
 /**
  * sampo_dso__build_id() - the build-id an MMAP2 carried, if any
  * @size: set to its length in bytes (0 when unknown)

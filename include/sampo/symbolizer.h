@@ -72,8 +72,21 @@ struct sampo_symbolizer_opts {
 	 * redoing the module loader's layout (sampo_module__layout()).
 	 */
 	const struct sampo_module_sections *module_sections;
+	/*
+	 * Guests (a machine with sampo_machine__enable_guests()): the guest
+	 * kernel's symbols, --guestvmlinux FILE or --guestkallsyms FILE (for
+	 * every guest; held to the guest kernel's recorded build-id as -k and
+	 * --kallsyms are to the host's), or --guestmount DIR: guest PID's own
+	 * tree under DIR/PID (its proc/kallsyms when its sys/kernel/notes has
+	 * the recorded build-id, its vmlinux and modules as under a --symfs).
+	 * Without any, guest kernel samples stay unresolved: the host's own
+	 * kernel and files are never used for a guest.
+	 */
+	const char *guest_vmlinux;
+	const char *guest_kallsyms;
+	const char *guestmount;
 };
-#define sampo_symbolizer_opts__last_field module_sections
+#define sampo_symbolizer_opts__last_field guestmount
 
 /**
  * sampo_symbolizer__new() - a symbolizer for @machine
@@ -148,6 +161,17 @@ SAMPO_API uint64_t sampo_symbolizer__map_addr(struct sampo_symbolizer *s, struct
 SAMPO_API const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symbolizer *s,
 								     uint64_t addr,
 								     const char **ret_module);
+
+/**
+ * sampo_symbolizer__for_machine() - the symbolizer of @machine: @s itself
+ * for the host, a guest machine's own (made at first use, owned by @s)
+ *
+ * sampo_symbolizer__find() and __dso_info() pick it by themselves; use it
+ * for sampo_symbolizer__find_unmapped() on a guest's address.
+ * Return: borrowed, or NULL (out of memory, or @machine is not one of @s).
+ */
+SAMPO_API struct sampo_symbolizer *
+sampo_symbolizer__for_machine(struct sampo_symbolizer *s, const struct sampo_machine *machine);
 
 /* How the symbols of a DSO were placed. */
 enum sampo_symbol_placement {

@@ -34,6 +34,7 @@ struct sampo_dso {
 	enum sampo_dso_space space;
 	bool is_kmod; /* a kernel module, by perf's kmod_path rules */
 	bool is_ksymbol; /* from a KSYMBOL record: a BPF program, trampoline or dispatcher */
+	int32_t machine_pid; /* the machine it belongs to: -1 the host, else a guest's pid */
 	uint8_t build_id_size;
 	uint8_t build_id[SAMPO_BUILD_ID_MAX];
 	struct sampo_dso *hnext; /* chain of the machine's DSO table (by long name) */
@@ -103,6 +104,18 @@ struct sampo_machine {
 	char *ref_reloc_name;	       /* "_text", from "[kernel.kallsyms]_text" */
 	uint64_t ref_reloc_addr;       /* its recorded address (MMAP pgoff); 0: unknown */
 	bool comm_exec;		       /* some COMM had the exec flag */
+
+	/*
+	 * Guests (perf's struct machines). pid is -1 for the host; a guest's
+	 * kernel map is named mmap_name ("[guest.kernel.kallsyms]" for the
+	 * default guest, pid 0; "[guest.kernel.kallsyms.PID]" for the others).
+	 * Only the host has guests, and only once they are enabled.
+	 */
+	int32_t pid;
+	char *mmap_name;
+	bool guests_enabled;
+	struct sampo_machine *guests; /* list, by increasing pid */
+	struct sampo_machine *gnext;
 };
 
 /* perf's kmod_path__parse rules: is @path ("[name]" or a .ko path) a kernel module? */

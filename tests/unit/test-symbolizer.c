@@ -56,6 +56,8 @@ static bool libc_matches;
 
 /* walk() prints "sym+0xOFF" (sampo_symbolizer__find_offset()) */
 static bool walk_offsets;
+/* walk() with guest machines (--guest) */
+static bool walk_guests;
 
 static char warnings[16384];
 static size_t nr_warnings;
@@ -130,6 +132,8 @@ static void walk(const char *path, const struct sampo_symbolizer_opts *o, struct
 	assert_int_equal(sampo_reader__open(path, &ro, &r), 0);
 	m = sampo_machine__new();
 	assert_non_null(m);
+	if (walk_guests)
+		sampo_machine__enable_guests(m);
 	if (!sampo_reader__is_pipe(r)) {
 		(void)sampo_features__parse(r, &f, NULL);
 		assert_int_equal(sampo_symbolizer__new(m, f, o, &s), 0);
@@ -153,6 +157,13 @@ static void walk(const char *path, const struct sampo_symbolizer_opts *o, struct
 		sym = map ? sampo_symbolizer__find_offset(s, map, ev.sample.ip, &off) : NULL;
 		if (!map && ev.sample.cpumode == SAMPO_CPUMODE_KERNEL)
 			sym = sampo_symbolizer__find_unmapped(s, ev.sample.ip, NULL);
+		if (!map && walk_guests && ev.sample.cpumode == SAMPO_CPUMODE_GUEST_KERNEL) {
+			struct sampo_machine *g = sampo_machine__for_cpumode(
+				m, ev.sample.cpumode, (int32_t)ev.sample.pid);
+
+			sym = sampo_symbolizer__find_unmapped(sampo_symbolizer__for_machine(s, g),
+							      ev.sample.ip, NULL);
+		}
 		if (walk_offsets && sym && map)
 			snprintf(offs, sizeof(offs), "+0x%" PRIx64, off);
 		snprintf(line, sizeof(line), "%" PRIx64 " %s%s (%s)", ev.sample.ip,
@@ -1545,6 +1556,272 @@ static void test_symbolizer__map_addr(void **state)
 	sampo_reader__close(r);
 }
 
+/* ---- guests ---------------------------------------------------------------------------------- */
+
+/*
+ * A guest kernel with functions of its own names, linked at the host
+ * kernel's addresses: a guest sample that went to the host's symbols would
+ * get a host name, and one relocated by the host's slide a wrong one.
+ */
+static const char guest_src[] =
+	"int gfunc_one(int x) { return x * 5 + 1; }\n"
+	"int gfunc_two(int x) { int s = 1; for (int i = 0; i < x; i++) s *= i + x; return s; }\n"
+	"int gfunc_three(int x) { return gfunc_one(x) - gfunc_two(x) + 4; }\n"
+	"void _start(void) { for (;;) ; }\n";
+
+static const char *const gfuncs[] = { "gfunc_one", "gfunc_two", "gfunc_three" };
+
+struct guest_kernel {
+	char vmlinux[800];
+	struct nm_sym syms[32];
+	size_t nr_syms;
+	struct sampo_build_id bid;
+};
+
+static bool guest_build(struct guest_kernel *g)
+{
+	char p[2000];
+
+	snprintf(p, sizeof(p), "%s/g.c", syn.dir);
+	write_file(p, guest_src, strlen(guest_src));
+	snprintf(g->vmlinux, sizeof(g->vmlinux), "%s/vmlinux-guest", syn.dir);
+	snprintf(p, sizeof(p),
+		 "cd '%s' && cc -O1 -ffreestanding -fno-pic -fno-pie -no-pie -mcmodel=kernel "
+		 "-nostdlib -static -Wl,-T,k.lds -Wl,--build-id=sha1 -o vmlinux-guest g.c",
+		 syn.dir);
+	if (run(p))
+		return false;
+	snprintf(p, sizeof(p), "nm '%s'", g->vmlinux);
+	g->nr_syms = read_syms(p, g->syms, 32, false);
+	assert_int_equal(sampo_build_id__from_elf(g->vmlinux, &g->bid), 0);
+	return true;
+}
+
+/* a kallsyms snapshot of @g booted at @slide, with a module's symbol */
+static void guest_kallsyms(const struct guest_kernel *g, uint64_t slide, const char *path)
+{
+	FILE *fp = fopen(path, "w");
+
+	assert_non_null(fp);
+	for (size_t i = 0; i < g->nr_syms; i++)
+		fprintf(fp, "%016" PRIx64 " T %s\n", g->syms[i].addr + slide, g->syms[i].name);
+	fprintf(fp, "%016" PRIx64 " t gmod_fn\t[gmod]\n", (uint64_t)0xffffffffc0100200ULL);
+	fclose(fp);
+}
+
+/*
+ * A host kernel at syn.slide and a guest (pid 0, run by qemu thread
+ * 4242/4243) at @gslide, with samples on every function of both and one in
+ * a guest module that only a kallsyms of the guest's recording boot names.
+ * @expect gets the right answers: the guest's names when @guest_syms, the
+ * module's when @guest_mod_sym, else unresolved.
+ */
+static void guest_write(const char *path, const struct guest_kernel *g, uint64_t gslide,
+			bool guest_syms, bool guest_mod_sym, struct lines *expect)
+{
+	SAMPO_OPTS(sampo_writer_opts, wo);
+	struct sampo_event_attr attr = { 0 };
+	uint64_t text = sym_value(syn.ksyms, syn.nr_ksyms, "_text");
+	uint64_t etext = sym_value(syn.ksyms, syn.nr_ksyms, "_etext");
+	uint64_t gtext = sym_value(g->syms, g->nr_syms, "_text");
+	uint64_t getext = sym_value(g->syms, g->nr_syms, "_etext");
+	struct sampo_writer_map km = {
+		.misc = SAMPO_CPUMODE_KERNEL,
+		.pid = (uint32_t)-1,
+		.start = text + syn.slide,
+		.len = etext - text,
+		.pgoff = text + syn.slide,
+		.filename = "[kernel.kallsyms]_text",
+	};
+	struct sampo_writer_map gkm = {
+		.misc = SAMPO_CPUMODE_GUEST_KERNEL,
+		.pid = 0,
+		.start = gtext + gslide,
+		.len = getext - gtext,
+		.pgoff = gtext + gslide,
+		.filename = "[guest.kernel.kallsyms]_text",
+	};
+	struct sampo_writer_map gmm = {
+		.misc = SAMPO_CPUMODE_GUEST_KERNEL,
+		.pid = 0,
+		.start = 0xffffffffc0100000ULL,
+		.len = 0x4000,
+		.filename = "[gmod]",
+	};
+	struct sampo_sample smp = { 0 };
+	struct sampo_writer *w;
+	uint64_t id = 1;
+	char line[512];
+
+	attr.type = 1;
+	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
+	attr.sample_period = 1;
+	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	assert_int_equal(sampo_writer__write_mmap(w, &km, NULL), 0);
+	assert_int_equal(sampo_writer__write_mmap(w, &gkm, NULL), 0);
+	assert_int_equal(sampo_writer__write_mmap(w, &gmm, NULL), 0);
+	for (size_t i = 0; i < 3; i++) {
+		smp.pid = smp.tid = 100;
+		smp.ip = sym_value(syn.ksyms, syn.nr_ksyms, kfuncs[i]) + syn.slide + 1;
+		assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_KERNEL, &smp), 0);
+		snprintf(line, sizeof(line), "%" PRIx64 " %s ([kernel.kallsyms])", smp.ip,
+			 kfuncs[i]);
+		lines_add(expect, line);
+
+		smp.pid = 4242;
+		smp.tid = 4243;
+		smp.ip = sym_value(g->syms, g->nr_syms, gfuncs[i]) + gslide + 1;
+		assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_GUEST_KERNEL, &smp),
+				 0);
+		snprintf(line, sizeof(line), "%" PRIx64 " %s ([guest.kernel.kallsyms])", smp.ip,
+			 guest_syms ? gfuncs[i] : "[unknown]");
+		lines_add(expect, line);
+	}
+	smp.ip = 0xffffffffc0100210ULL;
+	assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_GUEST_KERNEL, &smp), 0);
+	snprintf(line, sizeof(line), "%" PRIx64 " %s ([gmod])", smp.ip,
+		 guest_mod_sym ? "gmod_fn" : "[unknown]");
+	lines_add(expect, line);
+
+	assert_int_equal(sampo_writer__set_feature_string(w, SAMPO_FEAT_OSRELEASE, SYN_RELEASE), 0);
+	assert_int_equal(sampo_writer__add_build_id(w, SAMPO_CPUMODE_KERNEL, -1, syn.kbid.data,
+						    syn.kbid.size, "[kernel.kallsyms]"),
+			 0);
+	assert_int_equal(sampo_writer__add_build_id(w, SAMPO_CPUMODE_GUEST_KERNEL, 0, g->bid.data,
+						    g->bid.size, "[guest.kernel.kallsyms]"),
+			 0);
+	assert_int_equal(sampo_writer__close(w), 0);
+}
+
+/* the kernel's build-id note, as /sys/kernel/notes holds it */
+static void write_notes(const char *path, const struct sampo_build_id *bid)
+{
+	uint8_t buf[64] = { 4, 0, 0, 0 };
+
+	buf[4] = (uint8_t)bid->size;
+	buf[8] = 3; /* NT_GNU_BUILD_ID */
+	memcpy(buf + 12, "GNU", 4);
+	memcpy(buf + 16, bid->data, bid->size);
+	write_file(path, buf, 16 + bid->size);
+}
+
+/*
+ * Guests (perf kvm): each guest kernel from its own source, relocated by its
+ * own recorded _text, held to its own build-id; the host's kernel and
+ * running system are never used for a guest.
+ */
+static void test_symbolizer__guest_kernels(void **state)
+{
+	struct guest_kernel g;
+	struct lines got = { 0 }, want = { 0 };
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	uint64_t gslide;
+	char path[800], ks[800], cmd[2000];
+
+	(void)state;
+	NEED_FIXTURES();
+	if (!synth_build() || !guest_build(&g))
+		skip();
+	gslide = (uint64_t)(1 + rand() % 500) << 21;
+	snprintf(path, sizeof(path), "%s/guest.data", syn.dir);
+	walk_guests = true;
+
+	/* --guestvmlinux with the recorded build-id; the host by -k */
+	guest_write(path, &g, gslide, true, false, &want);
+	CACHE_OPTS(o1, .vmlinux = syn.vmlinux, .guest_vmlinux = g.vmlinux);
+	walk(path, &o1, &got);
+	assert_lines(&got, &want, "guest vmlinux");
+	assert_int_equal(nr_warnings, 0);
+	lines_free(&got);
+	lines_free(&want);
+
+	/* the same slide for both: the ranges overlap, and still nothing is mixed up */
+	guest_write(path, &g, syn.slide, true, false, &want);
+	walk(path, &o1, &got);
+	assert_lines(&got, &want, "guest at the host's addresses");
+	lines_free(&got);
+	lines_free(&want);
+
+	/* the host's vmlinux given as the guest's: refused, the guest's samples stay unresolved */
+	warnings_reset();
+	guest_write(path, &g, gslide, false, false, &want);
+	CACHE_OPTS(o2, .vmlinux = syn.vmlinux, .guest_vmlinux = syn.vmlinux);
+	walk(path, &o2, &got);
+	assert_lines(&got, &want, "host vmlinux as the guest's");
+	assert_int_equal(nr_warnings, 1);
+	assert_non_null(strstr(warnings, "guest kernel"));
+	sampo_build_id__to_hex(&g.bid, hex, sizeof(hex));
+	assert_non_null(strstr(warnings, hex));
+	lines_free(&got);
+
+	/* no guest source at all: unresolved, and the advice names the options */
+	warnings_reset();
+	CACHE_OPTS(o3, .vmlinux = syn.vmlinux);
+	walk(path, &o3, &got);
+	assert_lines(&got, &want, "no guest source");
+	assert_non_null(strstr(warnings, "--guestvmlinux"));
+	lines_free(&got);
+	lines_free(&want);
+
+	/* a kallsyms snapshot of another boot of the guest: relocated by the guest's _text */
+	warnings_reset();
+	snprintf(ks, sizeof(ks), "%s/guest-kallsyms-other-boot", syn.dir);
+	guest_kallsyms(&g, gslide + (5ULL << 21), ks);
+	guest_write(path, &g, gslide, true, false, &want);
+	CACHE_OPTS(o4, .vmlinux = syn.vmlinux, .guest_kallsyms = ks);
+	walk(path, &o4, &got);
+	assert_lines(&got, &want, "guest kallsyms of another boot");
+	lines_free(&got);
+	lines_free(&want);
+
+	/*
+	 * --guestmount DIR: DIR/0/proc/kallsyms of the recording boot, trusted
+	 * because DIR/0/sys/kernel/notes has the recorded build-id; being of
+	 * that boot, it also names the guest module's sample.
+	 */
+	warnings_reset();
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/gmount/0/proc' '%s/gmount/0/sys/kernel'", syn.dir,
+		 syn.dir);
+	assert_int_equal(run(cmd), 0);
+	snprintf(ks, sizeof(ks), "%s/gmount/0/proc/kallsyms", syn.dir);
+	guest_kallsyms(&g, gslide, ks);
+	snprintf(ks, sizeof(ks), "%s/gmount/0/sys/kernel/notes", syn.dir);
+	write_notes(ks, &g.bid);
+	snprintf(ks, sizeof(ks), "%s/gmount", syn.dir);
+	guest_write(path, &g, gslide, true, true, &want);
+	CACHE_OPTS(o5, .vmlinux = syn.vmlinux, .guestmount = ks);
+	walk(path, &o5, &got);
+	assert_lines(&got, &want, "guestmount");
+	assert_int_equal(nr_warnings, 0);
+	lines_free(&got);
+	lines_free(&want);
+
+	/* the same tree with another kernel's notes: its kallsyms is not trusted */
+	snprintf(ks, sizeof(ks), "%s/gmount/0/sys/kernel/notes", syn.dir);
+	write_notes(ks, &syn.kbid);
+	snprintf(ks, sizeof(ks), "%s/gmount", syn.dir);
+	guest_write(path, &g, gslide, false, false, &want);
+	walk(path, &o5, &got);
+	assert_lines(&got, &want, "guestmount of another kernel");
+	lines_free(&got);
+	lines_free(&want);
+
+	/* without --guest, guest samples resolve to nothing, as in perf */
+	walk_guests = false;
+	guest_write(path, &g, gslide, false, false, &want);
+	walk(path, &o1, &got);
+	assert_int_equal(got.nr, want.nr);
+	for (size_t i = 0; i < got.nr; i++) {
+		if (strstr(want.v[i], "([kernel.kallsyms])"))
+			assert_string_equal(got.v[i], want.v[i]);
+		else
+			assert_non_null(strstr(got.v[i], " [unknown] ([unknown])"));
+	}
+	lines_free(&got);
+	lines_free(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1563,6 +1840,7 @@ int main(void)
 		cmocka_unit_test(test_symbolizer__perf_map_for_jit_code),
 		cmocka_unit_test(test_symbolizer__two_versions_of_one_path),
 		cmocka_unit_test(test_symbolizer__vdso_of_the_running_kernel),
+		cmocka_unit_test(test_symbolizer__guest_kernels),
 	};
 
 	return cmocka_run_group_tests(tests, group_setup, group_teardown);

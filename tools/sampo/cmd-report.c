@@ -48,6 +48,8 @@ struct report_ctx {
 	const char *vmlinux;
 	const char *kallsyms;
 	const char *symfs;
+	const char *guest_vmlinux, *guest_kallsyms, *guestmount;
+	bool guest;
 	const char *comms, *dsos, *pids, *tids, *cpus;
 	const char *percent_limit;
 	int children; /* -1: the default for the file */
@@ -213,9 +215,9 @@ static void note_change(struct sampo_hists *hists, const struct sampo_event *ev)
 	switch (rec->header.type) {
 	case SAMPO_RECORD_MMAP:
 	case SAMPO_RECORD_MMAP2:
-		/* kernel maps (pid -1) are everybody's */
+		/* kernel maps (pid -1) are everybody's; so are a guest's, keyed by its pid */
 		if ((int32_t)rec->mmap.pid == -1 ||
-		    (rec->header.misc & SAMPO_MISC_CPUMODE_MASK) == SAMPO_CPUMODE_KERNEL)
+		    (rec->header.misc & SAMPO_MISC_CPUMODE_MASK) != SAMPO_CPUMODE_USER)
 			sampo_hists__maps_changed(hists);
 		else
 			sampo_hists__process_changed(hists, (int32_t)rec->mmap.pid);
@@ -242,7 +244,9 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = ctx->errbuf,
 		   .errbuf_sz = sizeof(ctx->errbuf), .threaded = true);
 	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
-		   .kallsyms = ctx->kallsyms, .force = ctx->force);
+		   .kallsyms = ctx->kallsyms, .force = ctx->force,
+		   .guest_vmlinux = ctx->guest_vmlinux, .guest_kallsyms = ctx->guest_kallsyms,
+		   .guestmount = ctx->guestmount);
 	char msg[256];
 	struct sampo_feature_error ferr = { 0 };
 	bool none = false, is_pipe, has_chains;
@@ -269,6 +273,8 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	ctx->machine = sampo_machine__new();
 	if (!ctx->machine)
 		return cli_err(-ENOMEM, "cannot set up the machine state");
+	if (ctx->guest)
+		sampo_machine__enable_guests(ctx->machine);
 	err = sampo_symbolizer__new(ctx->machine, ctx->features, &sopts, &ctx->symbolizer);
 	if (err)
 		return cli_err(err, "cannot set up the symbols");
@@ -502,6 +508,15 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "symfs", &ctx.symfs, "dir", "look for files under this root too"),
 		OPT_BOOLEAN('f', "force", &ctx.force,
 			    "use files whose build-id differs from the recorded one"),
+		OPT_GROUP("Guests (perf kvm --host --guest report)"),
+		OPT_BOOLEAN(0, "guest", &ctx.guest,
+			    "show guest samples too, each guest as a machine of its own"),
+		OPT_STRING(0, "guestvmlinux", &ctx.guest_vmlinux, "file",
+			   "the guest kernel's vmlinux (implies --guest)"),
+		OPT_STRING(0, "guestkallsyms", &ctx.guest_kallsyms, "file",
+			   "the guest's /proc/kallsyms, saved (implies --guest)"),
+		OPT_STRING(0, "guestmount", &ctx.guestmount, "dir",
+			   "guest PID's files under dir/PID (implies --guest)"),
 		OPT_END(),
 	};
 	int ret;
@@ -531,6 +546,11 @@ int cmd_report(int argc, const char **argv)
 		ctx.children = 1;
 	if (!ctx.input || !*ctx.input)
 		ctx.input = cli_default_input();
+	if (ctx.guest_vmlinux || ctx.guest_kallsyms || ctx.guestmount)
+		ctx.guest = true;
+	if (ctx.guest_vmlinux && ctx.guest_kallsyms)
+		return usage_error(report_usage, opts,
+				   "--guestvmlinux and --guestkallsyms conflict: name one");
 
 	hold_warnings();
 	ret = setup(&ctx, &hopts);

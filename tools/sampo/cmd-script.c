@@ -122,6 +122,8 @@ struct script_ctx {
 	int name_width; /* perf's evlist__max_name_len(), fixed at the first sample */
 	bool started;	/* the first sample was seen */
 
+	bool guest;			      /* --guest: guest samples too, in their machines */
+	struct sampo_machine *sample_machine; /* the current sample's: the host's or a guest's */
 	struct sampo_addr_location al;
 	struct sampo_addr_location chain_al;
 	struct outbuf ob;
@@ -376,9 +378,11 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 	    (addr >> 63)) {
 		/* a kernel address no map covers: a module's init code, or a module
 		 * loaded after the maps were written; the section maps may place it */
-		sym = sampo_symbolizer__find_unmapped(ctx->symbolizer, addr, &module);
+		sym = sampo_symbolizer__find_unmapped(
+			sampo_symbolizer__for_machine(ctx->symbolizer, ctx->sample_machine), addr,
+			&module);
 		if (sym && !module) /* the kernel's own code past its map */
-			map = sampo_machine__kernel_map(ctx->machine);
+			map = sampo_machine__kernel_map(ctx->sample_machine);
 	} else if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map)
 		sym = sampo_symbolizer__find(ctx->symbolizer, map, addr);
 	if (fields & (1u << F_SYM)) {
@@ -446,7 +450,7 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 			continue;
 		}
 		nr_entries++;
-		map = sampo_machine__find_map(ctx->machine, ctx->al.thread, cpumode, ip,
+		map = sampo_machine__find_map(ctx->sample_machine, ctx->al.thread, cpumode, ip,
 					      &ctx->chain_al);
 		ob_putc(ob, '\t');
 		if (fields & (1u << F_IP)) {
@@ -508,8 +512,12 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 			return err;
 	}
 	/* without --guest, perf filters guest samples out */
-	if (s->cpumode == SAMPO_CPUMODE_GUEST_KERNEL || s->cpumode == SAMPO_CPUMODE_GUEST_USER)
+	if (!ctx->guest &&
+	    (s->cpumode == SAMPO_CPUMODE_GUEST_KERNEL || s->cpumode == SAMPO_CPUMODE_GUEST_USER))
 		return 0;
+	ctx->sample_machine = sampo_machine__for_cpumode(ctx->machine, s->cpumode, (int32_t)s->pid);
+	if (!ctx->sample_machine)
+		return cli_err(-ENOMEM, "out of memory");
 	err = sampo_machine__resolve(ctx->machine, s, &ctx->al);
 	if (err)
 		return cli_err(err, "cannot resolve the sample at offset %#" PRIx64, ev->offset);
@@ -661,6 +669,8 @@ static int run_script(struct script_ctx *ctx)
 	ctx->machine = sampo_machine__new();
 	if (!ctx->machine)
 		return cli_err(-ENOMEM, "out of memory");
+	if (ctx->guest)
+		sampo_machine__enable_guests(ctx->machine);
 	if (!sampo_reader__is_pipe(ctx->reader)) {
 		err = read_file_features(ctx);
 		if (err)
@@ -694,7 +704,8 @@ int cmd_script(int argc, const char **argv)
 {
 	struct script_ctx *ctx;
 	const char *input = NULL, *vmlinux = NULL, *kallsyms = NULL, *symfs = NULL;
-	bool hide_callchain = false;
+	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
+	bool hide_callchain = false, guest = false;
 	int ret;
 
 	/* the context holds the 64 KiB output buffer: keep it off the stack */
@@ -717,12 +728,23 @@ int cmd_script(int argc, const char **argv)
 			OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
 			OPT_STRING(0, "symfs", &symfs, "dir",
 				   "look for files with symbols under this directory"),
+			OPT_BOOLEAN(0, "guest", &guest,
+				    "print guest samples too, each guest as a machine of its own"),
+			OPT_STRING(0, "guestvmlinux", &guest_vmlinux, "file",
+				   "the guest kernel's vmlinux (implies --guest)"),
+			OPT_STRING(0, "guestkallsyms", &guest_kallsyms, "file",
+				   "the guest's /proc/kallsyms, saved (implies --guest)"),
+			OPT_STRING(0, "guestmount", &guestmount, "dir",
+				   "guest PID's files under dir/PID (implies --guest)"),
 			OPT_END(),
 		};
 
 		argc = parse_options(argc, argv, opts, script_usage, 0);
 		if (argc > 0)
 			argc = usage_error(script_usage, opts, "unexpected argument '%s'", argv[0]);
+		else if (argc == 0 && guest_vmlinux && guest_kallsyms)
+			argc = usage_error(script_usage, opts,
+					   "--guestvmlinux and --guestkallsyms conflict: name one");
 	}
 	if (argc < 0) {
 		free(ctx);
@@ -730,15 +752,17 @@ int cmd_script(int argc, const char **argv)
 	}
 	ctx->input = input && *input ? input : cli_default_input();
 	ctx->hide_callchain = hide_callchain;
-	/*
-	 * sz covers the fields this command sets, as an older caller's would:
-	 * newer fields (live_root, for tests) keep the library's defaults.
-	 */
+	/* perf script turns guests on when given a guest's symbols */
+	ctx->guest = guest || guest_vmlinux || guest_kallsyms || guestmount;
+	/* fields left NULL (live_root, for tests) keep the library's defaults */
 	ctx->sym_opts = (struct sampo_symbolizer_opts){
-		.sz = offsetof(struct sampo_symbolizer_opts, no_demangle) + sizeof(bool),
+		.sz = sizeof(struct sampo_symbolizer_opts),
 		.vmlinux = vmlinux,
 		.kallsyms = kallsyms,
 		.symfs = symfs,
+		.guest_vmlinux = guest_vmlinux,
+		.guest_kallsyms = guest_kallsyms,
+		.guestmount = guestmount,
 	};
 	ob_init_fd(&ctx->ob, STDOUT_FILENO);
 	(void)fflush(stdout);
