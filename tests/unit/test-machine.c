@@ -478,6 +478,137 @@ static void test_machine__references_outlive_lookups(void **state)
 	sampo_addr_location__exit(&al);
 }
 
+/* ---- guests ------------------------------------------------------------- */
+
+/* the level and DSO a sample gets, as "g [guest.kernel.kallsyms]" */
+static const char *level_dso_at(struct sampo_machine *m, uint8_t cpumode, uint32_t pid,
+				uint32_t tid, uint64_t ip, const char **comm)
+{
+	static char out[300], comm_buf[64];
+	struct sampo_addr_location al = { 0 };
+	struct sampo_sample s = { 0 };
+
+	s.pid = pid;
+	s.tid = tid;
+	s.ip = ip;
+	s.cpumode = cpumode;
+	assert_int_equal(sampo_machine__resolve(m, &s, &al), 0);
+	snprintf(out, sizeof(out), "%c %s", al.level,
+		 al.map ? sampo_dso__long_name(sampo_map__dso(al.map)) : "-");
+	snprintf(comm_buf, sizeof(comm_buf), "%s", sampo_thread__comm(al.thread));
+	if (comm)
+		*comm = comm_buf;
+	sampo_addr_location__exit(&al);
+	return out;
+}
+
+/*
+ * perf kvm --guest: the default guest's maps are synthesized with pid 0,
+ * another guest's with its qemu pid; samples carry qemu's pid and go to that
+ * pid's machine, else the default guest. Each guest has its own threads.
+ */
+static void test_machine__guests_are_machines_of_their_own(void **state)
+{
+	struct sampo_machine *m = *state, *g0, *g77;
+	const char *gcomm = NULL;
+	size_t nr = 0;
+
+	sampo_machine__enable_guests(m);
+	mmap1(m, SAMPO_CPUMODE_KERNEL, (uint32_t)-1, 0xffffffff81000000, 0x1000000,
+	      0xffffffff81000000, "[kernel.kallsyms]_text");
+	mmap1(m, SAMPO_CPUMODE_GUEST_KERNEL, 0, 0xffffffff9a000000, 0x1000000, 0xffffffff9a200000,
+	      "[guest.kernel.kallsyms]_text");
+	mmap1(m, SAMPO_CPUMODE_GUEST_KERNEL, 0, 0xffffffffc0100000, 0x4000, 0, "[gmod]");
+	mmap1(m, SAMPO_CPUMODE_GUEST_KERNEL, 77, 0xffffffff81000000, 0x1000000, 0xffffffff81000000,
+	      "[guest.kernel.kallsyms.77]_text");
+
+	/* the host's kernel map is the host's alone */
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffff81000010, NULL),
+			    "k [kernel.kallsyms]");
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffff9a000010, NULL),
+			    "k -");
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffffc0100010, NULL),
+			    "k -");
+
+	/* qemu's thread 4243 runs the default guest: its kernel, modules, and threads */
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242, 4243,
+					 0xffffffff9a000010, &gcomm),
+			    "g [guest.kernel.kallsyms]");
+	assert_string_equal(gcomm, ":4243");
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242, 4243,
+					 0xffffffffc0100010, NULL),
+			    "g [gmod]");
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242, 4243,
+					 0xffffffff81000010, NULL),
+			    "g -");
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_GUEST_USER, 4242, 4243, 0x400100, NULL),
+			    "u -");
+	/* guest 77 has its kernel at the host's addresses: still its own */
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 77, 78, 0xffffffff81000010,
+					 NULL),
+			    "g [guest.kernel.kallsyms.77]");
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 77, 78, 0xffffffff9a000010,
+					 NULL),
+			    "g -");
+
+	/* the host's thread 4243 (qemu's vCPU) is not the guest's */
+	comm(m, 4242, 4243, "qemu-system-x86", true);
+	assert_string_equal(comm_of(m, 4242, 4243), "qemu-system-x86");
+	(void)level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242, 4243, 0xffffffff9a000010, &gcomm);
+	assert_string_equal(gcomm, ":4243");
+
+	g0 = sampo_machine__find_guest(m, 0);
+	g77 = sampo_machine__find_guest(m, 77);
+	assert_non_null(g0);
+	assert_non_null(g77);
+	assert_null(sampo_machine__find_guest(m, 4242));
+	assert_ptr_equal(sampo_machine__for_cpumode(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242), g0);
+	assert_ptr_equal(sampo_machine__for_cpumode(m, SAMPO_CPUMODE_GUEST_USER, 77), g77);
+	assert_ptr_equal(sampo_machine__for_cpumode(m, SAMPO_CPUMODE_KERNEL, 77), m);
+	assert_true(sampo_machine__is_guest(g77));
+	assert_false(sampo_machine__is_guest(m));
+	assert_string_equal(sampo_machine__mmap_name(g0), "[guest.kernel.kallsyms]");
+	assert_string_equal(sampo_machine__mmap_name(g77), "[guest.kernel.kallsyms.77]");
+	assert_int_equal(sampo_dso__machine_pid(sampo_map__dso(sampo_machine__kernel_map(g77))), 77);
+	assert_int_equal(sampo_dso__machine_pid(sampo_map__dso(sampo_machine__kernel_map(m))), -1);
+	/* each guest's relocation is its own */
+	{
+		const char *name;
+		uint64_t addr;
+
+		assert_true(sampo_machine__kernel_ref_reloc(g0, &name, &addr));
+		assert_int_equal(addr, 0xffffffff9a200000);
+		assert_true(sampo_machine__kernel_ref_reloc(m, &name, &addr));
+		assert_int_equal(addr, 0xffffffff81000000);
+	}
+	/* a guest starts with one thread, named as perf names it */
+	{
+		struct sampo_thread *t = sampo_machine__find_thread(g77, -1, 77);
+
+		assert_non_null(t);
+		assert_string_equal(sampo_thread__comm(t), "[guest/77]");
+		sampo_thread__put(t);
+	}
+	for (struct sampo_machine *g = sampo_machine__next_guest(m, NULL); g;
+	     g = sampo_machine__next_guest(m, g))
+		nr++;
+	assert_int_equal(nr, 2);
+}
+
+/* without --guest, guest MMAPs land in the host's kernel maps and guest samples resolve to nothing */
+static void test_machine__guests_off_by_default(void **state)
+{
+	struct sampo_machine *m = *state;
+
+	mmap1(m, SAMPO_CPUMODE_GUEST_KERNEL, 0, 0xffffffff9a000000, 0x1000000, 0xffffffff9a000000,
+	      "[guest.kernel.kallsyms]_text");
+	assert_null(sampo_machine__next_guest(m, NULL));
+	assert_string_equal(level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242, 4243,
+					 0xffffffff9a000010, NULL),
+			    "H -");
+	assert_ptr_equal(sampo_machine__for_cpumode(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242), m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +630,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_maps__anonymous_code_is_a_perf_map, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_machine__lookup_by_cpumode, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_machine__guests_are_machines_of_their_own, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__guests_off_by_default, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_machine__ksymbol_maps_bpf_programs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_machine__references_outlive_lookups, setup,
