@@ -706,14 +706,18 @@ static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *sr
 		path = NULL;
 	}
 
-	if (done && !src->verified && !src->bid.size && src->live) {
+	if (done && !src->verified && !src->bid.size && src->live && s->guest) {
+		if (asprintf(&src->warning,
+			     "no %s build-id was recorded: using '%s' of --guestmount unchecked "
+			     "(right only if the guest still runs the kernel it ran when recording)",
+			     s->kname, src->path) < 0)
+			src->warning = NULL;
+	} else if (done && !src->verified && !src->bid.size && src->live) {
 		if (asprintf(&src->warning,
 			     "no %s build-id was recorded: using the running kernel's '%s' "
 			     "because its release is the recorded %s (right only if it is the same "
-			     "build; %s name another)",
-			     s->kname, src->path, s->osrelease,
-			     s->guest ? "--guestvmlinux or --guestkallsyms" : "-k or --kallsyms") <
-		    0)
+			     "build; -k or --kallsyms name another)",
+			     s->kname, src->path, s->osrelease) < 0)
 			src->warning = NULL;
 	} else if (done && !src->verified && !src->bid.size) {
 		if (asprintf(&src->debug, "no %s build-id was recorded: using '%s' unchecked",
