@@ -212,6 +212,31 @@ static void test_synthesize__modules_named_by_modules_dep(void **state)
 	assert_int_equal(sampo_synthesize__module_build_id(&opts, "/x/my-mod.ko", &bid), 0);
 	assert_int_equal(sampo_synthesize__module_build_id(&opts, "nf_tables", &bid), -ENOENT);
 
+	/*
+	 * No modules.dep (an initramfs, a hand-made tree): the files are found
+	 * by walking the tree, as perf does, without following the build link
+	 */
+	put_text("m2/proc/modules", "my-mod 16384 0 - Live 0xffffffffc0200000 (OE)\n"
+				    "other 4096 0 - Live 0xffffffffc0300000\n");
+	put_text("m2/lib/modules/6.1.0-test/kernel/drivers/misc/my_mod.ko.zst", "x");
+	put_text("m2/lib/modules/6.1.0-test/kernel/drivers/misc/README", "x");
+	put_text("m2/tree/other.ko", "x");
+	{
+		char link[600], target[600], want[600];
+
+		dir_path(target, sizeof(target), "m2/tree");
+		dir_path(link, sizeof(link), "m2/lib/modules/6.1.0-test/build");
+		assert_int_equal(symlink(target, link), 0);
+		dir_path(proc, sizeof(proc), "m2/proc");
+		dir_path(mods, sizeof(mods), "m2/lib/modules");
+		assert_int_equal(sampo_synthesize__modules(&opts, collect, &c), 2);
+		snprintf(want, sizeof(want), "%s/6.1.0-test/kernel/drivers/misc/my_mod.ko.zst",
+			 mods);
+		assert_string_equal(c.recs[0]->mmap.filename, want);
+		assert_string_equal(c.recs[1]->mmap.filename, "[other]");
+		collected_free(&c);
+	}
+
 	/* no /proc/modules: a kernel without loadable modules, nothing to write */
 	dir_path(proc, sizeof(proc), "m/none");
 	assert_int_equal(sampo_synthesize__modules(&opts, collect, &c), 0);
