@@ -1067,7 +1067,10 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 			      !(h->cpu_filter[sample->cpu / 8] & (1u << (sample->cpu % 8)))))
 		return 0;
 	/* a guest's sample (guests enabled): its machine's thread and maps */
-	m = sampo_machine__for_cpumode(h->machine, sample->cpumode, (int32_t)sample->pid);
+	m = h->machine;
+	if (sample->cpumode == SAMPO_CPUMODE_GUEST_KERNEL ||
+	    sample->cpumode == SAMPO_CPUMODE_GUEST_USER)
+		m = sampo_machine__for_cpumode(m, sample->cpumode, (int32_t)sample->pid);
 	thread = m ? sampo_machine__findnew_thread(m, (int32_t)sample->pid, (int32_t)sample->tid) :
 		     NULL;
 	if (!thread)
