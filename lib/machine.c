@@ -40,6 +40,7 @@
 #include <sampo/machine.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
+#include "internal/log.h"
 #include "internal/machine.h"
 #include "internal/util.h"
 
@@ -1030,13 +1031,26 @@ struct sampo_machine *sampo_machine__find_guest(const struct sampo_machine *host
 	return NULL;
 }
 
-/* the guest machine of exactly @pid, created when missing */
+/*
+ * Guests kept at most: a host runs a handful of VMs, and a hostile file
+ * naming a new guest in every record must not cost a machine each.
+ */
+#define MAX_GUESTS 1024
+
+/* the guest machine of exactly @pid, created when missing (NULL: none, or too many) */
 static struct sampo_machine *machine_findnew_guest_exact(struct sampo_machine *host, int32_t pid)
 {
 	struct sampo_machine *g = sampo_machine__find_guest(host, pid), **pos;
 
 	if (g || host->pid != -1)
 		return g;
+	if (host->nr_guests >= MAX_GUESTS && pid != 0) { /* the default guest is always there */
+		if (!host->guests_dropped)
+			pr_warn("more than %d guest machines: the maps of the others are ignored\n",
+				MAX_GUESTS);
+		host->guests_dropped = true;
+		return NULL;
+	}
 	g = machine_new(pid);
 	if (!g)
 		return NULL;
@@ -1044,6 +1058,7 @@ static struct sampo_machine *machine_findnew_guest_exact(struct sampo_machine *h
 		;
 	g->gnext = *pos;
 	*pos = g;
+	host->nr_guests++;
 	return g;
 }
 
@@ -1492,9 +1507,11 @@ int sampo_machine__process_event(struct sampo_machine *machine, const struct sam
 		int32_t pid = type == SAMPO_RECORD_MMAP ? (int32_t)ev->record->mmap.pid :
 							  (int32_t)ev->record->mmap2.pid;
 
-		machine = machine_findnew_guest_exact(machine, pid);
-		if (!machine)
-			return -ENOMEM;
+		struct sampo_machine *guest = machine_findnew_guest_exact(machine, pid);
+
+		if (!guest)
+			return machine->guests_dropped ? 0 : -ENOMEM;
+		machine = guest;
 	}
 	switch (type) {
 	case SAMPO_RECORD_COMM:

@@ -114,6 +114,8 @@ struct sampo_machine {
 	int32_t pid;
 	char *mmap_name;
 	bool guests_enabled;
+	bool guests_dropped; /* past MAX_GUESTS (lib/machine.c) */
+	size_t nr_guests;
 	struct sampo_machine *guests; /* list, by increasing pid */
 	struct sampo_machine *gnext;
 };

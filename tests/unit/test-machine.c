@@ -595,6 +595,27 @@ static void test_machine__guests_are_machines_of_their_own(void **state)
 	assert_int_equal(nr, 2);
 }
 
+/* a file naming a new guest in every record costs a bounded number of machines */
+static void test_machine__guests_are_bounded(void **state)
+{
+	struct sampo_machine *m = *state;
+	size_t nr = 0;
+
+	sampo_machine__enable_guests(m);
+	for (uint32_t pid = 1; pid <= 3000; pid++)
+		mmap1(m, SAMPO_CPUMODE_GUEST_KERNEL, pid, 0xffffffff81000000, 0x1000, 0, "[gmod]");
+	for (struct sampo_machine *g = sampo_machine__next_guest(m, NULL); g;
+	     g = sampo_machine__next_guest(m, g))
+		nr++;
+	assert_true(nr >= 64 && nr <= 1024);
+	assert_null(sampo_machine__find_guest(m, 3000));
+	/* samples of the others still have a machine: the default guest */
+	assert_string_equal(
+		level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 3000, 3000, 0xffffffff81000010, NULL),
+		"g -");
+	assert_non_null(sampo_machine__find_guest(m, 0));
+}
+
 /* without --guest, guest MMAPs land in the host's kernel maps and guest samples resolve to nothing */
 static void test_machine__guests_off_by_default(void **state)
 {
@@ -630,9 +651,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_maps__anonymous_code_is_a_perf_map, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_machine__lookup_by_cpumode, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_machine__guests_are_machines_of_their_own, setup,
+		cmocka_unit_test_setup_teardown(test_machine__guests_are_machines_of_their_own,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_machine__guests_off_by_default, setup,
 						teardown),
-		cmocka_unit_test_setup_teardown(test_machine__guests_off_by_default, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_machine__guests_are_bounded, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_machine__ksymbol_maps_bpf_programs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_machine__references_outlive_lookups, setup,
