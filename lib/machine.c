@@ -9,9 +9,10 @@
  *
  *	machine ── threads: hash table by tid (chained), + last-hit pointer
  *	        ├─ dsos:    hash table by long name, + list in creation order
- *	        └─ kmaps:   the kernel maps (kernel, modules, BPF, trampolines)
+ *	        ├─ kmaps:   the kernel maps (kernel, modules, BPF, trampolines)
+ *	        └─ guests:  guest machines by pid, each all of the above (host only,
+ *	                    once enabled)
  *	thread  ── maps:    shared by every thread of a process (the leader's)
- *	        └─ guests:  guest machines by pid (host only, once enabled)
  *	maps    ── sorted array of map references, by start, + last-hit index
  *	map     ── dso reference
  *
@@ -1506,7 +1507,6 @@ int sampo_machine__process_event(struct sampo_machine *machine, const struct sam
 	    (type == SAMPO_RECORD_MMAP || type == SAMPO_RECORD_MMAP2)) {
 		int32_t pid = type == SAMPO_RECORD_MMAP ? (int32_t)ev->record->mmap.pid :
 							  (int32_t)ev->record->mmap2.pid;
-
 		struct sampo_machine *guest = machine_findnew_guest_exact(machine, pid);
 
 		if (!guest)
