@@ -3,6 +3,7 @@
 # and without callchains, and the whole system), sampo report prints what perf report prints
 . "$(dirname "$0")/lib.sh"
 need_perf_record
+need_cmd python3
 
 burn=$SAMPO_BUILDDIR/demo/burn
 [ -x "$burn" ] || skip "no demo workload at $burn"
@@ -17,6 +18,14 @@ check() {
 	"$SAMPO" report --stdio -i "$f" "$@" >"$tmpdir/out" 2>"$tmpdir/err" ||
 		die "sampo report -i $f $* failed: $(cat "$tmpdir/err")"
 	if ! diff -u "$tmpdir/want" "$tmpdir/out" >"$tmpdir/diff"; then
+		# perf orders call graph branches of equal weight by the heap
+		# address of their DSOs: another order of such ties is no difference
+		python3 "$SAMPO_SRCDIR/tests/cli/graph-canon.py" <"$tmpdir/want" >"$tmpdir/want.c"
+		python3 "$SAMPO_SRCDIR/tests/cli/graph-canon.py" <"$tmpdir/out" >"$tmpdir/out.c"
+		if cmp -s "$tmpdir/want.c" "$tmpdir/out.c"; then
+			echo "# $(basename "$f") $*: tied branches in another order than perf's" >&2
+			return
+		fi
 		echo "# $(basename "$f") $*: sampo differs from perf" >&2
 		head -40 "$tmpdir/diff" >&2
 		fails=$((fails + 1))
