@@ -19,6 +19,10 @@ check() {
 	"$SAMPO" report --stdio -i "$dir/$f/perf.data" "$@" >"$tmpdir/out" 2>"$tmpdir/err" ||
 		die "sampo report -i $f $* failed: $(cat "$tmpdir/err")"
 	if ! diff -u "$tmpdir/want" "$tmpdir/out" >"$tmpdir/diff"; then
+		if graph_ties_only "$tmpdir/want" "$tmpdir/out"; then
+			echo "# $f $*: tied branches in another order than perf's" >&2
+			return
+		fi
 		echo "# $f $*: sampo differs from perf" >&2
 		head -30 "$tmpdir/diff" >&2
 		fails=$((fails + 1))
