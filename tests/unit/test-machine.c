@@ -127,18 +127,26 @@ static void ksymbol(struct sampo_machine *m, uint64_t addr, uint32_t len, bool u
  * "<not found>" and "[hypervisor]" as in perf. The returned string is
  * static or borrowed from the machine.
  */
-static const char *dso_at(struct sampo_machine *m, uint8_t cpumode, uint32_t pid, uint32_t tid,
-			  uint64_t ip)
+/* resolve a sample of @cpumode at @ip in thread @pid/@tid into @al */
+static void resolve_at(struct sampo_machine *m, uint8_t cpumode, uint32_t pid, uint32_t tid,
+		       uint64_t ip, struct sampo_addr_location *al)
 {
-	static char name[256];
-	struct sampo_addr_location al = { 0 };
 	struct sampo_sample s = { 0 };
 
 	s.pid = pid;
 	s.tid = tid;
 	s.ip = ip;
 	s.cpumode = cpumode;
-	assert_int_equal(sampo_machine__resolve(m, &s, &al), 0);
+	assert_int_equal(sampo_machine__resolve(m, &s, al), 0);
+}
+
+static const char *dso_at(struct sampo_machine *m, uint8_t cpumode, uint32_t pid, uint32_t tid,
+			  uint64_t ip)
+{
+	static char name[256];
+	struct sampo_addr_location al = { 0 };
+
+	resolve_at(m, cpumode, pid, tid, ip, &al);
 	if (al.map)
 		snprintf(name, sizeof(name), "%s", sampo_dso__long_name(sampo_map__dso(al.map)));
 	else
@@ -486,13 +494,8 @@ static const char *level_dso_at(struct sampo_machine *m, uint8_t cpumode, uint32
 {
 	static char out[300], comm_buf[64];
 	struct sampo_addr_location al = { 0 };
-	struct sampo_sample s = { 0 };
 
-	s.pid = pid;
-	s.tid = tid;
-	s.ip = ip;
-	s.cpumode = cpumode;
-	assert_int_equal(sampo_machine__resolve(m, &s, &al), 0);
+	resolve_at(m, cpumode, pid, tid, ip, &al);
 	snprintf(out, sizeof(out), "%c %s", al.level,
 		 al.map ? sampo_dso__long_name(sampo_map__dso(al.map)) : "-");
 	snprintf(comm_buf, sizeof(comm_buf), "%s", sampo_thread__comm(al.thread));

@@ -765,6 +765,22 @@ static const char *const kfuncs[] = { "kfunc_alpha", "kfunc_beta", "kfunc_gamma"
 static const char *const mfuncs[] = { "mod_core_a", "mod_core_b", "mod_cold", "mod_exit",
 				      "mod_tramp" };
 
+/* a perf.data writer with one cpu-clock-like event sampling IP and TID */
+static struct sampo_writer *synth_open(const char *path)
+{
+	SAMPO_OPTS(sampo_writer_opts, wo);
+	struct sampo_event_attr attr = { 0 };
+	struct sampo_writer *w;
+	uint64_t id = 1;
+
+	attr.type = 1;
+	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
+	attr.sample_period = 1;
+	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	return w;
+}
+
 /*
  * Write a perf.data: the kernel map at _text + slide, one map per module,
  * samples on every kernel and module function (+1 byte), one in a BPF
@@ -775,8 +791,6 @@ static void synth_write(const char *path, const struct synth_module *mods, size_
 			bool with_kernel_bid, const struct sampo_module_sections *ms,
 			uint64_t init_addr, struct lines *expect)
 {
-	SAMPO_OPTS(sampo_writer_opts, wo);
-	struct sampo_event_attr attr = { 0 };
 	uint64_t text = sym_value(syn.ksyms, syn.nr_ksyms, "_text");
 	uint64_t etext = sym_value(syn.ksyms, syn.nr_ksyms, "_etext");
 	struct sampo_writer_map km = {
@@ -785,18 +799,13 @@ static void synth_write(const char *path, const struct synth_module *mods, size_
 	};
 	struct sampo_sample smp = { 0 };
 	struct sampo_writer *w;
-	uint64_t id = 1;
 	char line[512];
 	union {
 		struct sampo_record_ksymbol k;
 		uint8_t bytes[128];
 	} ks = { 0 };
 
-	attr.type = 1;
-	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
-	attr.sample_period = 1;
-	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
-	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	w = synth_open(path);
 	assert_int_equal(sampo_writer__write_mmap(w, &km, NULL), 0);
 	for (size_t i = 0; i < nr_mods; i++) {
 		struct sampo_writer_map mm = {
@@ -1619,8 +1628,6 @@ static void guest_kallsyms(const struct guest_kernel *g, uint64_t slide, const c
 static void guest_write(const char *path, const struct guest_kernel *g, uint64_t gslide,
 			bool guest_syms, bool guest_mod_sym, struct lines *expect)
 {
-	SAMPO_OPTS(sampo_writer_opts, wo);
-	struct sampo_event_attr attr = { 0 };
 	uint64_t text = sym_value(syn.ksyms, syn.nr_ksyms, "_text");
 	uint64_t etext = sym_value(syn.ksyms, syn.nr_ksyms, "_etext");
 	uint64_t gtext = sym_value(g->syms, g->nr_syms, "_text");
@@ -1650,14 +1657,9 @@ static void guest_write(const char *path, const struct guest_kernel *g, uint64_t
 	};
 	struct sampo_sample smp = { 0 };
 	struct sampo_writer *w;
-	uint64_t id = 1;
 	char line[512];
 
-	attr.type = 1;
-	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
-	attr.sample_period = 1;
-	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
-	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	w = synth_open(path);
 	assert_int_equal(sampo_writer__write_mmap(w, &km, NULL), 0);
 	assert_int_equal(sampo_writer__write_mmap(w, &gkm, NULL), 0);
 	assert_int_equal(sampo_writer__write_mmap(w, &gmm, NULL), 0);
