@@ -1041,8 +1041,12 @@ struct sampo_machine *sampo_machine__find_guest(const struct sampo_machine *host
 /* the guest machine of exactly @pid, created when missing (NULL: none, or too many) */
 static struct sampo_machine *machine_findnew_guest_exact(struct sampo_machine *host, int32_t pid)
 {
-	struct sampo_machine *g = sampo_machine__find_guest(host, pid), **pos;
+	struct sampo_machine *g, **pos;
 
+	/* no guest is -1 (the host's id) or below: such a guest's maps are the default guest's */
+	if (pid < 0)
+		pid = 0;
+	g = sampo_machine__find_guest(host, pid);
 	if (g || host->pid != -1)
 		return g;
 	if (host->nr_guests >= MAX_GUESTS && pid != 0) { /* the default guest is always there */

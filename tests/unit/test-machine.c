@@ -554,6 +554,16 @@ static void test_machine__guests_are_machines_of_their_own(void **state)
 					 NULL),
 			    "g -");
 
+	/* a guest MMAP with the host's pid (-1) is the default guest's, never the host's */
+	mmap1(m, SAMPO_CPUMODE_GUEST_KERNEL, (uint32_t)-1, 0xffffffffc0200000, 0x4000, 0,
+	      "[gmod2]");
+	assert_string_equal(
+		level_dso_at(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242, 4243, 0xffffffffc0200010, NULL),
+		"g [gmod2]");
+	assert_string_equal(
+		level_dso_at(m, SAMPO_CPUMODE_KERNEL, 100, 100, 0xffffffffc0200010, NULL), "k -");
+	assert_null(sampo_machine__find_guest(m, -1));
+
 	/* the host's thread 4243 (qemu's vCPU) is not the guest's */
 	comm(m, 4242, 4243, "qemu-system-x86", true);
 	assert_string_equal(comm_of(m, 4242, 4243), "qemu-system-x86");
