@@ -13,8 +13,10 @@
  * region starts at the module's base, the address /proc/modules shows and
  * perf's module map starts at.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <gelf.h>
 #include <libelf.h>
 #include <lzma.h>
@@ -27,6 +29,8 @@
 
 #include <sampo/modsections.h>
 #include <sampo/symbol.h>
+#include "internal/kmodule.h"
+#include "internal/machine.h"
 #include "internal/util.h"
 
 #define MODULE_MAX_SIZE (512u << 20)
@@ -315,4 +319,112 @@ int sampo_module__read_file(const char *path, void **ret_buf, size_t *ret_len)
 	*ret_buf = out;
 	*ret_len = out_len;
 	return 0;
+}
+
+/* ---- the module files of a tree ----------------------------------------------------------- */
+
+char *sampo_module__name(const char *path)
+{
+	char *name = NULL;
+	size_t n;
+
+	if (sampo_kmod__name(path, &name))
+		return NULL;
+	n = strlen(name);
+	if (n >= 2 && name[0] == '[' && name[n - 1] == ']') {
+		memmove(name, name + 1, n - 2);
+		name[n - 2] = '\0';
+	}
+	for (char *c = name; *c; c++) {
+		if (*c == '-')
+			*c = '_';
+	}
+	return name;
+}
+
+struct mod_walk {
+	struct sampo_module_file *files;
+	size_t nr, cap;
+};
+
+static int mod_walk_add(struct mod_walk *w, const char *path)
+{
+	struct sampo_module_file *f;
+
+	if (!sampo_kmod__is_module(path))
+		return 0;
+	if (w->nr == w->cap) {
+		size_t ncap = w->cap ? w->cap * 2 : 256;
+
+		f = realloc(w->files, ncap * sizeof(*f));
+		if (!f)
+			return -ENOMEM;
+		w->files = f;
+		w->cap = ncap;
+	}
+	f = &w->files[w->nr];
+	f->name = sampo_module__name(path);
+	f->path = strdup(path);
+	if (!f->name || !f->path) {
+		free(f->name);
+		free(f->path);
+		return -ENOMEM;
+	}
+	w->nr++;
+	return 0;
+}
+
+static int mod_walk_dir(struct mod_walk *w, const char *dir, int depth)
+{
+	struct dirent *de;
+	int err = 0;
+	DIR *d;
+
+	if (depth > 16)
+		return 0;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!err && (de = readdir(d))) {
+		struct stat st;
+		char *p;
+
+		if (de->d_name[0] == '.')
+			continue;
+		/* the build and source links point at whole kernel trees */
+		if (depth == 0 && (!strcmp(de->d_name, "build") || !strcmp(de->d_name, "source")))
+			continue;
+		if (asprintf(&p, "%s/%s", dir, de->d_name) < 0) {
+			err = -ENOMEM;
+			break;
+		}
+		if (!lstat(p, &st)) {
+			if (S_ISDIR(st.st_mode))
+				err = mod_walk_dir(w, p, depth + 1);
+			else if (S_ISREG(st.st_mode))
+				err = mod_walk_add(w, p);
+		}
+		free(p);
+	}
+	closedir(d);
+	return err;
+}
+
+int sampo_module_files__walk(const char *dir, struct sampo_module_file **ret, size_t *ret_nr)
+{
+	struct mod_walk w = { 0 };
+	int err = mod_walk_dir(&w, dir, 0);
+
+	*ret = w.files;
+	*ret_nr = w.nr;
+	return err;
+}
+
+void sampo_module_files__free(struct sampo_module_file *files, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++) {
+		free(files[i].name);
+		free(files[i].path);
+	}
+	free(files);
 }

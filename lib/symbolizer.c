@@ -37,7 +37,6 @@
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
-#include <dirent.h>
 #include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +56,7 @@
 #include "internal/log.h"
 #include "internal/machine.h"
 #include "internal/modsections.h"
+#include "internal/kmodule.h"
 #include "internal/symbol.h"
 #include "internal/util.h"
 
@@ -162,11 +162,8 @@ struct sampo_symbolizer {
 	/* NAME.ko* under SYMFS/lib/modules/R, built once by whichever thread needs it */
 	pthread_mutex_t mod_lock;
 	bool mod_index_built;
-	struct mod_file {
-		char *name; /* normalized: '-' made '_', no extension */
-		char *path;
-	} *mod_files;
-	size_t nr_mod_files, mod_files_cap;
+	struct sampo_module_file *mod_files;
+	size_t nr_mod_files;
 
 	/* the build-id table, copied */
 	struct feat_bid {
@@ -618,6 +615,16 @@ static bool try_kernel_file(const struct sampo_symbolizer *s, struct sym_src *sr
 	return true;
 }
 
+/* What a guest given no kernel symbols should be given (empty for the host, or when mounted) */
+static const char *guest_advice(const struct sampo_symbolizer *s)
+{
+	if (!s->guest || s->live_root)
+		return "";
+	if (sampo_machine__pid(s->machine) == 0)
+		return " (name its symbols with --guestvmlinux, --guestkallsyms or --guestmount)";
+	return " (--guestmount DIR gives them from DIR/<pid>/proc/kallsyms)";
+}
+
 static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *src)
 {
 	static const char *const vmlinux_fmt[] = {
@@ -730,111 +737,20 @@ static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *sr
 			     s->kname, hex, src->path, tried.buf ? tried.buf : "") < 0)
 			src->warning = NULL;
 	} else if (!done) {
-		if (asprintf(
-			    &src->warning,
-			    "no %s symbols %s%s%s%s%s: tried %s; %s samples stay unresolved%s",
-			    s->kname, src->bid.size ? "for build-id " : "(no build-id recorded",
-			    src->bid.size ? hex : "",
-			    s->osrelease ? (src->bid.size ? " release " : ", release ") : "",
-			    s->osrelease ? s->osrelease : "", src->bid.size ? "" : ")",
-			    tried.buf ? tried.buf : "nothing", s->kname,
-			    !s->guest || user_named || s->live_root ?
-				    "" :
-			    sampo_machine__pid(s->machine) == 0 ?
-				    " (name its symbols with --guestvmlinux, --guestkallsyms or "
-				    "--guestmount)" :
-				    " (--guestmount DIR gives them from DIR/<pid>/proc/kallsyms)") <
-		    0)
+		if (asprintf(&src->warning,
+			     "no %s symbols %s%s%s%s%s: tried %s; %s samples stay unresolved%s",
+			     s->kname, src->bid.size ? "for build-id " : "(no build-id recorded",
+			     src->bid.size ? hex : "",
+			     s->osrelease ? (src->bid.size ? " release " : ", release ") : "",
+			     s->osrelease ? s->osrelease : "", src->bid.size ? "" : ")",
+			     tried.buf ? tried.buf : "nothing", s->kname,
+			     user_named ? "" : guest_advice(s)) < 0)
 			src->warning = NULL;
 	}
 	free(tried.buf);
 }
 
 /* ---- modules ------------------------------------------------------------------------------- */
-
-/* "ext4" from "/lib/.../ext4.ko.zst", "[ext4]", "nf-tables.ko" (-> "nf_tables"); malloc'ed */
-static char *module_name(const char *path)
-{
-	char *name = NULL;
-	size_t n;
-
-	if (sampo_kmod__name(path, &name))
-		return NULL;
-	n = strlen(name);
-	if (n >= 2 && name[0] == '[' && name[n - 1] == ']') {
-		memmove(name, name + 1, n - 2);
-		name[n - 2] = '\0';
-	}
-	for (char *c = name; *c; c++) {
-		if (*c == '-')
-			*c = '_';
-	}
-	return name;
-}
-
-static void mod_index_add(struct sampo_symbolizer *s, const char *path)
-{
-	struct mod_file *mf;
-	char *name;
-
-	if (!sampo_kmod__is_module(path))
-		return;
-	name = module_name(path);
-	if (!name)
-		return;
-	if (s->nr_mod_files == s->mod_files_cap) {
-		size_t ncap = s->mod_files_cap ? s->mod_files_cap * 2 : 256;
-
-		mf = realloc(s->mod_files, ncap * sizeof(*mf));
-		if (!mf) {
-			free(name);
-			return;
-		}
-		s->mod_files = mf;
-		s->mod_files_cap = ncap;
-	}
-	mf = &s->mod_files[s->nr_mod_files];
-	mf->name = name;
-	mf->path = strdup(path);
-	if (!mf->path) {
-		free(name);
-		return;
-	}
-	s->nr_mod_files++;
-}
-
-static void mod_index_walk(struct sampo_symbolizer *s, const char *dir, int depth)
-{
-	struct dirent *de;
-	DIR *d;
-
-	if (depth > 16)
-		return;
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		struct stat st;
-		char *p;
-
-		if (de->d_name[0] == '.')
-			continue;
-		/* the build and source links point at whole kernel trees */
-		if (depth == 0 && (!strcmp(de->d_name, "build") || !strcmp(de->d_name, "source")))
-			continue;
-		p = path_join(dir, de->d_name);
-		if (!p)
-			break;
-		if (!lstat(p, &st)) {
-			if (S_ISDIR(st.st_mode))
-				mod_index_walk(s, p, depth + 1);
-			else if (S_ISREG(st.st_mode))
-				mod_index_add(s, p);
-		}
-		free(p);
-	}
-	closedir(d);
-}
 
 /* The files under SYMFS/lib/modules/R that may be module @name, in index order. */
 static void mod_index_build(struct sampo_symbolizer *s)
@@ -844,7 +760,8 @@ static void mod_index_build(struct sampo_symbolizer *s)
 		char *dir;
 
 		if (asprintf(&dir, "%s/lib/modules/%s", s->symfs ? s->symfs : "", s->osrelease) >= 0) {
-			mod_index_walk(s, dir, 0);
+			/* on -ENOMEM, what was found is kept: fewer candidates, never wrong ones */
+			(void)sampo_module_files__walk(dir, &s->mod_files, &s->nr_mod_files);
 			free(dir);
 		}
 	}
@@ -1181,7 +1098,7 @@ static int start_preload(struct sampo_symbolizer *s)
 		struct sym_src *src;
 
 		if (b->kmod) {
-			char *name = module_name(b->name);
+			char *name = sampo_module__name(b->name);
 
 			src = name ? src_findnew_locked(s, SRC_MODULE, name, &b->bid, b->name) : NULL;
 			free(name);
@@ -1436,11 +1353,7 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 	free(s->buildid_dir);
 	free(s->live_root);
 	free(s->osrelease);
-	for (size_t i = 0; i < s->nr_mod_files; i++) {
-		free(s->mod_files[i].name);
-		free(s->mod_files[i].path);
-	}
-	free(s->mod_files);
+	sampo_module_files__free(s->mod_files, s->nr_mod_files);
 	pthread_mutex_destroy(&s->mod_lock);
 	pthread_mutex_destroy(&s->lock);
 	pthread_cond_destroy(&s->cond);
@@ -1585,7 +1498,7 @@ static void module_recorded_bid(const struct sampo_symbolizer *s, const struct s
 
 		if (!s->bids[i].kmod)
 			continue;
-		name = module_name(s->bids[i].name);
+		name = sampo_module__name(s->bids[i].name);
 		if (name && !strcmp(name, modname)) {
 			*ret = s->bids[i].bid;
 			free(name);
@@ -1619,7 +1532,7 @@ static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 		return 0;
 	} else if (dso->space == SAMPO_DSO_SPACE_KERNEL && dso->is_kmod) {
 		e->kind = ENT_MODULE;
-		e->module = module_name(dso->long_name);
+		e->module = sampo_module__name(dso->long_name);
 		if (!e->module)
 			return -ENOMEM;
 		module_recorded_bid(s, dso, e->module, &bid);

@@ -25,7 +25,6 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -33,6 +32,7 @@
 #include <sampo/synthesize.h>
 #include <sampo/writer.h>
 
+#include "internal/kmodule.h"
 #include "internal/log.h"
 #include "internal/util.h"
 
@@ -522,101 +522,12 @@ static void module_name(const char *in, char *out, size_t size)
 	out[n] = '\0';
 }
 
-/* The module files under /lib/modules/R, found by walking the tree (perf's way) */
+/* The module files under /lib/modules/R, walked once when modules.dep does not name a module */
 struct mod_files {
 	bool walked;
-	size_t nr, cap;
-	char **names; /* normalized: "foo_bar" */
-	char **paths;
+	size_t nr;
+	struct sampo_module_file *files;
 };
-
-static bool is_kmod_file(const char *base)
-{
-	static const char *const ext[] = { ".ko", ".ko.gz", ".ko.xz", ".ko.zst" };
-	size_t len = strlen(base);
-
-	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
-		size_t n = strlen(ext[i]);
-
-		if (len > n && !strcmp(base + len - n, ext[i]))
-			return true;
-	}
-	return false;
-}
-
-static int mod_files_add(struct mod_files *mf, const char *base, const char *path)
-{
-	char name[256];
-
-	if (mf->nr == mf->cap) {
-		size_t ncap = mf->cap ? mf->cap * 2 : 256;
-		char **n = realloc(mf->names, ncap * sizeof(*n));
-		char **p = n ? realloc(mf->paths, ncap * sizeof(*p)) : NULL;
-
-		if (n)
-			mf->names = n;
-		if (!p)
-			return -ENOMEM;
-		mf->paths = p;
-		mf->cap = ncap;
-	}
-	module_name(base, name, sizeof(name));
-	mf->names[mf->nr] = strdup(name);
-	mf->paths[mf->nr] = strdup(path);
-	if (!mf->names[mf->nr] || !mf->paths[mf->nr]) {
-		free(mf->names[mf->nr]);
-		free(mf->paths[mf->nr]);
-		return -ENOMEM;
-	}
-	mf->nr++;
-	return 0;
-}
-
-/*
- * perf's maps__set_modules_path_dir(): every NAME.ko[.gz|.xz|.zst] below
- * @dir, symbolic links not followed (nor, at the top, the source and build
- * trees), for a system whose modules.dep is missing or incomplete.
- */
-static void mod_files_walk(struct mod_files *mf, const char *dir, int depth)
-{
-	struct dirent *de;
-	DIR *d;
-
-	if (depth > 8)
-		return;
-	d = opendir(dir);
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char path[PATH_MAX];
-		struct stat st;
-
-		if (de->d_name[0] == '.')
-			continue;
-		if (depth == 0 && (!strcmp(de->d_name, "source") || !strcmp(de->d_name, "build")))
-			continue;
-		if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, de->d_name) >=
-			    sizeof(path) ||
-		    lstat(path, &st))
-			continue;
-		if (S_ISDIR(st.st_mode))
-			mod_files_walk(mf, path, depth + 1);
-		else if (S_ISREG(st.st_mode) && is_kmod_file(de->d_name) &&
-			 mod_files_add(mf, de->d_name, path))
-			break;
-	}
-	closedir(d);
-}
-
-static void mod_files_free(struct mod_files *mf)
-{
-	for (size_t i = 0; i < mf->nr; i++) {
-		free(mf->names[i]);
-		free(mf->paths[i]);
-	}
-	free(mf->names);
-	free(mf->paths);
-}
 
 /* Full path of module @name from modules.dep, else from the tree, or "" */
 static void module_path(struct synth *s, FILE *dep, struct mod_files *mf, const char *name,
@@ -644,17 +555,18 @@ static void module_path(struct synth *s, FILE *dep, struct mod_files *mf, const 
 		return;
 	}
 walk:
+	/* perf's way (maps__set_modules_path_dir()); on -ENOMEM, what was found is kept */
 	if (!mf->walked) {
 		char dir[PATH_MAX];
 
 		mf->walked = true;
 		if ((size_t)snprintf(dir, sizeof(dir), "%s/%s", s->modules, s->release) <
 		    sizeof(dir))
-			mod_files_walk(mf, dir, 0);
+			(void)sampo_module_files__walk(dir, &mf->files, &mf->nr);
 	}
 	for (size_t i = 0; i < mf->nr; i++) {
-		if (!strcmp(mf->names[i], name)) {
-			snprintf(out, size, "%s", mf->paths[i]);
+		if (!strcmp(mf->files[i].name, name)) {
+			snprintf(out, size, "%s", mf->files[i].path);
 			return;
 		}
 	}
@@ -705,7 +617,7 @@ out:
 		fclose(dep);
 	if (f)
 		fclose(f);
-	mod_files_free(&mf);
+	sampo_module_files__free(mf.files, mf.nr);
 	free(s);
 	return err;
 }
