@@ -924,7 +924,6 @@ static struct sampo_machine *machine_new(int32_t pid)
 	struct sampo_machine *m = calloc(1, sizeof(*m));
 	struct sampo_thread *first;
 	char comm[32];
-	int n;
 
 	if (!m)
 		return NULL;
@@ -950,8 +949,11 @@ static struct sampo_machine *machine_new(int32_t pid)
 	first = pid == -1 ? machine_findnew(m, 0, 0, true) : machine_findnew(m, -1, pid, true);
 	if (!first)
 		goto out_delete;
-	n = snprintf(comm, sizeof(comm), "[guest/%" PRId32 "]", pid);
-	if (n < 0 || thread_set_comm(first, pid == -1 ? "swapper" : comm, false)) {
+	if (pid == -1)
+		snprintf(comm, sizeof(comm), "swapper");
+	else
+		snprintf(comm, sizeof(comm), "[guest/%" PRId32 "]", pid);
+	if (thread_set_comm(first, comm, false)) {
 		sampo_thread__put(first);
 		goto out_delete;
 	}

@@ -518,7 +518,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	ctx->sample_machine = sampo_machine__for_cpumode(ctx->machine, s->cpumode, (int32_t)s->pid);
 	if (!ctx->sample_machine)
 		return cli_err(-ENOMEM, "out of memory");
-	err = sampo_machine__resolve(ctx->machine, s, &ctx->al);
+	err = sampo_machine__resolve(ctx->sample_machine, s, &ctx->al);
 	if (err)
 		return cli_err(err, "cannot resolve the sample at offset %#" PRIx64, ev->offset);
 	fields = e->fields;
