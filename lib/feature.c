@@ -1046,6 +1046,49 @@ static const struct feat_desc feat_descs[SAMPO_FEAT_LAST_KNOWN + 1] = {
 
 /* ---- public API ---------------------------------------------------------------- */
 
+/* The names perf gives the features in its messages (HEADER_<name>). */
+static const char *const feature_names[SAMPO_FEAT_LAST_KNOWN + 1] = {
+	[SAMPO_FEAT_RESERVED] = "RESERVED",
+	[SAMPO_FEAT_TRACING_DATA] = "TRACING_DATA",
+	[SAMPO_FEAT_BUILD_ID] = "BUILD_ID",
+	[SAMPO_FEAT_HOSTNAME] = "HOSTNAME",
+	[SAMPO_FEAT_OSRELEASE] = "OSRELEASE",
+	[SAMPO_FEAT_VERSION] = "VERSION",
+	[SAMPO_FEAT_ARCH] = "ARCH",
+	[SAMPO_FEAT_NRCPUS] = "NRCPUS",
+	[SAMPO_FEAT_CPUDESC] = "CPUDESC",
+	[SAMPO_FEAT_CPUID] = "CPUID",
+	[SAMPO_FEAT_TOTAL_MEM] = "TOTAL_MEM",
+	[SAMPO_FEAT_CMDLINE] = "CMDLINE",
+	[SAMPO_FEAT_EVENT_DESC] = "EVENT_DESC",
+	[SAMPO_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY",
+	[SAMPO_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
+	[SAMPO_FEAT_BRANCH_STACK] = "BRANCH_STACK",
+	[SAMPO_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
+	[SAMPO_FEAT_GROUP_DESC] = "GROUP_DESC",
+	[SAMPO_FEAT_AUXTRACE] = "AUXTRACE",
+	[SAMPO_FEAT_STAT] = "STAT",
+	[SAMPO_FEAT_CACHE] = "CACHE",
+	[SAMPO_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
+	[SAMPO_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
+	[SAMPO_FEAT_CLOCKID] = "CLOCKID",
+	[SAMPO_FEAT_DIR_FORMAT] = "DIR_FORMAT",
+	[SAMPO_FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
+	[SAMPO_FEAT_BPF_BTF] = "BPF_BTF",
+	[SAMPO_FEAT_COMPRESSED] = "COMPRESSED",
+	[SAMPO_FEAT_CPU_PMU_CAPS] = "CPU_PMU_CAPS",
+	[SAMPO_FEAT_CLOCK_DATA] = "CLOCK_DATA",
+	[SAMPO_FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
+	[SAMPO_FEAT_PMU_CAPS] = "PMU_CAPS",
+};
+
+const char *sampo_feature__name(int feat)
+{
+	if (feat < 0 || feat > SAMPO_FEAT_LAST_KNOWN)
+		return NULL;
+	return feature_names[feat];
+}
+
 struct sampo_features *sampo_features__new(void)
 {
 	struct features_obj *obj = calloc(1, sizeof(*obj));

@@ -6,10 +6,9 @@
  * does the first two (and reads the feature table); sampo_reader__next() walks
  * DATA. After an error the reader stays FAILED and keeps its message.
  *
- * Input comes from a "source" that hands out contiguous byte ranges at
- * increasing offsets: a window mapped over a regular file (the window moves
- * forward, so resident memory stays at one window whatever the file size), a
- * read buffer for pipes, or a caller's memory image (fuzzing, tests).
+ * Input comes from a source (reader-source.c) that hands out contiguous byte
+ * ranges at increasing offsets: a window mapped over a regular file, a read
+ * buffer for pipes, or a caller's memory image (fuzzing, tests).
  *
  * Each record is checked before anyone sees it: its size against what is
  * left, then (after swapping an opposite-endian record into host order the
@@ -21,25 +20,21 @@
  * never ends the frame); the inflated bytes are a record stream of their own,
  * and a record cut between two chunks is completed by the next chunk.
  *
- * In ordered mode records with a timestamp wait in a queue and come out
- * sorted by (time, arrival), round by round, as in perf's ordered_events:
- * at each FINISHED_ROUND the records up to the previous round's highest
- * timestamp are released; at the end everything is. Queued records are copied
- * into chunked arenas that are recycled when all their records are gone.
+ * In ordered mode records with a timestamp wait in the ordered-events queue
+ * (ordered-events.c) and come out sorted by (time, arrival), round by round,
+ * as in perf's ordered_events; records without one are handed out at once.
  *
- * In threaded mode a second thread does all of the above and hands the
- * events over in batches (records copied next to them); the caller's
- * sampo_reader__next() only copies an event out of the current batch.
+ * In threaded mode a second thread (prefetch.c) does all of the above and
+ * hands the events over in batches; the caller's sampo_reader__next() only
+ * copies an event out of the current batch.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -47,155 +42,15 @@
 
 #include <sampo/reader.h>
 #include "internal/log.h"
+#include "internal/ordered-events.h"
+#include "internal/prefetch.h"
+#include "internal/reader-source.h"
 #include "internal/record.h"
 #include "internal/util.h"
 
-#define WINDOW_SIZE (4ULL << 20)      /* bytes mapped at once over a file */
-#define STREAM_CHUNK (256U << 10)     /* read() size for pipes */
 #define MAX_ATTRS 65536U	      /* more attrs than any real file has */
 #define MAX_IDS (1U << 24)	      /* ids per attr */
 #define MAX_INFLATE (64U << 20)	      /* bytes one COMPRESSED record may inflate to */
-#define QUEUE_LIMIT (512ULL << 20)    /* queued bytes before half the queue is flushed */
-#define ARENA_CHUNK (1U << 20)
-
-/* ---- sources ----------------------------------------------------------- */
-
-enum source_kind { SRC_MEM, SRC_MMAP, SRC_STREAM };
-
-struct source {
-	enum source_kind kind;
-	int fd;
-	uint64_t size; /* SRC_MEM, SRC_MMAP: bytes in the input */
-	const uint8_t *mem;
-	/* SRC_MMAP: the current window */
-	uint8_t *win;
-	uint64_t page_size; /* read once: sysconf() per record cost 16% of a bare walk */
-	uint64_t win_off;
-	size_t win_len;
-	/* SRC_STREAM: bytes [buf_off, buf_off + buf_len) are in buf */
-	uint8_t *buf;
-	size_t buf_cap, buf_len;
-	uint64_t buf_off;
-	bool eof;
-};
-
-/*
- * Make [off, off + len) available; *ret points to it until the next call.
- * Return 0, 1 when the input ends first (*avail tells how much is there), or -errno.
- */
-static int src_get(struct source *src, uint64_t off, size_t len, const uint8_t **ret,
-		   size_t *avail)
-{
-	switch (src->kind) {
-	case SRC_MEM:
-		if (off > src->size || len > src->size - off) {
-			*avail = off < src->size ? (size_t)(src->size - off) : 0;
-			return 1;
-		}
-		*ret = src->mem + off;
-		return 0;
-	case SRC_MMAP: {
-		uint64_t start, map_len;
-		uint64_t page = src->page_size;
-
-		if (off > src->size || len > src->size - off) {
-			*avail = off < src->size ? (size_t)(src->size - off) : 0;
-			return 1;
-		}
-		if (src->win && off >= src->win_off && off + len <= src->win_off + src->win_len) {
-			*ret = src->win + (off - src->win_off);
-			return 0;
-		}
-		if (src->win)
-			munmap(src->win, src->win_len);
-		src->win = NULL;
-		start = off & ~(page - 1);
-		map_len = MAX(WINDOW_SIZE, off + len - start);
-		if (map_len > src->size - start)
-			map_len = src->size - start;
-		src->win = mmap(NULL, map_len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, src->fd,
-				(off_t)start);
-		if (src->win == MAP_FAILED) {
-			src->win = NULL;
-			return -errno;
-		}
-		(void)madvise(src->win, map_len, MADV_SEQUENTIAL);
-		src->win_off = start;
-		src->win_len = map_len;
-		*ret = src->win + (off - start);
-		return 0;
-	}
-	case SRC_STREAM:
-		if (off < src->buf_off)
-			return -EINVAL; /* streams only move forward */
-		/* drop what lies before off */
-		if (off - src->buf_off >= src->buf_len) {
-			uint64_t skip = off - src->buf_off - src->buf_len;
-
-			src->buf_off += src->buf_len;
-			src->buf_len = 0;
-			while (skip > 0 && !src->eof) {
-				uint8_t tmp[4096];
-				ssize_t n = read(src->fd, tmp, MIN(skip, sizeof(tmp)));
-
-				if (n < 0 && errno == EINTR)
-					continue;
-				if (n < 0)
-					return -errno;
-				if (n == 0)
-					src->eof = true;
-				skip -= (uint64_t)n;
-				src->buf_off += (uint64_t)n;
-			}
-			if (skip) {
-				*avail = 0;
-				return 1;
-			}
-		} else if (off > src->buf_off) {
-			size_t drop = (size_t)(off - src->buf_off);
-
-			memmove(src->buf, src->buf + drop, src->buf_len - drop);
-			src->buf_len -= drop;
-			src->buf_off = off;
-		}
-		if (len > src->buf_cap) {
-			size_t cap = MAX((size_t)STREAM_CHUNK, len);
-			uint8_t *nb = realloc(src->buf, cap);
-
-			if (!nb)
-				return -ENOMEM;
-			src->buf = nb;
-			src->buf_cap = cap;
-		}
-		while (src->buf_len < len && !src->eof) {
-			ssize_t n = read(src->fd, src->buf + src->buf_len, src->buf_cap - src->buf_len);
-
-			if (n < 0 && errno == EINTR)
-				continue;
-			if (n < 0)
-				return -errno;
-			if (n == 0)
-				src->eof = true;
-			src->buf_len += (size_t)n;
-		}
-		if (src->buf_len < len) {
-			*avail = src->buf_len;
-			return 1;
-		}
-		*ret = src->buf;
-		return 0;
-	}
-	return -EINVAL;
-}
-
-static void src_release(struct source *src)
-{
-	if (src->win)
-		munmap(src->win, src->win_len);
-	free(src->buf);
-	src->win = NULL;
-	src->buf = NULL;
-}
 
 /* ---- attrs and ids ------------------------------------------------------ */
 
@@ -274,182 +129,6 @@ static int id_table_find(const struct id_table *t, uint64_t id)
 	return -1;
 }
 
-/* ---- the time-ordering queue ------------------------------------------- */
-
-struct arena_chunk {
-	struct arena_chunk *next;
-	size_t used;
-	size_t live; /* queued records still in this chunk */
-	uint8_t data[] __attribute__((aligned(8)));
-};
-
-/* A queued record: its decoded event and its copy, in a slot of the queue. */
-/*
- * A queued record: its copy and where it came from. It is decoded again when
- * it comes out: cheaper than keeping (and copying twice) a whole decoded
- * event, which cost 40% of ordered reading.
- */
-struct queued {
-	uint64_t time;
-	union sampo_record *rec; /* in chunk */
-	struct arena_chunk *chunk;
-	uint64_t offset;
-	bool decompressed;
-};
-
-/*
- * A queue entry: small, so that sorting moves 24 bytes instead of a whole
- * decoded event (that made ordered reading 6x slower than unordered).
- */
-struct qent {
-	uint64_t time;
-	uint64_t seq; /* arrival order: equal times keep it */
-	uint32_t slot;
-};
-
-/*
- * Queued records wait in arrival order in pend[]. A release (at a
- * FINISHED_ROUND, at the end, or when the queue is too big) moves those up
- * to the limit into rel[], sorted by (time, arrival), and hands them out in
- * that order: the order a heap would give, for the cost of a merge sort of
- * a few runs (each CPU's records arrive already sorted).
- */
-struct queue {
-	struct qent *pend, *rel, *tmp;
-	size_t nr_pend, nr_rel, rel_pos;
-	size_t nr, cap; /* nr: queued records, pend and not yet handed out rel */
-	struct queued *slots;
-	size_t slots_cap;
-	uint32_t *free_slots;
-	size_t nr_free;
-	uint64_t seq;
-	uint64_t bytes;
-	uint64_t max_time;   /* highest timestamp queued */
-	uint64_t next_flush; /* release records up to this time */
-	uint64_t flush_limit; /* releasing now up to this (0: not releasing) */
-	bool releasing;
-	uint64_t last_flush; /* time of the last released record */
-	struct arena_chunk *cur, *free_chunks;
-	uint32_t out_slot; /* the record handed out last: freed on the next call */
-	bool out_valid;
-};
-
-static bool qent_le(const struct qent *a, const struct qent *b)
-{
-	return a->time < b->time || (a->time == b->time && a->seq <= b->seq);
-}
-
-/* bottom-up natural merge sort by (time, arrival), through @tmp */
-static void qent_sort(struct qent *a, size_t n, struct qent *tmp)
-{
-	struct qent *src = a, *dst = tmp, *t;
-	size_t runs;
-
-	do {
-		size_t i = 0;
-
-		runs = 0;
-		while (i < n) {
-			size_t m = i + 1, e, x, y, o = i;
-
-			while (m < n && qent_le(&src[m - 1], &src[m]))
-				m++;
-			e = m;
-			if (m < n) {
-				e = m + 1;
-				while (e < n && qent_le(&src[e - 1], &src[e]))
-					e++;
-			}
-			for (x = i, y = m; x < m && y < e;)
-				dst[o++] = qent_le(&src[x], &src[y]) ? src[x++] : src[y++];
-			while (x < m)
-				dst[o++] = src[x++];
-			while (y < e)
-				dst[o++] = src[y++];
-			i = e;
-			runs++;
-		}
-		t = src;
-		src = dst;
-		dst = t;
-	} while (runs > 1);
-	if (src != a)
-		memcpy(a, src, n * sizeof(*a));
-}
-
-static void *arena_alloc(struct queue *q, size_t size, struct arena_chunk **chunk)
-{
-	struct arena_chunk *c = q->cur;
-	void *p;
-
-	size = ALIGN_UP(size, 8);
-	if (!c || c->used + size > ARENA_CHUNK) {
-		c = q->free_chunks;
-		if (c)
-			q->free_chunks = c->next;
-		else
-			c = malloc(sizeof(*c) + ARENA_CHUNK);
-		if (!c)
-			return NULL;
-		c->next = NULL;
-		c->used = 0;
-		c->live = 0;
-		if (q->cur && q->cur->live == 0) {
-			q->cur->next = q->free_chunks;
-			q->free_chunks = q->cur;
-		}
-		q->cur = c;
-	}
-	p = c->data + c->used;
-	c->used += size;
-	c->live++;
-	*chunk = c;
-	return p;
-}
-
-static void arena_put(struct queue *q, struct arena_chunk *c)
-{
-	if (--c->live == 0 && c != q->cur) {
-		c->next = q->free_chunks;
-		q->free_chunks = c;
-	} else if (c->live == 0) {
-		c->used = 0; /* the current chunk empties: reuse it from the start */
-	}
-}
-
-static void queue_release(struct queue *q)
-{
-	struct arena_chunk *c, *n;
-
-	for (c = q->free_chunks; c; c = n) {
-		n = c->next;
-		free(c);
-	}
-	/* chunks still referenced by queued records */
-	for (size_t i = q->rel_pos; i < q->nr_rel; i++) {
-		c = q->slots[q->rel[i].slot].chunk;
-		if (c && c != q->cur && --c->live == 0)
-			free(c);
-	}
-	for (size_t i = 0; i < q->nr_pend; i++) {
-		c = q->slots[q->pend[i].slot].chunk;
-		if (c && c != q->cur && --c->live == 0)
-			free(c);
-	}
-	if (q->out_valid) {
-		c = q->slots[q->out_slot].chunk;
-		if (c && c != q->cur && --c->live == 0)
-			free(c);
-	}
-	free(q->cur);
-	free(q->pend);
-	free(q->rel);
-	free(q->tmp);
-	free(q->slots);
-	free(q->free_slots);
-	memset(q, 0, sizeof(*q));
-}
-
 /* ---- the reader ------------------------------------------------------- */
 
 /*
@@ -473,7 +152,7 @@ struct reader_decomp {
 
 struct sampo_reader {
 	char *name;
-	struct source src;
+	struct sampo_source src;
 	bool own_fd;
 	bool pipe;
 	bool swap;
@@ -506,15 +185,14 @@ struct sampo_reader {
 	struct reader_decomp decomp;
 	union sampo_record *pending; /* HEADER_ATTR/FEATURE to apply before the next record */
 
-	struct queue queue;
+	struct sampo_ordered_events queue;
 	struct sampo_reader_stats stats;
 
 	unsigned int warned_mmap2_build_id;
 	bool threaded;
-	struct prefetch *pf; /* threaded mode, once the first record was asked for */
+	struct sampo_prefetch *pf; /* threaded mode, once the first record was asked for */
 };
 
-static void pf_stop(struct sampo_reader *r);
 static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...) SAMPO_PRINTF(3, 4);
 static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...)
 {
@@ -548,7 +226,7 @@ static int reader_read_at(struct sampo_reader *r, uint64_t off, void *dst, size_
 	size_t avail = 0;
 	int err;
 
-	if (r->src.kind == SRC_MMAP) {
+	if (r->src.kind == SAMPO_SOURCE_MMAP) {
 		/* random access during open: pread, so the data window is not disturbed */
 		ssize_t n;
 
@@ -561,7 +239,7 @@ static int reader_read_at(struct sampo_reader *r, uint64_t off, void *dst, size_
 			goto truncated;
 		return 0;
 	}
-	err = src_get(&r->src, off, len, &p, &avail);
+	err = sampo_source__get(&r->src, off, len, &p, &avail);
 	if (err < 0)
 		return io_fail(r, err, off);
 	if (err > 0)
@@ -752,7 +430,7 @@ static int reader_read_header(struct sampo_reader *r)
 
 	err = reader_read_at(r, 0, first, sizeof(first), "file header");
 	if (err) {
-		if (err == -SAMPO_ERR_TRUNCATED && r->file_size == 0 && r->src.kind != SRC_STREAM)
+		if (err == -SAMPO_ERR_TRUNCATED && r->file_size == 0 && r->src.kind != SAMPO_SOURCE_STREAM)
 			return reader_fail(r, -SAMPO_ERR_TRUNCATED, "empty file, not a perf.data file");
 		return err;
 	}
@@ -781,7 +459,7 @@ static int reader_read_header(struct sampo_reader *r)
 		return reader_fail(r, -SAMPO_ERR_MALFORMED,
 				   "header size field at offset 0x8 is %" PRIu64 ", expected 104 or 16",
 				   h->size);
-	if (r->src.kind == SRC_STREAM)
+	if (r->src.kind == SAMPO_SOURCE_STREAM)
 		return reader_fail(r, -SAMPO_ERR_UNSUPPORTED,
 				   "a file-mode perf.data (header size 104) cannot be read from a "
 				   "pipe; pass it with -i FILE");
@@ -892,12 +570,12 @@ int sampo_reader__open_fd(int fd, const char *name, const struct sampo_reader_op
 	r->src.fd = fd;
 	r->mtime = st.st_mtime;
 	if (S_ISREG(st.st_mode)) {
-		r->src.kind = SRC_MMAP;
+		r->src.kind = SAMPO_SOURCE_MMAP;
 		r->src.page_size = (uint64_t)sysconf(_SC_PAGESIZE);
 		r->src.size = (uint64_t)st.st_size;
 		r->file_size = (uint64_t)st.st_size;
 	} else {
-		r->src.kind = SRC_STREAM;
+		r->src.kind = SAMPO_SOURCE_STREAM;
 	}
 	return reader_finish_open(r, ret_reader);
 }
@@ -936,7 +614,7 @@ int sampo_reader__open_mem(const void *buf, size_t len, const char *name,
 		sampo_reader__close(r);
 		return open_fail_early(opts, name, err);
 	}
-	r->src.kind = SRC_MEM;
+	r->src.kind = SAMPO_SOURCE_MEM;
 	r->src.fd = -1;
 	r->src.mem = buf;
 	r->src.size = len;
@@ -948,8 +626,9 @@ void sampo_reader__close(struct sampo_reader *r)
 {
 	if (!r)
 		return;
-	pf_stop(r);
-	src_release(&r->src);
+	sampo_prefetch__stop(r->pf);
+	r->pf = NULL;
+	sampo_source__release(&r->src);
 	if (r->own_fd)
 		close(r->src.fd);
 	for (size_t i = 0; i < r->nr_attrs; i++)
@@ -963,7 +642,7 @@ void sampo_reader__close(struct sampo_reader *r)
 		ZSTD_freeDStream(r->decomp.zstd);
 	free(r->decomp.buf);
 	free(r->pending);
-	queue_release(&r->queue);
+	sampo_ordered_events__release(&r->queue);
 	free(r->recbuf);
 	free(r->name);
 	free(r);
@@ -1212,7 +891,7 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			return 0;
 		}
 		where = r->pos;
-		err = src_get(&r->src, where, 8, &p, &avail);
+		err = sampo_source__get(&r->src, where, 8, &p, &avail);
 		if (err < 0)
 			return io_fail(r, err, where);
 		if (err > 0) {
@@ -1233,7 +912,7 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			return reader_fail(r, r->data_truncated ? -SAMPO_ERR_TRUNCATED : -SAMPO_ERR_MALFORMED,
 					   "record at offset %#" PRIx64 " of size %#zx runs past the end of the %s (%#" PRIx64 ")",
 					   where, size, r->data_truncated ? "file" : "data section", r->data_end);
-		err = src_get(&r->src, where, size, &p, &avail);
+		err = sampo_source__get(&r->src, where, size, &p, &avail);
 		if (err < 0)
 			return io_fail(r, err, where);
 		if (err > 0)
@@ -1281,8 +960,8 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 						   "%s record at offset %#" PRIx64 ": payload of %" PRIu64
 						   " bytes runs past the end of the data section",
 						   sampo_record__name((*out)->header.type), where, extra);
-			if (extra <= WINDOW_SIZE) {
-				err = src_get(&r->src, r->pos, (size_t)extra, &p, &avail);
+			if (extra <= SAMPO_SOURCE_WINDOW) {
+				err = sampo_source__get(&r->src, r->pos, (size_t)extra, &p, &avail);
 				if (err < 0)
 					return io_fail(r, err, r->pos);
 				if (err > 0)
@@ -1299,22 +978,6 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			return 1;
 		}
 	}
-}
-
-static void relocate_sample(struct sampo_sample *s, const void *from, const void *to)
-{
-	ptrdiff_t delta = (const uint8_t *)to - (const uint8_t *)from;
-
-#define MOVE(ptr) ((ptr) = (ptr) ? (__typeof__(ptr))((const uint8_t *)(ptr) + delta) : NULL)
-	MOVE(s->read_values);
-	MOVE(s->callchain);
-	MOVE(s->raw_data);
-	MOVE(s->branch);
-	MOVE(s->user_regs.regs);
-	MOVE(s->user_stack);
-	MOVE(s->intr_regs.regs);
-	MOVE(s->aux_data);
-#undef MOVE
 }
 
 static int decode_event(struct sampo_reader *r, union sampo_record *rec, struct sampo_event *ev)
@@ -1366,400 +1029,53 @@ static uint64_t event_time(const struct sampo_reader *r, const struct sampo_even
 	return ev->sample.time;
 }
 
-static int queue_push(struct sampo_reader *r, const struct sampo_event *ev, uint64_t time)
+/* The next record the queue releases, decoded again (it decoded when it was queued). */
+static bool reader_pop(struct sampo_reader *r, struct sampo_event *ev)
 {
-	struct queue *q = &r->queue;
-	struct queued *e;
-	size_t size = ev->record->header.size;
-	uint32_t slot;
-	void *copy;
+	union sampo_record *rec;
 
-	/* one slot more than queued records: the record handed out last */
-	if (q->nr + 1 >= q->cap) {
-		size_t ncap = q->cap ? q->cap * 2 : 4096;
-		struct qent *np = realloc(q->pend, ncap * sizeof(*np));
-		struct qent *nr, *nt;
-		struct queued *ns;
-		uint32_t *nf;
-
-		if (np)
-			q->pend = np;
-		nr = realloc(q->rel, ncap * sizeof(*nr));
-		if (nr)
-			q->rel = nr;
-		nt = realloc(q->tmp, ncap * sizeof(*nt));
-		if (nt)
-			q->tmp = nt;
-		ns = realloc(q->slots, ncap * sizeof(*ns));
-		if (ns)
-			q->slots = ns;
-		nf = realloc(q->free_slots, ncap * sizeof(*nf));
-		if (nf)
-			q->free_slots = nf;
-		if (!np || !nr || !nt || !ns || !nf || ncap > UINT32_MAX)
-			return reader_fail(r, -ENOMEM, "out of memory queueing records");
-		q->cap = ncap;
-	}
-	/* slots in use = queued records + the one handed out last */
-	if (q->nr_free)
-		slot = q->free_slots[--q->nr_free];
-	else
-		slot = (uint32_t)q->slots_cap++;
-	if (slot >= q->cap)
-		return reader_fail(r, -ENOMEM, "out of memory queueing records");
-	e = &q->slots[slot];
-	copy = arena_alloc(q, size, &e->chunk);
-	if (!copy)
-		return reader_fail(r, -ENOMEM, "out of memory queueing records");
-	memcpy(copy, ev->record, size);
-	e->rec = copy;
-	e->offset = ev->offset;
-	e->decompressed = ev->decompressed;
-	e->time = time;
-	q->pend[q->nr_pend].time = time;
-	q->pend[q->nr_pend].seq = q->seq++;
-	q->pend[q->nr_pend].slot = slot;
-	q->nr_pend++;
-	if (time < q->last_flush)
-		r->stats.nr_out_of_order++;
-	if (time > q->max_time)
-		q->max_time = time;
-	q->bytes += size;
-	q->nr++;
-	return 0;
-}
-
-/* Pop the earliest queued record if it may be released now. */
-static bool queue_pop(struct sampo_reader *r, struct sampo_event *ev)
-{
-	struct queue *q = &r->queue;
-	struct queued *out;
-
-	if (!q->releasing || q->rel_pos >= q->nr_rel) {
-		q->releasing = false;
-		q->nr_rel = q->rel_pos = 0;
+	if (!sampo_ordered_events__pop(&r->queue, &rec, &ev->offset, &ev->decompressed))
 		return false;
-	}
-	q->out_slot = q->rel[q->rel_pos++].slot;
-	out = &q->slots[q->out_slot];
-	q->out_valid = true;
-	q->nr--;
-	q->bytes -= out->rec->header.size;
-	q->last_flush = out->time;
-	ev->offset = out->offset;
-	ev->decompressed = out->decompressed;
 	ev->payload = NULL; /* records with a payload are never queued */
 	ev->payload_size = 0;
-	/* it decoded when it was queued, so it decodes again */
-	(void)decode_event(r, out->rec, ev);
+	(void)decode_event(r, rec, ev);
 	return true;
 }
-
-static void queue_start_release(struct queue *q, uint64_t limit)
-{
-	size_t keep = 0;
-
-	q->flush_limit = limit;
-	q->releasing = limit != 0;
-	if (!q->releasing)
-		return;
-	/* what an earlier release left (none: they run to the end first) waits again */
-	for (size_t i = q->rel_pos; i < q->nr_rel; i++)
-		q->pend[q->nr_pend++] = q->rel[i];
-	q->nr_rel = q->rel_pos = 0;
-	for (size_t i = 0; i < q->nr_pend; i++) {
-		if (q->pend[i].time <= limit)
-			q->rel[q->nr_rel++] = q->pend[i];
-		else
-			q->pend[keep++] = q->pend[i];
-	}
-	q->nr_pend = keep;
-	qent_sort(q->rel, q->nr_rel, q->tmp);
-}
-
-/* ---- threaded mode --------------------------------------------------------- */
-
-#define PF_BATCH_EVENTS 2048
-#define PF_BATCH_BYTES (1U << 20)
-#define PF_MAX_FULL 4 /* batches read ahead */
-
-struct pbatch {
-	struct pbatch *next;
-	struct sampo_event *evs;
-	size_t nr;
-	uint8_t *buf;
-	size_t used, cap;
-	struct sampo_reader_stats stats; /* after the last event of the batch */
-};
-
-struct prefetch {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct pbatch *full, **full_tail, *free;
-	size_t nr_full;
-	bool stop; /* the caller closes the reader */
-	bool done; /* the thread has handed out its last batch */
-	bool joined;
-	int final; /* what next() returns after the last batch: 0 or an error */
-	struct pbatch *cur; /* the caller's */
-	size_t cur_pos;
-	struct sampo_reader_stats stats; /* the caller's view */
-};
 
 static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev);
 
-static void pbatch_free(struct pbatch *b)
+static int reader_next_ahead(void *arg, struct sampo_event *ev)
 {
-	if (b) {
-		free(b->evs);
-		free(b->buf);
-		free(b);
-	}
-}
-
-/* copy @ev and what it points to into @b; false when it does not fit */
-static bool pbatch_add(struct pbatch *b, const struct sampo_event *ev)
-{
-	size_t rec_size = ALIGN_UP((size_t)ev->record->header.size, 8);
-	size_t need = rec_size + ALIGN_UP(ev->payload_size, 8);
-	struct sampo_event *e;
-	uint8_t *rec;
-
-	if (b->nr == PF_BATCH_EVENTS || (b->used + need > b->cap && b->nr))
-		return false;
-	if (b->used + need > b->cap) {
-		/* one record bigger than a batch (a large AUXTRACE): a batch of its own */
-		uint8_t *nb = realloc(b->buf, need);
-
-		if (!nb)
-			return false;
-		b->buf = nb;
-		b->cap = need;
-	}
-	rec = b->buf + b->used;
-	memcpy(rec, ev->record, ev->record->header.size);
-	e = &b->evs[b->nr++];
-	*e = *ev;
-	relocate_sample(&e->sample, ev->record, rec);
-	e->record = (const union sampo_record *)rec;
-	if (ev->payload_size) {
-		memcpy(rec + rec_size, ev->payload, ev->payload_size);
-		e->payload = rec + rec_size;
-	}
-	b->used += need;
-	return true;
-}
-
-static struct pbatch *pf_get_free(struct prefetch *pf)
-{
-	struct pbatch *b;
-
-	pthread_mutex_lock(&pf->lock);
-	while (pf->nr_full >= PF_MAX_FULL && !pf->stop)
-		pthread_cond_wait(&pf->cond, &pf->lock);
-	b = pf->stop ? NULL : pf->free;
-	if (b)
-		pf->free = b->next;
-	pthread_mutex_unlock(&pf->lock);
-	if (b || pf->stop)
-		return b;
-	b = calloc(1, sizeof(*b));
-	if (!b)
-		return NULL;
-	b->evs = malloc(PF_BATCH_EVENTS * sizeof(*b->evs));
-	b->buf = malloc(PF_BATCH_BYTES);
-	b->cap = PF_BATCH_BYTES;
-	if (!b->evs || !b->buf) {
-		pbatch_free(b);
-		return NULL;
-	}
-	return b;
-}
-
-static void *pf_thread(void *arg)
-{
-	struct sampo_reader *r = arg;
-	struct prefetch *pf = r->pf;
-	struct sampo_event ev;
-	int ret = 1;
-
-	while (ret > 0) {
-		struct pbatch *b = pf_get_free(pf);
-
-		if (!b) {
-			if (!pf->stop)
-				ret = reader_fail(r, -ENOMEM, "out of memory reading ahead");
-			else
-				ret = 0;
-			break;
-		}
-		b->nr = 0;
-		b->used = 0;
-		for (;;) {
-			ret = reader_next_sync(r, &ev);
-			if (ret <= 0)
-				break;
-			if (!pbatch_add(b, &ev)) {
-				/* full: this event starts the next batch (the record stays valid) */
-				b->stats = r->stats;
-				pthread_mutex_lock(&pf->lock);
-				b->next = NULL;
-				*pf->full_tail = b;
-				pf->full_tail = &b->next;
-				pf->nr_full++;
-				pthread_cond_broadcast(&pf->cond);
-				pthread_mutex_unlock(&pf->lock);
-				b = pf_get_free(pf);
-				if (!b || (b->nr = 0, b->used = 0, !pbatch_add(b, &ev))) {
-					if (b) {
-						pthread_mutex_lock(&pf->lock);
-						b->next = pf->free;
-						pf->free = b;
-						pthread_mutex_unlock(&pf->lock);
-					}
-					ret = pf->stop ? 0 :
-							 reader_fail(r, -ENOMEM, "out of memory reading ahead");
-					b = NULL;
-					break;
-				}
-			}
-		}
-		pthread_mutex_lock(&pf->lock);
-		if (b) {
-			b->stats = r->stats;
-			b->next = NULL;
-			*pf->full_tail = b;
-			pf->full_tail = &b->next;
-			pf->nr_full++;
-		}
-		if (ret <= 0) {
-			pf->final = ret;
-			pf->done = true;
-		}
-		pthread_cond_broadcast(&pf->cond);
-		pthread_mutex_unlock(&pf->lock);
-	}
-	return NULL;
-}
-
-static int pf_start(struct sampo_reader *r)
-{
-	struct prefetch *pf = calloc(1, sizeof(*pf));
-
-	if (!pf)
-		return -ENOMEM;
-	pthread_mutex_init(&pf->lock, NULL);
-	pthread_cond_init(&pf->cond, NULL);
-	pf->full_tail = &pf->full;
-	pf->stats = r->stats;
-	r->pf = pf;
-	if (pthread_create(&pf->thread, NULL, pf_thread, r)) {
-		/* no thread: read in the caller's thread instead */
-		pthread_mutex_destroy(&pf->lock);
-		pthread_cond_destroy(&pf->cond);
-		free(pf);
-		r->pf = NULL;
-		r->threaded = false;
-	}
-	return 0;
-}
-
-static void pf_stop(struct sampo_reader *r)
-{
-	struct prefetch *pf = r->pf;
-	struct pbatch *b, *n;
-
-	if (!pf)
-		return;
-	pthread_mutex_lock(&pf->lock);
-	pf->stop = true;
-	pthread_cond_broadcast(&pf->cond);
-	pthread_mutex_unlock(&pf->lock);
-	if (!pf->joined)
-		pthread_join(pf->thread, NULL);
-	for (b = pf->full; b; b = n) {
-		n = b->next;
-		pbatch_free(b);
-	}
-	for (b = pf->free; b; b = n) {
-		n = b->next;
-		pbatch_free(b);
-	}
-	pbatch_free(pf->cur);
-	pthread_mutex_destroy(&pf->lock);
-	pthread_cond_destroy(&pf->cond);
-	free(pf);
-	r->pf = NULL;
-}
-
-static int pf_next(struct sampo_reader *r, struct sampo_event *ev)
-{
-	struct prefetch *pf = r->pf;
-
-	for (;;) {
-		if (pf->cur && pf->cur_pos < pf->cur->nr) {
-			*ev = pf->cur->evs[pf->cur_pos++];
-			return 1;
-		}
-		pthread_mutex_lock(&pf->lock);
-		if (pf->cur) {
-			pf->cur->next = pf->free;
-			pf->free = pf->cur;
-			pf->cur = NULL;
-			pthread_cond_broadcast(&pf->cond);
-		}
-		while (!pf->full && !pf->done)
-			pthread_cond_wait(&pf->cond, &pf->lock);
-		if (pf->full) {
-			pf->cur = pf->full;
-			pf->full = pf->cur->next;
-			if (!pf->full)
-				pf->full_tail = &pf->full;
-			pf->nr_full--;
-			pf->cur_pos = 0;
-			pf->stats = pf->cur->stats;
-			pthread_cond_broadcast(&pf->cond);
-			pthread_mutex_unlock(&pf->lock);
-			continue;
-		}
-		pthread_mutex_unlock(&pf->lock);
-		/* done and drained: the thread is over, its state is ours again */
-		if (!pf->joined) {
-			pthread_join(pf->thread, NULL);
-			pf->joined = true;
-			pf->stats = r->stats;
-		}
-		return pf->final;
-	}
+	return reader_next_sync(arg, ev);
 }
 
 int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 {
-	if (r->threaded && !r->pipe) {
-		if (!r->pf) {
-			int err = pf_start(r);
+	int ret;
 
-			if (err)
-				return err;
+	if (!r->threaded || r->pipe)
+		return reader_next_sync(r, ev);
+	if (!r->pf) {
+		r->pf = sampo_prefetch__start(reader_next_ahead, r, &r->stats);
+		if (!r->pf) {
+			/* no thread: read in the caller's thread instead */
+			r->threaded = false;
+			return reader_next_sync(r, ev);
 		}
-		if (r->pf)
-			return pf_next(r, ev);
 	}
-	return reader_next_sync(r, ev);
+	ret = sampo_prefetch__next(r->pf, ev);
+	if (ret == -ENOMEM && r->state != ST_FAILED)
+		return reader_fail(r, ret, "out of memory reading ahead");
+	return ret;
 }
 
 static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 {
-	struct queue *q = &r->queue;
+	struct sampo_ordered_events *q = &r->queue;
 
 	if (r->state == ST_FAILED)
 		return r->last_err;
-	if (q->out_valid) {
-		arena_put(q, q->slots[q->out_slot].chunk);
-		q->free_slots[q->nr_free++] = q->out_slot;
-		q->out_valid = false;
-	}
+	sampo_ordered_events__recycle(q);
 	if (r->pending)
 		apply_pending(r);
 	if (r->state == ST_FAILED)
@@ -1773,7 +1089,7 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 		uint64_t offset = 0, time;
 		int ret, err;
 
-		if (queue_pop(r, ev))
+		if (reader_pop(r, ev))
 			return 1;
 		if (r->state == ST_DRAIN) {
 			r->state = ST_FAILED;
@@ -1781,8 +1097,8 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 		}
 		if (r->state == ST_END) {
 			/* the final flush */
-			queue_start_release(q, UINT64_MAX);
-			if (queue_pop(r, ev))
+			sampo_ordered_events__flush(q, UINT64_MAX);
+			if (reader_pop(r, ev))
 				return 1;
 			return 0;
 		}
@@ -1791,7 +1107,7 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 			if (!r->ordered || q->nr == 0)
 				return ret;
 			r->state = ST_DRAIN;
-			queue_start_release(q, UINT64_MAX);
+			sampo_ordered_events__flush(q, UINT64_MAX);
 			continue;
 		}
 		if (ret == 0) {
@@ -1807,7 +1123,7 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 			if (!r->ordered || q->nr == 0)
 				return err;
 			r->state = ST_DRAIN;
-			queue_start_release(q, UINT64_MAX);
+			sampo_ordered_events__flush(q, UINT64_MAX);
 			continue;
 		}
 
@@ -1823,27 +1139,17 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 
 		if (rec->header.type == SAMPO_RECORD_FINISHED_ROUND) {
 			/* hand out the round marker first, then what it releases */
-			queue_start_release(q, q->next_flush);
-			if (q->nr)
-				q->next_flush = q->max_time;
+			sampo_ordered_events__round(q);
 			return 1;
 		}
 		time = event_time(r, ev);
 		if (time == 0 || time == (uint64_t)-1)
 			return 1;
-		err = queue_push(r, ev, time);
+		if (sampo_ordered_events__late(q, time))
+			r->stats.nr_out_of_order++;
+		err = sampo_ordered_events__queue(q, rec, time, ev->offset, ev->decompressed);
 		if (err)
-			return err;
-		if (q->bytes > QUEUE_LIMIT && !q->releasing) {
-			/* perf's OE_FLUSH__HALF: release the older half of the time span */
-			uint64_t first = UINT64_MAX;
-
-			for (size_t i = 0; i < q->nr_pend; i++)
-				if (q->pend[i].time < first)
-					first = q->pend[i].time;
-
-			queue_start_release(q, first + (q->max_time - first) / 2);
-		}
+			return reader_fail(r, err, "out of memory queueing records");
 	}
 }
 
@@ -1876,7 +1182,7 @@ const struct sampo_file_header *sampo_reader__file_header(const struct sampo_rea
 
 uint64_t sampo_reader__file_size(const struct sampo_reader *r)
 {
-	return r->src.kind == SRC_STREAM ? 0 : r->file_size;
+	return r->src.kind == SAMPO_SOURCE_STREAM ? 0 : r->file_size;
 }
 
 int64_t sampo_reader__mtime(const struct sampo_reader *r)
@@ -1927,11 +1233,11 @@ int sampo_reader__feature(struct sampo_reader *r, int feat, const void **data, s
 
 	if (!sampo_reader__has_feature(r, feat))
 		return -ENOENT;
-	if (r->pf && !r->pf->joined)
+	if (r->pf && sampo_prefetch__running(r->pf))
 		return -EBUSY; /* the reading thread owns the source */
 	f = &r->features[feat];
 	if (!f->data) {
-		if (r->src.kind == SRC_MEM) {
+		if (r->src.kind == SAMPO_SOURCE_MEM) {
 			*data = r->src.mem + f->offset;
 			*size = (size_t)f->size;
 			return 0;
@@ -1953,47 +1259,5 @@ int sampo_reader__feature(struct sampo_reader *r, int feat, const void **data, s
 
 const struct sampo_reader_stats *sampo_reader__stats(const struct sampo_reader *r)
 {
-	return r->pf ? &r->pf->stats : &r->stats;
-}
-
-static const char *const feature_names[SAMPO_FEAT_LAST_KNOWN + 1] = {
-	[SAMPO_FEAT_RESERVED] = "RESERVED",
-	[SAMPO_FEAT_TRACING_DATA] = "TRACING_DATA",
-	[SAMPO_FEAT_BUILD_ID] = "BUILD_ID",
-	[SAMPO_FEAT_HOSTNAME] = "HOSTNAME",
-	[SAMPO_FEAT_OSRELEASE] = "OSRELEASE",
-	[SAMPO_FEAT_VERSION] = "VERSION",
-	[SAMPO_FEAT_ARCH] = "ARCH",
-	[SAMPO_FEAT_NRCPUS] = "NRCPUS",
-	[SAMPO_FEAT_CPUDESC] = "CPUDESC",
-	[SAMPO_FEAT_CPUID] = "CPUID",
-	[SAMPO_FEAT_TOTAL_MEM] = "TOTAL_MEM",
-	[SAMPO_FEAT_CMDLINE] = "CMDLINE",
-	[SAMPO_FEAT_EVENT_DESC] = "EVENT_DESC",
-	[SAMPO_FEAT_CPU_TOPOLOGY] = "CPU_TOPOLOGY",
-	[SAMPO_FEAT_NUMA_TOPOLOGY] = "NUMA_TOPOLOGY",
-	[SAMPO_FEAT_BRANCH_STACK] = "BRANCH_STACK",
-	[SAMPO_FEAT_PMU_MAPPINGS] = "PMU_MAPPINGS",
-	[SAMPO_FEAT_GROUP_DESC] = "GROUP_DESC",
-	[SAMPO_FEAT_AUXTRACE] = "AUXTRACE",
-	[SAMPO_FEAT_STAT] = "STAT",
-	[SAMPO_FEAT_CACHE] = "CACHE",
-	[SAMPO_FEAT_SAMPLE_TIME] = "SAMPLE_TIME",
-	[SAMPO_FEAT_MEM_TOPOLOGY] = "MEM_TOPOLOGY",
-	[SAMPO_FEAT_CLOCKID] = "CLOCKID",
-	[SAMPO_FEAT_DIR_FORMAT] = "DIR_FORMAT",
-	[SAMPO_FEAT_BPF_PROG_INFO] = "BPF_PROG_INFO",
-	[SAMPO_FEAT_BPF_BTF] = "BPF_BTF",
-	[SAMPO_FEAT_COMPRESSED] = "COMPRESSED",
-	[SAMPO_FEAT_CPU_PMU_CAPS] = "CPU_PMU_CAPS",
-	[SAMPO_FEAT_CLOCK_DATA] = "CLOCK_DATA",
-	[SAMPO_FEAT_HYBRID_TOPOLOGY] = "HYBRID_TOPOLOGY",
-	[SAMPO_FEAT_PMU_CAPS] = "PMU_CAPS",
-};
-
-const char *sampo_feature__name(int feat)
-{
-	if (feat < 0 || feat > SAMPO_FEAT_LAST_KNOWN)
-		return NULL;
-	return feature_names[feat];
+	return r->pf ? sampo_prefetch__stats(r->pf) : &r->stats;
 }

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * ordered-events.c - the time-ordering queue of the reader's ordered mode,
+ * perf's ordered_events.
+ *
+ * Records with a timestamp are queued; they come out sorted by (time,
+ * arrival) when a flush releases them:
+ *
+ *	FINISHED_ROUND	everything up to the highest timestamp of the round
+ *			before (perf's OE_FLUSH__ROUND): a record of this round
+ *			may still be overtaken by one of the next
+ *	end of data	everything (OE_FLUSH__FINAL)
+ *	too big		the older half of the queued time span (OE_FLUSH__HALF),
+ *			when the queued records exceed OE_LIMIT_BYTES
+ *
+ * Records that arrive while a flush is handing out wait for the next one;
+ * equal times keep their arrival order, as perf's list insertion does.
+ *
+ * Memory: the copies of queued records live in arena chunks of
+ * OE_CHUNK_SIZE, recycled when their last record has been handed out; the
+ * record popped last stays valid until the next pop or recycle. Entries are
+ * 24-byte {time, seq, slot} so that sorting never moves a record.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/ordered-events.h"
+#include "internal/util.h"
+
+#define OE_LIMIT_BYTES (512ULL << 20) /* queued bytes before half the queue is flushed */
+#define OE_CHUNK_SIZE (1U << 20)
+
+static bool qent_le(const struct sampo_oe_entry *a, const struct sampo_oe_entry *b)
+{
+	return a->time < b->time || (a->time == b->time && a->seq <= b->seq);
+}
+
+/* bottom-up natural merge sort by (time, arrival), through @tmp */
+static void qent_sort(struct sampo_oe_entry *a, size_t n, struct sampo_oe_entry *tmp)
+{
+	struct sampo_oe_entry *src = a, *dst = tmp, *t;
+	size_t runs;
+
+	do {
+		size_t i = 0;
+
+		runs = 0;
+		while (i < n) {
+			size_t m = i + 1, e, x, y, o = i;
+
+			while (m < n && qent_le(&src[m - 1], &src[m]))
+				m++;
+			e = m;
+			if (m < n) {
+				e = m + 1;
+				while (e < n && qent_le(&src[e - 1], &src[e]))
+					e++;
+			}
+			for (x = i, y = m; x < m && y < e;)
+				dst[o++] = qent_le(&src[x], &src[y]) ? src[x++] : src[y++];
+			while (x < m)
+				dst[o++] = src[x++];
+			while (y < e)
+				dst[o++] = src[y++];
+			i = e;
+			runs++;
+		}
+		t = src;
+		src = dst;
+		dst = t;
+	} while (runs > 1);
+	if (src != a)
+		memcpy(a, src, n * sizeof(*a));
+}
+
+static void *arena_alloc(struct sampo_ordered_events *q, size_t size, struct sampo_oe_chunk **chunk)
+{
+	struct sampo_oe_chunk *c = q->cur;
+	void *p;
+
+	size = ALIGN_UP(size, 8);
+	if (!c || c->used + size > OE_CHUNK_SIZE) {
+		c = q->free_chunks;
+		if (c)
+			q->free_chunks = c->next;
+		else
+			c = malloc(sizeof(*c) + OE_CHUNK_SIZE);
+		if (!c)
+			return NULL;
+		c->next = NULL;
+		c->used = 0;
+		c->live = 0;
+		if (q->cur && q->cur->live == 0) {
+			q->cur->next = q->free_chunks;
+			q->free_chunks = q->cur;
+		}
+		q->cur = c;
+	}
+	p = c->data + c->used;
+	c->used += size;
+	c->live++;
+	*chunk = c;
+	return p;
+}
+
+static void arena_put(struct sampo_ordered_events *q, struct sampo_oe_chunk *c)
+{
+	if (--c->live == 0 && c != q->cur) {
+		c->next = q->free_chunks;
+		q->free_chunks = c;
+	} else if (c->live == 0) {
+		c->used = 0; /* the current chunk empties: reuse it from the start */
+	}
+}
+
+void sampo_ordered_events__release(struct sampo_ordered_events *q)
+{
+	struct sampo_oe_chunk *c, *n;
+
+	for (c = q->free_chunks; c; c = n) {
+		n = c->next;
+		free(c);
+	}
+	/* chunks still referenced by queued records */
+	for (size_t i = q->rel_pos; i < q->nr_rel; i++) {
+		c = q->slots[q->rel[i].slot].chunk;
+		if (c && c != q->cur && --c->live == 0)
+			free(c);
+	}
+	for (size_t i = 0; i < q->nr_pend; i++) {
+		c = q->slots[q->pend[i].slot].chunk;
+		if (c && c != q->cur && --c->live == 0)
+			free(c);
+	}
+	if (q->out_valid) {
+		c = q->slots[q->out_slot].chunk;
+		if (c && c != q->cur && --c->live == 0)
+			free(c);
+	}
+	free(q->cur);
+	free(q->pend);
+	free(q->rel);
+	free(q->tmp);
+	free(q->slots);
+	free(q->free_slots);
+	memset(q, 0, sizeof(*q));
+}
+
+void sampo_ordered_events__recycle(struct sampo_ordered_events *q)
+{
+	if (!q->out_valid)
+		return;
+	arena_put(q, q->slots[q->out_slot].chunk);
+	q->free_slots[q->nr_free++] = q->out_slot;
+	q->out_valid = false;
+}
+
+void sampo_ordered_events__flush(struct sampo_ordered_events *q, uint64_t limit)
+{
+	size_t keep = 0;
+
+	q->flush_limit = limit;
+	q->releasing = limit != 0;
+	if (!q->releasing)
+		return;
+	/* what an earlier release left (none: they run to the end first) waits again */
+	for (size_t i = q->rel_pos; i < q->nr_rel; i++)
+		q->pend[q->nr_pend++] = q->rel[i];
+	q->nr_rel = q->rel_pos = 0;
+	for (size_t i = 0; i < q->nr_pend; i++) {
+		if (q->pend[i].time <= limit)
+			q->rel[q->nr_rel++] = q->pend[i];
+		else
+			q->pend[keep++] = q->pend[i];
+	}
+	q->nr_pend = keep;
+	qent_sort(q->rel, q->nr_rel, q->tmp);
+}
+
+void sampo_ordered_events__round(struct sampo_ordered_events *q)
+{
+	sampo_ordered_events__flush(q, q->next_flush);
+	if (q->nr)
+		q->next_flush = q->max_time;
+}
+
+/* perf's OE_FLUSH__HALF: release the older half of the queued time span */
+static void ordered_events_flush_half(struct sampo_ordered_events *q)
+{
+	uint64_t first = UINT64_MAX;
+
+	for (size_t i = 0; i < q->nr_pend; i++)
+		if (q->pend[i].time < first)
+			first = q->pend[i].time;
+	sampo_ordered_events__flush(q, first + (q->max_time - first) / 2);
+}
+
+int sampo_ordered_events__queue(struct sampo_ordered_events *q, const union sampo_record *rec,
+				uint64_t time, uint64_t offset, bool decompressed)
+{
+	struct sampo_oe_slot *e;
+	size_t size = rec->header.size;
+	uint32_t slot;
+	void *copy;
+
+	/* one slot more than queued records: the record handed out last */
+	if (q->nr + 1 >= q->cap) {
+		size_t ncap = q->cap ? q->cap * 2 : 4096;
+		struct sampo_oe_entry *np = realloc(q->pend, ncap * sizeof(*np));
+		struct sampo_oe_entry *nr, *nt;
+		struct sampo_oe_slot *ns;
+		uint32_t *nf;
+
+		if (np)
+			q->pend = np;
+		nr = realloc(q->rel, ncap * sizeof(*nr));
+		if (nr)
+			q->rel = nr;
+		nt = realloc(q->tmp, ncap * sizeof(*nt));
+		if (nt)
+			q->tmp = nt;
+		ns = realloc(q->slots, ncap * sizeof(*ns));
+		if (ns)
+			q->slots = ns;
+		nf = realloc(q->free_slots, ncap * sizeof(*nf));
+		if (nf)
+			q->free_slots = nf;
+		if (!np || !nr || !nt || !ns || !nf || ncap > UINT32_MAX)
+			return -ENOMEM;
+		q->cap = ncap;
+	}
+	/* slots in use = queued records + the one handed out last */
+	if (q->nr_free)
+		slot = q->free_slots[--q->nr_free];
+	else
+		slot = (uint32_t)q->slots_cap++;
+	if (slot >= q->cap)
+		return -ENOMEM;
+	e = &q->slots[slot];
+	copy = arena_alloc(q, size, &e->chunk);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, rec, size);
+	e->rec = copy;
+	e->offset = offset;
+	e->decompressed = decompressed;
+	e->time = time;
+	q->pend[q->nr_pend].time = time;
+	q->pend[q->nr_pend].seq = q->seq++;
+	q->pend[q->nr_pend].slot = slot;
+	q->nr_pend++;
+	if (time > q->max_time)
+		q->max_time = time;
+	q->bytes += size;
+	q->nr++;
+	if (q->bytes > (q->limit_bytes ? q->limit_bytes : OE_LIMIT_BYTES) && !q->releasing)
+		ordered_events_flush_half(q);
+	return 0;
+}
+
+bool sampo_ordered_events__pop(struct sampo_ordered_events *q, union sampo_record **ret_rec,
+			       uint64_t *ret_offset, bool *ret_decompressed)
+{
+	struct sampo_oe_slot *out;
+
+	if (!q->releasing || q->rel_pos >= q->nr_rel) {
+		q->releasing = false;
+		q->nr_rel = q->rel_pos = 0;
+		return false;
+	}
+	q->out_slot = q->rel[q->rel_pos++].slot;
+	out = &q->slots[q->out_slot];
+	q->out_valid = true;
+	q->nr--;
+	q->bytes -= out->rec->header.size;
+	q->last_flush = out->time;
+	*ret_rec = out->rec;
+	*ret_offset = out->offset;
+	*ret_decompressed = out->decompressed;
+	return true;
+}

@@ -1,0 +1,300 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * prefetch.c - the reader's threaded mode: a second thread reads, decodes
+ * and orders records ahead of the caller, batches of events at a time.
+ *
+ * The thread calls the reader's own next() and copies each event, with its
+ * record and payload, into a batch (the sample's pointers moved along); full
+ * batches wait in a list, at most PF_MAX_FULL of them, and the caller takes
+ * one at a time, so its next() is a copy out of the current batch. Each batch
+ * carries the reader's statistics as they were after its last event, so
+ * sampo_reader__stats() says what the caller has seen, not what the thread
+ * has read.
+ *
+ * Protocol: lock + one condition variable for both sides. The thread stops
+ * at the end of the data, on an error (handed to the caller after the last
+ * batch), or when the caller stops it; once it is done and drained the caller
+ * joins it and the reading side's state is the caller's again.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal/prefetch.h"
+#include "internal/util.h"
+
+#define PF_BATCH_EVENTS 2048
+#define PF_BATCH_BYTES (1U << 20)
+#define PF_MAX_FULL 4 /* batches read ahead */
+
+struct pbatch {
+	struct pbatch *next;
+	struct sampo_event *evs;
+	size_t nr;
+	uint8_t *buf;
+	size_t used, cap;
+	struct sampo_reader_stats stats; /* after the last event of the batch */
+};
+
+struct sampo_prefetch {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct pbatch *full, **full_tail, *free;
+	size_t nr_full;
+	bool stop; /* the caller closes the reader */
+	bool done; /* the thread has handed out its last batch */
+	bool joined;
+	int final; /* what next() returns after the last batch: 0 or an error */
+	struct pbatch *cur; /* the caller's */
+	size_t cur_pos;
+	struct sampo_reader_stats stats; /* the caller's view */
+	sampo_prefetch_next_fn next;
+	void *arg;
+	const struct sampo_reader_stats *live; /* the reading side's, copied into each batch */
+};
+
+static void pbatch_free(struct pbatch *b)
+{
+	if (b) {
+		free(b->evs);
+		free(b->buf);
+		free(b);
+	}
+}
+
+static void relocate_sample(struct sampo_sample *s, const void *from, const void *to)
+{
+	ptrdiff_t delta = (const uint8_t *)to - (const uint8_t *)from;
+
+#define MOVE(ptr) ((ptr) = (ptr) ? (__typeof__(ptr))((const uint8_t *)(ptr) + delta) : NULL)
+	MOVE(s->read_values);
+	MOVE(s->callchain);
+	MOVE(s->raw_data);
+	MOVE(s->branch);
+	MOVE(s->user_regs.regs);
+	MOVE(s->user_stack);
+	MOVE(s->intr_regs.regs);
+	MOVE(s->aux_data);
+#undef MOVE
+}
+
+/* copy @ev and what it points to into @b; false when it does not fit */
+static bool pbatch_add(struct pbatch *b, const struct sampo_event *ev)
+{
+	size_t rec_size = ALIGN_UP((size_t)ev->record->header.size, 8);
+	size_t need = rec_size + ALIGN_UP(ev->payload_size, 8);
+	struct sampo_event *e;
+	uint8_t *rec;
+
+	if (b->nr == PF_BATCH_EVENTS || (b->used + need > b->cap && b->nr))
+		return false;
+	if (b->used + need > b->cap) {
+		/* one record bigger than a batch (a large AUXTRACE): a batch of its own */
+		uint8_t *nb = realloc(b->buf, need);
+
+		if (!nb)
+			return false;
+		b->buf = nb;
+		b->cap = need;
+	}
+	rec = b->buf + b->used;
+	memcpy(rec, ev->record, ev->record->header.size);
+	e = &b->evs[b->nr++];
+	*e = *ev;
+	relocate_sample(&e->sample, ev->record, rec);
+	e->record = (const union sampo_record *)rec;
+	if (ev->payload_size) {
+		memcpy(rec + rec_size, ev->payload, ev->payload_size);
+		e->payload = rec + rec_size;
+	}
+	b->used += need;
+	return true;
+}
+
+static struct pbatch *pf_get_free(struct sampo_prefetch *pf)
+{
+	struct pbatch *b;
+
+	pthread_mutex_lock(&pf->lock);
+	while (pf->nr_full >= PF_MAX_FULL && !pf->stop)
+		pthread_cond_wait(&pf->cond, &pf->lock);
+	b = pf->stop ? NULL : pf->free;
+	if (b)
+		pf->free = b->next;
+	pthread_mutex_unlock(&pf->lock);
+	if (b || pf->stop)
+		return b;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return NULL;
+	b->evs = malloc(PF_BATCH_EVENTS * sizeof(*b->evs));
+	b->buf = malloc(PF_BATCH_BYTES);
+	b->cap = PF_BATCH_BYTES;
+	if (!b->evs || !b->buf) {
+		pbatch_free(b);
+		return NULL;
+	}
+	return b;
+}
+
+static void *pf_thread(void *arg)
+{
+	struct sampo_prefetch *pf = arg;
+	struct sampo_event ev;
+	int ret = 1;
+
+	while (ret > 0) {
+		struct pbatch *b = pf_get_free(pf);
+
+		if (!b) {
+			ret = pf->stop ? 0 : -ENOMEM;
+			break;
+		}
+		b->nr = 0;
+		b->used = 0;
+		for (;;) {
+			ret = pf->next(pf->arg, &ev);
+			if (ret <= 0)
+				break;
+			if (!pbatch_add(b, &ev)) {
+				/* full: this event starts the next batch (the record stays valid) */
+				b->stats = *pf->live;
+				pthread_mutex_lock(&pf->lock);
+				b->next = NULL;
+				*pf->full_tail = b;
+				pf->full_tail = &b->next;
+				pf->nr_full++;
+				pthread_cond_broadcast(&pf->cond);
+				pthread_mutex_unlock(&pf->lock);
+				b = pf_get_free(pf);
+				if (!b || (b->nr = 0, b->used = 0, !pbatch_add(b, &ev))) {
+					if (b) {
+						pthread_mutex_lock(&pf->lock);
+						b->next = pf->free;
+						pf->free = b;
+						pthread_mutex_unlock(&pf->lock);
+					}
+					ret = pf->stop ? 0 : -ENOMEM;
+					b = NULL;
+					break;
+				}
+			}
+		}
+		pthread_mutex_lock(&pf->lock);
+		if (b) {
+			b->stats = *pf->live;
+			b->next = NULL;
+			*pf->full_tail = b;
+			pf->full_tail = &b->next;
+			pf->nr_full++;
+		}
+		if (ret <= 0) {
+			pf->final = ret;
+			pf->done = true;
+		}
+		pthread_cond_broadcast(&pf->cond);
+		pthread_mutex_unlock(&pf->lock);
+	}
+	return NULL;
+}
+
+struct sampo_prefetch *sampo_prefetch__start(sampo_prefetch_next_fn next, void *arg,
+					     const struct sampo_reader_stats *live)
+{
+	struct sampo_prefetch *pf = calloc(1, sizeof(*pf));
+
+	if (!pf)
+		return NULL;
+	pthread_mutex_init(&pf->lock, NULL);
+	pthread_cond_init(&pf->cond, NULL);
+	pf->full_tail = &pf->full;
+	pf->next = next;
+	pf->arg = arg;
+	pf->live = live;
+	pf->stats = *live;
+	if (pthread_create(&pf->thread, NULL, pf_thread, pf)) {
+		pthread_mutex_destroy(&pf->lock);
+		pthread_cond_destroy(&pf->cond);
+		free(pf);
+		return NULL;
+	}
+	return pf;
+}
+
+void sampo_prefetch__stop(struct sampo_prefetch *pf)
+{
+	struct pbatch *b, *n;
+
+	if (!pf)
+		return;
+	pthread_mutex_lock(&pf->lock);
+	pf->stop = true;
+	pthread_cond_broadcast(&pf->cond);
+	pthread_mutex_unlock(&pf->lock);
+	if (!pf->joined)
+		pthread_join(pf->thread, NULL);
+	for (b = pf->full; b; b = n) {
+		n = b->next;
+		pbatch_free(b);
+	}
+	for (b = pf->free; b; b = n) {
+		n = b->next;
+		pbatch_free(b);
+	}
+	pbatch_free(pf->cur);
+	pthread_mutex_destroy(&pf->lock);
+	pthread_cond_destroy(&pf->cond);
+	free(pf);
+}
+
+int sampo_prefetch__next(struct sampo_prefetch *pf, struct sampo_event *ev)
+{
+
+	for (;;) {
+		if (pf->cur && pf->cur_pos < pf->cur->nr) {
+			*ev = pf->cur->evs[pf->cur_pos++];
+			return 1;
+		}
+		pthread_mutex_lock(&pf->lock);
+		if (pf->cur) {
+			pf->cur->next = pf->free;
+			pf->free = pf->cur;
+			pf->cur = NULL;
+			pthread_cond_broadcast(&pf->cond);
+		}
+		while (!pf->full && !pf->done)
+			pthread_cond_wait(&pf->cond, &pf->lock);
+		if (pf->full) {
+			pf->cur = pf->full;
+			pf->full = pf->cur->next;
+			if (!pf->full)
+				pf->full_tail = &pf->full;
+			pf->nr_full--;
+			pf->cur_pos = 0;
+			pf->stats = pf->cur->stats;
+			pthread_cond_broadcast(&pf->cond);
+			pthread_mutex_unlock(&pf->lock);
+			continue;
+		}
+		pthread_mutex_unlock(&pf->lock);
+		/* done and drained: the thread is over, its state is ours again */
+		if (!pf->joined) {
+			pthread_join(pf->thread, NULL);
+			pf->joined = true;
+			pf->stats = *pf->live;
+		}
+		return pf->final;
+	}
+}
+
+const struct sampo_reader_stats *sampo_prefetch__stats(const struct sampo_prefetch *pf)
+{
+	return &pf->stats;
+}
+
+bool sampo_prefetch__running(const struct sampo_prefetch *pf)
+{
+	return !pf->joined;
+}
