@@ -10,6 +10,13 @@
  * O_EXCL under a temporary name in their final directory and renamed into
  * place, and a name with "." or ".." components is refused before anything
  * is created. The cache root itself may be a symlink (~/.debug often is).
+ *
+ * The source is not trusted either: it is a path the profiled program chose
+ * and may swap at any time. It is opened once, without following a symlink
+ * and without blocking (a FIFO swapped in would hang the recorder), must be
+ * a regular file by fstat(), has its build-id read from that descriptor
+ * (sampo_buildid_cache__add_elf()) and is copied from it. The copy is never
+ * more readable than the source (mode & 0644): a 0600 file stays 0600.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,8 +29,12 @@
 
 #include <sampo/buildid.h>
 #include <sampo/buildid-cache.h>
+#include <sampo/common.h>
 #include "internal/log.h"
 #include "internal/util.h"
+
+/* a /proc file (size 0) is read to its end, but not forever */
+#define SRC_MAX_BYTES (1ull << 30)
 
 char *sampo_buildid_cache__dir(const char *dir)
 {
@@ -203,12 +214,40 @@ static void tmp_name(char *buf, size_t len, const char *base, unsigned int attem
 		 (unsigned long)(ts.tv_nsec ^ ts.tv_sec), attempt);
 }
 
-static int copy_fd(int in, int out)
+static int write_all(int out, const void *buf, size_t len)
 {
+	const char *p = buf;
+
+	while (len) {
+		ssize_t w = write(out, p, len);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		p += w;
+		len -= (size_t)w;
+	}
+	return 0;
+}
+
+/*
+ * Copy @in from its start with pread(), so that whoever read it before
+ * (libelf, for the build-id) does not matter. A file that reports a size
+ * is copied up to that size (one growing while we copy cannot keep us
+ * here); a /proc file reports 0 and is read to its end, up to
+ * SRC_MAX_BYTES.
+ */
+static int copy_fd(int in, uint64_t size_bytes, int out)
+{
+	uint64_t limit = size_bytes ? size_bytes : SRC_MAX_BYTES, off = 0;
 	char buf[65536];
 
-	for (;;) {
-		ssize_t n = read(in, buf, sizeof(buf));
+	while (off < limit) {
+		size_t want = (size_t)MIN((uint64_t)sizeof(buf), limit - off);
+		ssize_t n = pread(in, buf, want, (off_t)off);
+		int err;
 
 		if (n == 0)
 			return 0;
@@ -217,50 +256,47 @@ static int copy_fd(int in, int out)
 				continue;
 			return -errno;
 		}
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, buf + off, (size_t)(n - off));
-
-			if (w < 0) {
-				if (errno == EINTR)
-					continue;
-				return -errno;
-			}
-			off += w;
-		}
+		err = write_all(out, buf, (size_t)n);
+		if (err)
+			return err;
+		off += (uint64_t)n;
 	}
+	return size_bytes ? 0 : -EFBIG;
 }
 
+/* Where install_file() takes the bytes from: an open file or a buffer. */
+struct cache_src {
+	int fd;			/* -1: use @buf */
+	uint64_t size_bytes;	/* the file's size, 0 when unknown (/proc) */
+	const void *buf;
+	mode_t mode;		/* permission bits of the copy */
+};
+
 /* Copy @src to @dirfd/@kind through a temporary file. */
-static int install_file(int dirfd, const char *kind, const char *src)
+static int install_file(int dirfd, const char *kind, const struct cache_src *src)
 {
 	char tmp[128];
-	int in, out = -1, err;
+	int out = -1, err;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		return -errno;
 	for (unsigned int i = 0; i < 100 && out < 0; i++) {
 		tmp_name(tmp, sizeof(tmp), kind, i);
 		out = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
-			     0644);
-		if (out < 0 && errno != EEXIST) {
-			err = -errno;
-			goto out_close_in;
-		}
+			     src->mode);
+		if (out < 0 && errno != EEXIST)
+			return -errno;
 	}
-	if (out < 0) {
-		err = -EEXIST;
-		goto out_close_in;
-	}
-	err = copy_fd(in, out);
+	if (out < 0)
+		return -EEXIST;
+	if (src->fd >= 0)
+		err = copy_fd(src->fd, src->size_bytes, out);
+	else
+		err = write_all(out, src->buf, (size_t)src->size_bytes);
 	if (close(out) && !err)
 		err = -errno;
 	if (!err && renameat(dirfd, tmp, dirfd, kind))
 		err = -errno;
 	if (err)
 		(void)unlinkat(dirfd, tmp, 0);
-out_close_in:
-	close(in);
 	return err;
 }
 
@@ -303,14 +339,14 @@ out:
 	return err;
 }
 
-int sampo_buildid_cache__add(const char *dir, const char *name, const struct sampo_build_id *bid,
-			     const char *kind, const char *src)
+static int cache_add(const char *dir, const char *name, const struct sampo_build_id *bid,
+		     const char *kind, const struct cache_src *src)
 {
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	char *root, *rel = NULL;
 	int rootfd, entfd, err;
 
-	if (!name || !*name || !src || !kind_valid(kind) || bid_hex(bid, hex))
+	if (!name || !*name || !kind_valid(kind) || bid_hex(bid, hex))
 		return -EINVAL;
 	while (*name == '/')
 		name++;
@@ -351,4 +387,102 @@ out:
 	free(root);
 	free(rel);
 	return err;
+}
+
+/*
+ * The source as it is now, once: a symlink is refused (O_NOFOLLOW) and a
+ * FIFO or device swapped in neither blocks the open (O_NONBLOCK) nor gets
+ * read (fstat). Reads are blocking again afterwards.
+ */
+static int open_source(const char *path, int *ret_fd)
+{
+	int fd, flags;
+	struct stat st;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+	if (fd < 0)
+		return -errno;
+	if (fstat(fd, &st)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
+	flags = fcntl(fd, F_GETFL);
+	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK)) {
+		int err = -errno;
+
+		close(fd);
+		return err;
+	}
+	*ret_fd = fd;
+	return 0;
+}
+
+int sampo_buildid_cache__add_fd(const char *dir, const char *name,
+				const struct sampo_build_id *bid, const char *kind, int fd)
+{
+	struct cache_src src = { .fd = fd };
+	struct stat st;
+
+	if (fd < 0)
+		return -EBADF;
+	if (fstat(fd, &st))
+		return -errno;
+	if (!S_ISREG(st.st_mode))
+		return -EINVAL;
+	src.size_bytes = (uint64_t)st.st_size;
+	/* never more readable than the source: a 0600 file stays 0600 */
+	src.mode = st.st_mode & 0644;
+	return cache_add(dir, name, bid, kind, &src);
+}
+
+int sampo_buildid_cache__add(const char *dir, const char *name, const struct sampo_build_id *bid,
+			     const char *kind, const char *src)
+{
+	int fd = -1, err;
+
+	if (!src)
+		return -EINVAL;
+	err = open_source(src, &fd);
+	if (err)
+		return err;
+	err = sampo_buildid_cache__add_fd(dir, name, bid, kind, fd);
+	close(fd);
+	return err;
+}
+
+int sampo_buildid_cache__add_elf(const char *dir, const char *name,
+				 const struct sampo_build_id *bid, const char *path)
+{
+	struct sampo_build_id now;
+	int fd = -1, err;
+
+	if (!path || !bid)
+		return -EINVAL;
+	err = open_source(path, &fd);
+	if (err)
+		return err;
+	err = sampo_build_id__from_elf_fd(fd, &now);
+	if (!err && !sampo_build_id__equal(&now, bid))
+		err = -SAMPO_ERR_BUILDID_MISMATCH;
+	if (!err)
+		err = sampo_buildid_cache__add_fd(dir, name, bid, "elf", fd);
+	close(fd);
+	return err;
+}
+
+int sampo_buildid_cache__add_mem(const char *dir, const char *name,
+				 const struct sampo_build_id *bid, const char *kind,
+				 const void *buf, size_t size)
+{
+	struct cache_src src = { .fd = -1, .buf = buf, .size_bytes = size, .mode = 0644 };
+
+	if (!buf || !size)
+		return -EINVAL;
+	return cache_add(dir, name, bid, kind, &src);
 }

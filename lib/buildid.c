@@ -113,22 +113,30 @@ int sampo_build_id__from_elf_mem(const void *buf, size_t size, struct sampo_buil
 	return err;
 }
 
-int sampo_build_id__from_elf(const char *path, struct sampo_build_id *ret)
+int sampo_build_id__from_elf_fd(int fd, struct sampo_build_id *ret)
 {
 	Elf *elf;
+	int err;
+
+	if (fd < 0)
+		return -EBADF;
+	(void)elf_version(EV_CURRENT);
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (!elf)
+		return -SAMPO_ERR_MALFORMED;
+	err = sampo_elf__read_build_id(elf, ret);
+	elf_end(elf);
+	return err;
+}
+
+int sampo_build_id__from_elf(const char *path, struct sampo_build_id *ret)
+{
 	int fd, err;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	(void)elf_version(EV_CURRENT);
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf) {
-		close(fd);
-		return -SAMPO_ERR_MALFORMED;
-	}
-	err = sampo_elf__read_build_id(elf, ret);
-	elf_end(elf);
+	err = sampo_build_id__from_elf_fd(fd, ret);
 	close(fd);
 	return err;
 }

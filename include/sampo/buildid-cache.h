@@ -55,18 +55,70 @@ SAMPO_API int sampo_buildid_cache__lookup(const char *dir, const struct sampo_bu
  * @bid: its build-id
  * @kind: the file's kind ("elf", "kallsyms", "vdso", "debug"): one path
  *	  component
- * @src: the file to copy (may be a /proc file whose size reads as 0)
+ * @src: the file to copy (may be a /proc file whose size reads as 0); a
+ *	 symbolic link is not followed (resolve it first, with realpath(3))
  *
- * Nothing under @dir is followed through a symbolic link: every directory is
- * opened with O_NOFOLLOW relative to its parent, the copy goes to a new
- * temporary file (O_EXCL) renamed into place, and the .build-id link is
- * replaced atomically. An existing entry is replaced.
+ * @src is opened once with O_NOFOLLOW | O_NONBLOCK and copied through that
+ * descriptor, as sampo_buildid_cache__add_fd() does. Nothing under @dir is
+ * followed through a symbolic link: every directory is opened with
+ * O_NOFOLLOW relative to its parent, the copy goes to a new temporary file
+ * (O_EXCL) renamed into place, and the .build-id link is replaced
+ * atomically. An existing entry is replaced.
  *
  * Return: 0, -EINVAL (a name that would escape the cache, a bad kind, an
- * empty build-id), -ELOOP (a symlink planted in the cache), or -errno
+ * empty build-id, @src not a regular file: a FIFO, a device, a directory),
+ * -ELOOP (@src is a symlink, or a symlink planted in the cache), or -errno
  */
 SAMPO_API int sampo_buildid_cache__add(const char *dir, const char *name,
 				       const struct sampo_build_id *bid, const char *kind,
 				       const char *src);
+
+/**
+ * sampo_buildid_cache__add_fd() - the same from an open file
+ * @dir, @name, @bid, @kind: as for sampo_buildid_cache__add()
+ * @fd: a regular file open for reading; borrowed. Copied from its start
+ *	(pread), up to the size fstat() gives it, or to its end when that
+ *	size is 0 (a /proc file), up to 1 GiB
+ *
+ * The copy gets the source's permission bits masked with 0644, so it is
+ * never more readable than the source (a 0600 file stays 0600), then the
+ * umask.
+ * Return: as sampo_buildid_cache__add(), -EBADF, -EFBIG (a size-0 file
+ * longer than 1 GiB)
+ */
+SAMPO_API int sampo_buildid_cache__add_fd(const char *dir, const char *name,
+					  const struct sampo_build_id *bid, const char *kind,
+					  int fd);
+
+/**
+ * sampo_buildid_cache__add_elf() - copy an ELF file that still has @bid
+ * @dir, @name, @bid: as for sampo_buildid_cache__add(); the kind is "elf"
+ * @path: the file; a symbolic link is not followed
+ *
+ * The way to cache a file that another program controls (a DSO a profiled
+ * program mapped): @path is opened once (O_NOFOLLOW | O_NONBLOCK), must be
+ * a regular file, and its build-id is read from that descriptor and must
+ * be @bid before the same descriptor is copied. A path swapped for a
+ * symlink, a FIFO or another file between the recording and the copy
+ * therefore caches nothing.
+ * Return: 0, -SAMPO_ERR_BUILDID_MISMATCH (another file now), -ENOENT (no
+ * build-id), -SAMPO_ERR_MALFORMED (not ELF), -ELOOP (a symlink), -EINVAL
+ * (not a regular file), or as sampo_buildid_cache__add()
+ */
+SAMPO_API int sampo_buildid_cache__add_elf(const char *dir, const char *name,
+					   const struct sampo_build_id *bid, const char *path);
+
+/**
+ * sampo_buildid_cache__add_mem() - the same from bytes in memory
+ * @dir, @name, @bid, @kind: as for sampo_buildid_cache__add()
+ * @buf: the content (e.g. the vDSO image); borrowed
+ * @size: its size in bytes, not 0
+ *
+ * The copy is mode 0644 (less the umask), as perf writes the vDSO.
+ * Return: as sampo_buildid_cache__add()
+ */
+SAMPO_API int sampo_buildid_cache__add_mem(const char *dir, const char *name,
+					   const struct sampo_build_id *bid, const char *kind,
+					   const void *buf, size_t size);
 
 #endif /* SAMPO_BUILDID_CACHE_H */

@@ -36,6 +36,19 @@ struct sampo_build_id {
  */
 SAMPO_API int sampo_build_id__from_elf(const char *path, struct sampo_build_id *ret);
 
+/**
+ * sampo_build_id__from_elf_fd() - the same for an open ELF file
+ * @fd: a descriptor open for reading; borrowed, left open (its offset is
+ *	not used: what is read is the file from its start)
+ * @ret: on success, the build-id
+ *
+ * For callers that must read the build-id of the very file they go on to
+ * use (the build-id cache copies from the same descriptor, so a path
+ * swapped in between cannot change what is copied).
+ * Return: as sampo_build_id__from_elf(), or -EBADF
+ */
+SAMPO_API int sampo_build_id__from_elf_fd(int fd, struct sampo_build_id *ret);
+
 /** sampo_build_id__from_elf_mem() - the same for an ELF image in memory (borrowed) */
 SAMPO_API int sampo_build_id__from_elf_mem(const void *buf, size_t size,
 					   struct sampo_build_id *ret);

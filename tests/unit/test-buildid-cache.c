@@ -2,11 +2,16 @@
 /*
  * test-buildid-cache.c - the build-id cache (lib/buildid-cache.c): perf's
  * layout on add and lookup, the directory choice, and the refusals that keep
- * an add inside the cache (".." names, symlinks planted in the cache).
+ * an add inside the cache (".." names, symlinks planted in the cache) and
+ * keep a source swapped by the profiled program out of it (a symlink to a
+ * private file, a FIFO, another file; the race of checking then copying).
  */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
 
+#include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -22,6 +27,7 @@
 
 #include <sampo/buildid.h>
 #include <sampo/buildid-cache.h>
+#include <sampo/common.h>
 
 #define BID "4a5a9b0affb66c437abcd455d2738af879985fa9"
 
@@ -205,6 +211,256 @@ static void test_buildid_cache__does_not_follow_planted_symlinks(void **state)
 	assert_int_not_equal(lstat(q, &st), 0);
 }
 
+/*
+ * A minimal ELF64 with one PT_NOTE holding the GNU build-id BID, followed by
+ * @tail (so that two files with the same build-id can differ), written to
+ * @path with @mode.
+ */
+static void write_elf(const char *path, const char *tail, mode_t mode)
+{
+	unsigned char img[256] = { 0 };
+	Elf64_Ehdr *eh = (Elf64_Ehdr *)img;
+	Elf64_Phdr *ph = (Elf64_Phdr *)(img + sizeof(*eh));
+	Elf64_Nhdr *nh = (Elf64_Nhdr *)(img + sizeof(*eh) + sizeof(*ph));
+	unsigned char *name = (unsigned char *)(nh + 1), *desc = name + 4;
+	struct sampo_build_id bid;
+	size_t len;
+	int fd;
+
+	assert_int_equal(sampo_build_id__from_hex(BID, &bid), 0);
+	memcpy(eh->e_ident, ELFMAG, SELFMAG);
+	eh->e_ident[EI_CLASS] = ELFCLASS64;
+	eh->e_ident[EI_DATA] = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ? ELFDATA2MSB : ELFDATA2LSB;
+	eh->e_ident[EI_VERSION] = EV_CURRENT;
+	eh->e_type = ET_DYN;
+	eh->e_machine = EM_X86_64;
+	eh->e_version = EV_CURRENT;
+	eh->e_phoff = sizeof(*eh);
+	eh->e_ehsize = sizeof(*eh);
+	eh->e_phentsize = sizeof(*ph);
+	eh->e_phnum = 1;
+	ph->p_type = PT_NOTE;
+	ph->p_offset = sizeof(*eh) + sizeof(*ph);
+	ph->p_filesz = ph->p_memsz = sizeof(*nh) + 4 + bid.size;
+	ph->p_align = 4;
+	nh->n_namesz = 4;
+	nh->n_descsz = (Elf64_Word)bid.size;
+	nh->n_type = NT_GNU_BUILD_ID;
+	memcpy(name, "GNU", 4);
+	memcpy(desc, bid.data, bid.size);
+	len = ph->p_offset + ph->p_filesz;
+	assert_true(len + strlen(tail) <= sizeof(img));
+	memcpy(img + len, tail, strlen(tail));
+	len += strlen(tail);
+
+	(void)unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, mode);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, img, len), (ssize_t)len);
+	assert_int_equal(fchmod(fd, mode), 0);
+	close(fd);
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+	char buf[512];
+	size_t n;
+	FILE *fp = fopen(path, "r");
+
+	if (!fp)
+		return false;
+	n = fread(buf, 1, sizeof(buf), fp);
+	fclose(fp);
+	return memmem(buf, n, needle, strlen(needle)) != NULL;
+}
+
+/* the build-id read from a descriptor is the file's, whatever the descriptor's offset */
+static void test_buildid_cache__build_id_from_fd(void **state)
+{
+	struct sampo_build_id bid, want;
+	char src[300];
+	int fd;
+
+	(void)state;
+	snprintf(src, sizeof(src), "%s/fd.elf", root);
+	write_elf(src, "", 0644);
+	fd = open(src, O_RDONLY);
+	assert_true(fd >= 0);
+	assert_int_equal(lseek(fd, 17, SEEK_SET), 17);
+	assert_int_equal(sampo_build_id__from_elf_fd(fd, &bid), 0);
+	assert_int_equal(sampo_build_id__from_hex(BID, &want), 0);
+	assert_true(sampo_build_id__equal(&bid, &want));
+	close(fd);
+	assert_int_equal(sampo_build_id__from_elf_fd(-1, &bid), -EBADF);
+}
+
+/* a 0600 source is cached as 0600, a 0755 one as 0644; the vDSO from memory as 0644 */
+static void test_buildid_cache__copy_keeps_restrictive_mode(void **state)
+{
+	struct sampo_build_id bid;
+	char cache[300], src[300], p[700];
+	struct stat st;
+	mode_t old = umask(022);
+
+	(void)state;
+	snprintf(cache, sizeof(cache), "%s/cache-mode", root);
+	snprintf(src, sizeof(src), "%s/private.elf", root);
+	assert_int_equal(sampo_build_id__from_hex(BID, &bid), 0);
+
+	write_elf(src, "SECRET", 0600);
+	assert_int_equal(sampo_buildid_cache__add_elf(cache, "/opt/private", &bid, src), 0);
+	snprintf(p, sizeof(p), "%s/opt/private/" BID "/elf", cache);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	assert_true(file_has(p, "SECRET"));
+
+	assert_int_equal(sampo_buildid_cache__add(cache, "/opt/private2", &bid, "elf", src), 0);
+	snprintf(p, sizeof(p), "%s/opt/private2/" BID "/elf", cache);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+
+	write_elf(src, "", 0755);
+	assert_int_equal(sampo_buildid_cache__add_elf(cache, "/opt/public", &bid, src), 0);
+	snprintf(p, sizeof(p), "%s/opt/public/" BID "/elf", cache);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+
+	assert_int_equal(sampo_buildid_cache__add_mem(cache, "[vdso]", &bid, "vdso", "img", 3), 0);
+	snprintf(p, sizeof(p), "%s/[vdso]/" BID "/vdso", cache);
+	assert_int_equal(stat(p, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	assert_string_equal(slurp(p), "img");
+	assert_int_equal(sampo_buildid_cache__add_mem(cache, "[vdso]", &bid, "vdso", "img", 0),
+			 -EINVAL);
+	umask(old);
+}
+
+/* the DSO path swapped for a symlink to a private file: nothing is cached */
+static void test_buildid_cache__refuses_symlinked_source(void **state)
+{
+	struct sampo_build_id bid;
+	char cache[300], priv[300], dso[300], p[700];
+	struct stat st;
+
+	(void)state;
+	snprintf(cache, sizeof(cache), "%s/cache-link", root);
+	snprintf(priv, sizeof(priv), "%s/secret.elf", root);
+	snprintf(dso, sizeof(dso), "%s/libswapped.so", root);
+	assert_int_equal(sampo_build_id__from_hex(BID, &bid), 0);
+	write_elf(priv, "SECRET", 0600);
+	assert_int_equal(symlink(priv, dso), 0);
+
+	assert_int_equal(sampo_buildid_cache__add_elf(cache, dso, &bid, dso), -ELOOP);
+	assert_int_equal(sampo_buildid_cache__add(cache, dso, &bid, "elf", dso), -ELOOP);
+	snprintf(p, sizeof(p), "%s%s", cache, dso);
+	assert_int_not_equal(lstat(p, &st), 0);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+	fail_msg("the cache add blocked on a FIFO");
+}
+
+/* a FIFO swapped in: refused at once, never read (an open without O_NONBLOCK would hang) */
+static void test_buildid_cache__refuses_fifo_without_hanging(void **state)
+{
+	struct sampo_build_id bid;
+	char cache[300], fifo[300];
+
+	(void)state;
+	snprintf(cache, sizeof(cache), "%s/cache-fifo", root);
+	snprintf(fifo, sizeof(fifo), "%s/libfifo.so", root);
+	assert_int_equal(sampo_build_id__from_hex(BID, &bid), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	signal(SIGALRM, on_alarm);
+	alarm(10);
+	assert_int_equal(sampo_buildid_cache__add_elf(cache, fifo, &bid, fifo), -EINVAL);
+	assert_int_equal(sampo_buildid_cache__add(cache, fifo, &bid, "elf", fifo), -EINVAL);
+	assert_int_equal(sampo_buildid_cache__add(cache, "/d", &bid, "elf", "/dev/null"), -EINVAL);
+	alarm(0);
+	signal(SIGALRM, SIG_DFL);
+}
+
+/* another file at the path now (rebuilt, replaced): not the one that ran, not cached */
+static void test_buildid_cache__refuses_replaced_file(void **state)
+{
+	struct sampo_build_id bid, other;
+	char cache[300], dso[300], p[700];
+	struct stat st;
+
+	(void)state;
+	snprintf(cache, sizeof(cache), "%s/cache-replaced", root);
+	snprintf(dso, sizeof(dso), "%s/librebuilt.so", root);
+	write_elf(dso, "", 0644);
+	assert_int_equal(sampo_build_id__from_hex("0102030405060708090a0b0c0d0e0f1011121314",
+						  &other),
+			 0);
+	assert_int_equal(sampo_buildid_cache__add_elf(cache, dso, &other, dso),
+			 -SAMPO_ERR_BUILDID_MISMATCH);
+	write_file(dso, "not an ELF file at all\n");
+	assert_int_equal(sampo_build_id__from_hex(BID, &bid), 0);
+	assert_int_not_equal(sampo_buildid_cache__add_elf(cache, dso, &bid, dso), 0);
+	snprintf(p, sizeof(p), "%s%s", cache, dso);
+	assert_int_not_equal(lstat(p, &st), 0);
+}
+
+/*
+ * The race itself: a child swaps the DSO path between the real file and a
+ * symlink to a private file with the same build-id, as fast as it can,
+ * while the cache adds it again and again. The private bytes never land in
+ * the cache (before the fix: 1 in 20 recordings leaked them as 0644).
+ */
+static void test_buildid_cache__swap_race_never_leaks(void **state)
+{
+	struct sampo_build_id bid;
+	char cache[300], pub[300], priv[300], dso[300], tmp_reg[300], tmp_lnk[300], p[700];
+	int ok = 0, status;
+	pid_t child;
+
+	(void)state;
+	snprintf(cache, sizeof(cache), "%s/cache-race", root);
+	snprintf(pub, sizeof(pub), "%s/race-public.elf", root);
+	snprintf(priv, sizeof(priv), "%s/race-secret.elf", root);
+	snprintf(dso, sizeof(dso), "%s/librace.so", root);
+	snprintf(tmp_reg, sizeof(tmp_reg), "%s/librace.reg", root);
+	snprintf(tmp_lnk, sizeof(tmp_lnk), "%s/librace.lnk", root);
+	assert_int_equal(sampo_build_id__from_hex(BID, &bid), 0);
+	write_elf(pub, "", 0644);
+	write_elf(priv, "SECRET", 0600);
+	assert_int_equal(link(pub, dso), 0);
+
+	child = fork();
+	assert_true(child >= 0);
+	if (child == 0) {
+		for (;;) {
+			(void)unlink(tmp_reg);
+			if (!link(pub, tmp_reg))
+				(void)rename(tmp_reg, dso);
+			(void)unlink(tmp_lnk);
+			if (!symlink(priv, tmp_lnk))
+				(void)rename(tmp_lnk, dso);
+		}
+	}
+	snprintf(p, sizeof(p), "%s%s/" BID "/elf", cache, dso);
+	for (int i = 0; i < 300; i++) {
+		int err = sampo_buildid_cache__add_elf(cache, dso, &bid, dso);
+
+		if (err) {
+			assert_int_equal(err, -ELOOP);
+			continue;
+		}
+		ok++;
+		if (file_has(p, "SECRET"))
+			break;
+	}
+	(void)kill(child, SIGKILL);
+	(void)waitpid(child, &status, 0);
+	assert_false(file_has(p, "SECRET"));
+	print_message("race: %d of 300 adds copied the real file, the others refused the link\n",
+		      ok);
+}
+
 /* perf 6.1 finds what add() cached: burn's symbols in the fixture's report */
 static void test_buildid_cache__perf_reads_it(void **state)
 {
@@ -238,6 +494,12 @@ int main(void)
 		cmocka_unit_test(test_buildid_cache__add_then_lookup),
 		cmocka_unit_test(test_buildid_cache__rejects_escaping_names),
 		cmocka_unit_test(test_buildid_cache__does_not_follow_planted_symlinks),
+		cmocka_unit_test(test_buildid_cache__build_id_from_fd),
+		cmocka_unit_test(test_buildid_cache__copy_keeps_restrictive_mode),
+		cmocka_unit_test(test_buildid_cache__refuses_symlinked_source),
+		cmocka_unit_test(test_buildid_cache__refuses_fifo_without_hanging),
+		cmocka_unit_test(test_buildid_cache__refuses_replaced_file),
+		cmocka_unit_test(test_buildid_cache__swap_race_never_leaks),
 		cmocka_unit_test(test_buildid_cache__perf_reads_it),
 	};
 

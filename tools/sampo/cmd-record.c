@@ -1066,69 +1066,38 @@ static int hit_build_id(struct record_ctx *ctx, const struct sampo_dsohit *hit,
 	return sampo_build_id__from_elf(hit->name, bid);
 }
 
-/* Write the vDSO image to a temporary file for the cache; "" when impossible. */
-static void vdso_tmpfile(const void *image, size_t size, char *path, size_t len)
-{
-	const char *tmp = getenv("TMPDIR");
-	int fd;
-
-	snprintf(path, len, "%s/sampo-vdso.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	fd = mkstemp(path);
-	if (fd < 0) {
-		path[0] = '\0';
-		return;
-	}
-	if (write(fd, image, size) != (ssize_t)size) {
-		(void)unlink(path);
-		path[0] = '\0';
-	}
-	close(fd);
-}
-
 static void add_to_cache(struct record_ctx *ctx, const struct hit_dso *d, const char *dir,
 			 const void *vdso_image, size_t vdso_size)
 {
 	const char *name = d->hit->name;
 	char *cached = NULL;
-	const char *kind, *src;
-	char tmp[PATH_MAX] = "";
+	const char *kind;
 	int err;
 
-	if (d->hit->kernel) {
+	if (d->hit->kernel)
 		return; /* snapshot_kallsyms() did it */
-	} else if (!strcmp(name, "[vdso]")) {
+	if (!strcmp(name, "[vdso]"))
 		kind = "vdso";
-		src = NULL;
-	} else if (cacheable_path(name)) {
+	else if (cacheable_path(name))
 		kind = "elf";
-		src = name;
-	} else {
+	else
 		return;
-	}
 	/* already there (the usual case for a second run): nothing to copy */
 	if (!sampo_buildid_cache__lookup(dir, &d->bid, kind, &cached)) {
 		free(cached);
 		return;
 	}
-	if (!src) {
+	if (!strcmp(kind, "vdso")) {
 		if (!vdso_image)
 			return;
-		vdso_tmpfile(vdso_image, vdso_size, tmp, sizeof(tmp));
-		if (!tmp[0])
-			return;
-		src = tmp;
-	} else if (!strcmp(kind, "elf")) {
-		struct sampo_build_id now;
-
-		/* a file replaced since it was mapped is not the one that ran */
-		if (sampo_build_id__from_elf(src, &now) || !sampo_build_id__equal(&now, &d->bid))
-			return;
+		err = sampo_buildid_cache__add_mem(dir, name, &d->bid, kind, vdso_image,
+						   vdso_size);
+	} else {
+		/* one open: a file replaced since it was mapped is not the one that ran */
+		err = sampo_buildid_cache__add_elf(dir, name, &d->bid, name);
 	}
-	err = sampo_buildid_cache__add(dir, name, &d->bid, kind, src);
 	if (err && ctx->opts.verbose)
 		cli_warn("cannot add '%s' to the build-id cache", name);
-	if (tmp[0])
-		(void)unlink(tmp);
 }
 
 static int write_build_ids(struct record_ctx *ctx)
