@@ -58,12 +58,21 @@ struct sampo_writer_opts {
 
 /**
  * sampo_writer__open() - create (or truncate) a file and start writing perf.data
- * @path: file to create (O_CREAT|O_TRUNC|O_CLOEXEC, mode 0644); "-" means
+ * @path: file to create (O_CREAT|O_TRUNC|O_CLOEXEC, mode 0600); "-" means
  *        standard output, as with sampo_writer__open_fd(1)
  * @opts: optional; NULL means file mode in host byte order
  * @ret_writer: on success, the new writer; finish with sampo_writer__close()
  *
- * Return: 0, -EINVAL (bad opts), -ENOMEM, or the -errno of open(2).
+ * In a directory others may write to (world-writable or sticky, as /tmp),
+ * no link at @path is followed: the file is created with O_EXCL |
+ * O_NOFOLLOW, and an existing one is truncated only if it is a regular file
+ * owned by the caller with a single link. In the caller's own directories a
+ * symlink is followed, as perf does.
+ *
+ * Return: 0, -EINVAL (bad opts), -ENOMEM, -ELOOP (@path is a symbolic link,
+ * dangling or not, in a shared directory), -EEXIST (@path in a shared
+ * directory is not a regular file of the caller's alone: another user's,
+ * a hard link, a FIFO), or the -errno of open(2).
  */
 SAMPO_API int sampo_writer__open(const char *path, const struct sampo_writer_opts *opts,
 				 struct sampo_writer **ret_writer);

@@ -4,7 +4,8 @@
  * expects (header, attrs, flags bitfield, strings, build-id entries), round
  * trips through the reader in both byte orders and in file and pipe mode
  * (every record and every sample field compared), and I/O errors (ENOSPC,
- * EPIPE, EBADF) and oversized records handled without crashing.
+ * EPIPE, EBADF) and oversized records handled without crashing; no link is
+ * followed at an output path in a world-writable directory.
  *
  * Files go to a temporary directory; tests that look at bytes read the file
  * back whole. That perf itself reads the writer's files is checked by
@@ -1094,6 +1095,81 @@ static void test_writer__raw_bytes_and_offset(void **state)
 	free(b);
 }
 
+/*
+ * -o in a world-writable sticky directory (as /tmp): a symlink planted there,
+ * dangling or not, is never followed, nor a hard link truncated; the user's
+ * own regular file is reused. In a private directory symlinks are followed,
+ * as perf does.
+ */
+static void test_writer__no_links_followed_in_shared_dir(void **state)
+{
+	char shared[300], out[400], target[400], priv[400];
+	struct sampo_writer *w = NULL;
+	struct stat st;
+	uint8_t *b;
+	size_t len;
+	int fd;
+
+	(void)state;
+	snprintf(shared, sizeof(shared), "%s/sticky", tmpdir);
+	assert_int_equal(mkdir(shared, 0700), 0);
+	assert_int_equal(chmod(shared, 01777), 0);
+	snprintf(out, sizeof(out), "%s/perf.data", shared);
+	snprintf(target, sizeof(target), "%s/chosen-by-someone-else", tmpdir);
+
+	/* dangling: nothing is created at its target */
+	assert_int_equal(symlink(target, out), 0);
+	assert_int_equal(sampo_writer__open(out, NULL, &w), -ELOOP);
+	assert_int_not_equal(lstat(target, &st), 0);
+
+	/* to an existing file: the file is not truncated */
+	fd = open(target, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "keep me\n", 8), 8);
+	assert_int_equal(close(fd), 0);
+	assert_int_equal(sampo_writer__open(out, NULL, &w), -ELOOP);
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_size, 8);
+	assert_int_equal(unlink(out), 0);
+
+	/* a hard link to a file of ours: not truncated either */
+	assert_int_equal(link(target, out), 0);
+	assert_int_equal(sampo_writer__open(out, NULL, &w), -EEXIST);
+	assert_int_equal(stat(target, &st), 0);
+	assert_int_equal(st.st_size, 8);
+	assert_int_equal(unlink(out), 0);
+
+	/* a FIFO there: refused at once */
+	assert_int_equal(mkfifo(out, 0600), 0);
+	assert_int_equal(sampo_writer__open(out, NULL, &w), -EEXIST);
+	assert_int_equal(unlink(out), 0);
+
+	/* a new file, then our own file again: written, 0600 */
+	for (int i = 0; i < 2; i++) {
+		assert_int_equal(sampo_writer__open(out, NULL, &w), 0);
+		assert_int_equal(sampo_writer__close(w), 0);
+		assert_int_equal(lstat(out, &st), 0);
+		assert_true(S_ISREG(st.st_mode));
+		assert_int_equal(st.st_mode & 07777, 0600);
+		b = slurp(out, &len);
+		assert_memory_equal(b, "PERFILE2", 8);
+		free(b);
+	}
+	assert_int_equal(unlink(out), 0);
+
+	/* the user's own directory: a symlink is followed, as perf does */
+	snprintf(priv, sizeof(priv), "%s/mine.data", tmpdir);
+	assert_int_equal(symlink(target, priv), 0);
+	assert_int_equal(sampo_writer__open(priv, NULL, &w), 0);
+	assert_int_equal(sampo_writer__close(w), 0);
+	b = slurp(target, &len);
+	assert_memory_equal(b, "PERFILE2", 8);
+	free(b);
+	assert_int_equal(unlink(priv), 0);
+	assert_int_equal(unlink(target), 0);
+	assert_int_equal(rmdir(shared), 0);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -1132,6 +1208,7 @@ int main(void)
 		cmocka_unit_test(test_writer__refuses_oversized_records),
 		cmocka_unit_test(test_writer__rejects_bad_arguments),
 		cmocka_unit_test(test_writer__raw_bytes_and_offset),
+		cmocka_unit_test(test_writer__no_links_followed_in_shared_dir),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
