@@ -928,6 +928,7 @@ static struct sampo_machine *machine_new(int32_t pid)
 	if (!m)
 		return NULL;
 	m->pid = pid;
+	m->kernel_gen = 1;
 	m->dso_tail = &m->dso_list;
 	m->threads_cap = pid == -1 ? 1024 : 64;
 	m->threads = calloc(m->threads_cap, sizeof(*m->threads));
@@ -996,6 +997,8 @@ void sampo_machine__delete(struct sampo_machine *machine)
 	free(machine->dsos);
 	free(machine->ref_reloc_name);
 	free(machine->mmap_name);
+	free(machine->gen_pids);
+	free(machine->gen_gens);
 	free(machine);
 }
 
@@ -1497,9 +1500,109 @@ static int machine_process_ksymbol(struct sampo_machine *m, const struct sampo_e
 	return err;
 }
 
+/* ---- generation counters ---------------------------------------------- */
+
+static size_t gen_slot(const struct sampo_machine *m, int32_t pid)
+{
+	size_t j = hash_tid(pid, m->gen_cap);
+
+	while ((m->gen_pids[j] || m->gen_gens[j]) && m->gen_pids[j] != pid)
+		j = (j + 1) & (m->gen_cap - 1);
+	return j;
+}
+
+uint32_t sampo_machine__kernel_generation(const struct sampo_machine *machine)
+{
+	return machine->kernel_gen;
+}
+
+uint32_t sampo_machine__process_generation(const struct sampo_machine *machine, int32_t pid)
+{
+	return machine->gen_cap ? machine->gen_gens[gen_slot(machine, pid)] : 0;
+}
+
+static int machine_grow_gens(struct sampo_machine *m)
+{
+	size_t ncap = m->gen_cap ? m->gen_cap * 2 : 1024;
+	int32_t *pids = calloc(ncap, sizeof(*pids));
+	uint32_t *gens = calloc(ncap, sizeof(*gens));
+	struct sampo_machine n = { .gen_pids = pids, .gen_gens = gens, .gen_cap = ncap };
+
+	if (!pids || !gens) {
+		free(pids);
+		free(gens);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < m->gen_cap; i++) {
+		if (m->gen_pids[i] || m->gen_gens[i]) {
+			size_t k = gen_slot(&n, m->gen_pids[i]);
+
+			pids[k] = m->gen_pids[i];
+			gens[k] = m->gen_gens[i];
+		}
+	}
+	free(m->gen_pids);
+	free(m->gen_gens);
+	m->gen_pids = pids;
+	m->gen_gens = gens;
+	m->gen_cap = ncap;
+	return 0;
+}
+
+static void machine_process_changed(struct sampo_machine *m, int32_t pid)
+{
+	size_t j;
+
+	if ((m->gen_nr + 1) * 2 > m->gen_cap && machine_grow_gens(m)) {
+		m->kernel_gen++; /* cannot count it: every cache must go */
+		return;
+	}
+	j = gen_slot(m, pid);
+	if (!m->gen_pids[j] && !m->gen_gens[j])
+		m->gen_nr++;
+	m->gen_pids[j] = pid;
+	if (!++m->gen_gens[j])
+		m->gen_gens[j] = 1; /* 0 marks an empty slot */
+}
+
+/*
+ * Move the counters a record changes (before the record is applied: no
+ * lookup runs in between). Kernel maps (pid -1) are everybody's, and so
+ * are a guest's, whatever its pid: they move the kernel's generation.
+ */
+static void machine_count_change(struct sampo_machine *m, const union sampo_record *rec)
+{
+	switch (rec->header.type) {
+	case SAMPO_RECORD_MMAP:
+	case SAMPO_RECORD_MMAP2:
+		/* pid sits at the same offset in both */
+		if ((int32_t)rec->mmap.pid == -1 ||
+		    (rec->header.misc & SAMPO_MISC_CPUMODE_MASK) != SAMPO_CPUMODE_USER)
+			m->kernel_gen++;
+		else
+			machine_process_changed(m, (int32_t)rec->mmap.pid);
+		break;
+	case SAMPO_RECORD_COMM:
+		machine_process_changed(m, (int32_t)rec->comm.pid);
+		break;
+	case SAMPO_RECORD_FORK:
+	case SAMPO_RECORD_EXIT:
+		machine_process_changed(m, (int32_t)rec->fork.pid);
+		machine_process_changed(m, (int32_t)rec->fork.ppid);
+		break;
+	case SAMPO_RECORD_KSYMBOL:
+		m->kernel_gen++;
+		break;
+	default:
+		break;
+	}
+}
+
 int sampo_machine__process_event(struct sampo_machine *machine, const struct sampo_event *ev)
 {
 	uint32_t type = ev->record->header.type;
+
+	machine_count_change(machine, ev->record);
 
 	/*
 	 * A guest's maps go to the machine of the MMAP's pid (the default

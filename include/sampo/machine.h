@@ -103,6 +103,35 @@ SAMPO_API int sampo_machine__process_event(struct sampo_machine *machine,
 					   const struct sampo_event *ev);
 
 /**
+ * sampo_machine__kernel_generation() - how many times the kernel's maps changed
+ * @machine: the machine records are fed to (the host: its guests count here)
+ *
+ * Moves on every record that changes what a kernel or guest address
+ * resolves to: a kernel MMAP/MMAP2 (pid -1), any MMAP/MMAP2 in a cpumode
+ * other than user (a guest's user maps included), and KSYMBOL. A cache of
+ * kernel lookups stays valid while this value does not change.
+ *
+ * Return: the generation; it starts at 1.
+ */
+SAMPO_API uint32_t sampo_machine__kernel_generation(const struct sampo_machine *machine);
+
+/**
+ * sampo_machine__process_generation() - how many times process @pid changed
+ * @machine: the machine records are fed to
+ * @pid: the process
+ *
+ * Moves on every record that can change what an address or a thread of
+ * @pid resolves to: its user MMAP and MMAP2, its COMM, a FORK or EXIT whose
+ * pid or ppid is @pid. A cache of lookups made for @pid (its maps, its
+ * threads' comms) stays valid while this value and
+ * sampo_machine__kernel_generation() do not change.
+ *
+ * Return: the generation, 0 for a process no record has changed yet.
+ */
+SAMPO_API uint32_t sampo_machine__process_generation(const struct sampo_machine *machine,
+						     int32_t pid);
+
+/**
  * sampo_machine__findnew_thread() - the thread @tid, created if missing
  * @pid: its process id, or -1 when unknown; a thread created with pid -1
  *	 learns its pid from the first later lookup that gives one

@@ -106,6 +106,18 @@ struct sampo_machine {
 	bool comm_exec;		       /* some COMM had the exec flag */
 
 	/*
+	 * Generation counters (sampo_machine__kernel_generation()): kept by
+	 * the machine records are fed to, which also counts its guests'
+	 * records. The process generations are an open-addressing table by
+	 * pid (cap a power of two, at most half full); a slot with pid 0 and
+	 * generation 0 is empty, so a live generation is never 0.
+	 */
+	uint32_t kernel_gen;
+	int32_t *gen_pids;
+	uint32_t *gen_gens;
+	size_t gen_cap, gen_nr;
+
+	/*
 	 * Guests (perf's struct machines). pid is -1 for the host; a guest's
 	 * kernel map is named mmap_name ("[guest.kernel.kallsyms]" for the
 	 * default guest, pid 0; "[guest.kernel.kallsyms.PID]" for the others).

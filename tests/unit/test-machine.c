@@ -3,7 +3,8 @@
  * test-machine.c - the machine state (lib/machine.c) fed with records built
  * in memory: threads and their comm, maps cut by newer maps, what FORK
  * inherits, lookups by cpumode, kernel and module maps, anonymous code maps,
- * BPF ksymbols, and a table with many threads.
+ * BPF ksymbols, a table with many threads, and the generation counters
+ * (which records move them).
  *
  * The expected results are perf 6.1's (checked against `perf report -D` on
  * files made of the same records, see tests/cli/t1001-dump-synthetic.sh).
@@ -643,6 +644,104 @@ static void test_machine__guests_off_by_default(void **state)
 	assert_ptr_equal(sampo_machine__for_cpumode(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242), m);
 }
 
+/* ---- generation counters -------------------------------------------------- */
+
+static uint32_t gen_of(struct sampo_machine *m, int32_t pid)
+{
+	return sampo_machine__process_generation(m, pid);
+}
+
+/* a process's generation moves on exactly the records that change it, and no other's does */
+static void test_machine__process_generation_moves_on_its_records(void **state)
+{
+	struct sampo_machine *m = *state;
+	struct rec_buf b = { 0 };
+	struct sampo_thread *t;
+
+	assert_int_equal(sampo_machine__kernel_generation(m), 1);
+	assert_int_equal(gen_of(m, 100), 0);
+	comm(m, 100, 100, "app", true);
+	assert_int_equal(gen_of(m, 100), 1);
+	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x400000, 0x1000, 0, PROT_R | PROT_X, "/bin/app");
+	assert_int_equal(gen_of(m, 100), 2);
+	mmap1(m, SAMPO_CPUMODE_USER, 100, 0x500000, 0x1000, 0, "/bin/lib");
+	assert_int_equal(gen_of(m, 100), 3);
+	/* FORK and EXIT: the child's and the parent's */
+	task(m, SAMPO_RECORD_FORK, 0, 200, 200, 100, 100);
+	assert_int_equal(gen_of(m, 200), 1);
+	assert_int_equal(gen_of(m, 100), 4);
+	task(m, SAMPO_RECORD_EXIT, 0, 200, 200, 100, 100);
+	assert_int_equal(gen_of(m, 200), 2);
+	assert_int_equal(gen_of(m, 100), 5);
+	/* a thread of process 100: the process's generation */
+	comm(m, 100, 101, "worker", false);
+	assert_int_equal(gen_of(m, 100), 6);
+	assert_int_equal(gen_of(m, 101), 0);
+
+	/* records that change no state, and lookups, move nothing */
+	b.u.rec.lost.id = 1;
+	b.u.rec.lost.lost = 5;
+	process(m, finish(&b, SAMPO_RECORD_LOST, 0, sizeof(b.u.rec.lost)));
+	t = sampo_machine__findnew_thread(m, 300, 300);
+	assert_non_null(t);
+	sampo_thread__put(t);
+	(void)dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x400010);
+	assert_int_equal(gen_of(m, 100), 6);
+	assert_int_equal(gen_of(m, 200), 2);
+	assert_int_equal(gen_of(m, 300), 0);
+	assert_int_equal(sampo_machine__kernel_generation(m), 1);
+}
+
+/* the kernel's generation moves on kernel, guest and BPF maps, and those move no process's */
+static void test_machine__kernel_generation_moves_on_kernel_records(void **state)
+{
+	struct sampo_machine *m = *state;
+
+	mmap1(m, SAMPO_CPUMODE_KERNEL, (uint32_t)-1, 0xffffffff81000000, 0x1000000,
+	      0xffffffff81000000, "[kernel.kallsyms]_text");
+	assert_int_equal(sampo_machine__kernel_generation(m), 2);
+	mmap2(m, SAMPO_CPUMODE_KERNEL, (uint32_t)-1, 0, 0xffffffffc0000000, 0x1000, 0, PROT_R,
+	      "[mod]");
+	assert_int_equal(sampo_machine__kernel_generation(m), 3);
+	/* a guest's maps, user ones too, whatever their pid */
+	mmap1(m, SAMPO_CPUMODE_GUEST_KERNEL, 4242, 0xffffffff9a000000, 0x1000000,
+	      0xffffffff9a000000, "[guest.kernel.kallsyms]_text");
+	assert_int_equal(sampo_machine__kernel_generation(m), 4);
+	mmap2(m, SAMPO_CPUMODE_GUEST_USER, 4242, 4243, 0x400000, 0x1000, 0, PROT_R | PROT_X,
+	      "/bin/guestapp");
+	assert_int_equal(sampo_machine__kernel_generation(m), 5);
+	ksymbol(m, 0xffffffffa0001000, 0x100, false, "bpf_prog_abc_f");
+	assert_int_equal(sampo_machine__kernel_generation(m), 6);
+	ksymbol(m, 0xffffffffa0001000, 0x100, true, "bpf_prog_abc_f");
+	assert_int_equal(sampo_machine__kernel_generation(m), 7);
+	assert_int_equal(gen_of(m, -1), 0);
+	assert_int_equal(gen_of(m, 0), 0);
+	assert_int_equal(gen_of(m, 4242), 0);
+
+	/* the same with guests on: the host counts its guests' records */
+	sampo_machine__enable_guests(m);
+	mmap2(m, SAMPO_CPUMODE_GUEST_USER, 4242, 4243, 0x400000, 0x1000, 0, PROT_R | PROT_X,
+	      "/bin/guestapp");
+	assert_int_equal(sampo_machine__kernel_generation(m), 8);
+	assert_int_equal(gen_of(m, 4242), 0);
+}
+
+/* many processes: each keeps its own count as the table grows */
+static void test_machine__process_generations_of_many_processes(void **state)
+{
+	struct sampo_machine *m = *state;
+
+	for (uint32_t pid = 1; pid <= 5000; pid++)
+		comm(m, pid, pid, "p", false);
+	for (uint32_t pid = 1; pid <= 5000; pid += 2)
+		comm(m, pid, pid, "q", false);
+	for (int32_t pid = 1; pid <= 5000; pid++)
+		assert_int_equal(gen_of(m, pid), pid % 2 ? 2 : 1);
+	assert_int_equal(gen_of(m, 5001), 0);
+	assert_int_equal(gen_of(m, 0), 0);
+	assert_int_equal(sampo_machine__kernel_generation(m), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -673,6 +772,12 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_machine__references_outlive_lookups, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(
+			test_machine__process_generation_moves_on_its_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(
+			test_machine__kernel_generation_moves_on_kernel_records, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_machine__process_generations_of_many_processes,
+						setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
