@@ -44,7 +44,6 @@ static void run(const uint8_t *data, size_t size)
 		if (ev.record->header.type != SAMPO_RECORD_SAMPLE) {
 			if (sampo_machine__process_event(m, &ev))
 				break;
-			sampo_hists__maps_changed(h);
 			continue;
 		}
 		if (ev.attr_idx < 0 || ev.attr_idx > 64)

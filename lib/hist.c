@@ -6,8 +6,8 @@
  *
  * 1. Frames. An address seen from a process (the kernel: from anywhere) in
  *    a cpumode resolves to a map and a symbol once; a direct-mapped cache
- *    remembers it until that process's maps change (epochs: one global,
- *    one per process). Frames are interned: one per (dso, symbol), or per
+ *    remembers it until that process's maps change (epochs: the machine's
+ *    generation counters, one for the kernel, one per process). Frames are interned: one per (dso, symbol), or per
  *    (map, address) when no symbol covers it.
  * 2. Stacks. A sample is its event, thread, comm, cpu, own frame and the
  *    frames of its callchain (in perf's cursor order, cut at --max-stack).
@@ -205,9 +205,10 @@ struct frame {
 };
 
 /*
- * Cached lookups are valid for one "epoch": the global epoch (kernel maps)
+ * Cached lookups are valid for one "epoch": the machine's kernel generation
  * in the high half, the generation of the sample's process (its maps, comm,
- * threads) in the low half.
+ * threads) in the low half (sampo_machine__kernel_generation(),
+ * sampo_machine__process_generation()).
  */
 struct rcache_slot {
 	const void *owner; /* the process's maps (user), the machine (kernel) */
@@ -240,13 +241,6 @@ struct scache_slot {
 	bool used;
 };
 _Static_assert(sizeof(struct scache_slot) == 64, "one cache line per stack cache slot");
-
-/* generation of each process: bumped when its maps, threads or comm change */
-struct pidgen {
-	int32_t *pids;
-	uint32_t *gens;
-	size_t cap, nr; /* cap: power of two; pids[i] == 0 with gens[i] == 0: empty */
-};
 
 /* ---- stacks ----------------------------------------------------------- */
 
@@ -329,9 +323,8 @@ struct sampo_hists {
 	size_t nr_frames, cap_frames;
 	struct index frame_ix;
 
-	uint32_t epoch;	    /* global: kernel maps */
-	uint64_t cur_epoch; /* of the sample being added */
-	struct pidgen pidgen;
+	uint64_t kernel_epoch; /* of the sample being added: its high half only */
+	uint64_t cur_epoch;    /* of the sample being added */
 	struct rcache_slot *rcache;
 	uint32_t rcache_mask;
 	struct ccache_slot *ccache;
@@ -558,7 +551,6 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 	h->scache = calloc(h->scache_mask + 1, sizeof(*h->scache));
 	if (!h->rcache || !h->ccache || !h->scache)
 		goto out_err;
-	h->epoch = 1;
 
 	err = parse_sort(h, h->opts.sort ? h->opts.sort : "comm,dso,sym", errbuf, errbuf_sz);
 	if (err)
@@ -623,8 +615,6 @@ void sampo_hists__delete(struct sampo_hists *h)
 	free(h->ccache);
 	free(h->scache);
 	free(h->raw);
-	free(h->pidgen.pids);
-	free(h->pidgen.gens);
 	free_list(h->comm_filter, h->nr_comm_filter);
 	free_list(h->dso_filter, h->nr_dso_filter);
 	free(h->pid_filter);
@@ -632,62 +622,6 @@ void sampo_hists__delete(struct sampo_hists *h)
 	free(h->cpu_filter);
 	strings_release(&h->strings);
 	free(h);
-}
-
-void sampo_hists__maps_changed(struct sampo_hists *h)
-{
-	h->epoch++;
-}
-
-static size_t pidgen_slot(const struct pidgen *pg, int32_t pid)
-{
-	size_t j = mix64((uint32_t)pid) & (pg->cap - 1);
-
-	while ((pg->pids[j] || pg->gens[j]) && pg->pids[j] != pid)
-		j = (j + 1) & (pg->cap - 1);
-	return j;
-}
-
-static uint32_t pidgen_get(const struct pidgen *pg, int32_t pid)
-{
-	return pg->cap ? pg->gens[pidgen_slot(pg, pid)] : 0;
-}
-
-void sampo_hists__process_changed(struct sampo_hists *h, int32_t pid)
-{
-	struct pidgen *pg = &h->pidgen;
-	size_t j;
-
-	if ((pg->nr + 1) * 2 > pg->cap) {
-		size_t ncap = pg->cap ? pg->cap * 2 : 1024;
-		int32_t *pids = calloc(ncap, sizeof(*pids));
-		uint32_t *gens = calloc(ncap, sizeof(*gens));
-		struct pidgen n = { pids, gens, ncap, pg->nr };
-
-		if (!pids || !gens) {
-			free(pids);
-			free(gens);
-			h->epoch++; /* cannot track it: invalidate everything */
-			return;
-		}
-		for (size_t i = 0; i < pg->cap; i++) {
-			if (pg->pids[i] || pg->gens[i]) {
-				size_t k = pidgen_slot(&n, pg->pids[i]);
-
-				pids[k] = pg->pids[i];
-				gens[k] = pg->gens[i];
-			}
-		}
-		free(pg->pids);
-		free(pg->gens);
-		*pg = n;
-	}
-	j = pidgen_slot(pg, pid);
-	if (!pg->pids[j] && !pg->gens[j])
-		pg->nr++;
-	pg->pids[j] = pid;
-	if (!++pg->gens[j])
-		pg->gens[j] = 1; /* 0 marks an empty slot */
 }
 
 static struct evhists *hists_ev(struct sampo_hists *h, int evsel)
@@ -754,7 +688,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 	bool guest = sampo_machine__is_guest(m);
 	const void *owner = kernel ? (const void *)m : (const void *)thread->maps;
 	int32_t pid = kernel ? 0 : thread->pid;
-	uint64_t epoch = kernel ? (uint64_t)h->epoch << 32 : h->cur_epoch;
+	uint64_t epoch = kernel ? h->kernel_epoch : h->cur_epoch;
 	uint64_t slot_hash = hash_combine(mix64((uintptr_t)owner ^ cpumode), ip);
 	struct rcache_slot *slot = &h->rcache[slot_hash & h->rcache_mask];
 	struct sampo_addr_location al = { 0 };
@@ -1075,7 +1009,10 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 		     NULL;
 	if (!thread)
 		return -ENOMEM;
-	h->cur_epoch = ((uint64_t)h->epoch << 32) | pidgen_get(&h->pidgen, (int32_t)sample->pid);
+	/* the machine's counters say which cached lookups are still valid */
+	h->kernel_epoch = (uint64_t)sampo_machine__kernel_generation(h->machine) << 32;
+	h->cur_epoch = h->kernel_epoch |
+		       sampo_machine__process_generation(h->machine, (int32_t)sample->pid);
 	ev->nr_samples++;
 	ev->total_period += sample->period;
 

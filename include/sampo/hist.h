@@ -6,9 +6,8 @@
  *
  * Feed the records in time order to the machine, and each SAMPLE to
  * sampo_hists__add_sample() right after the machine saw the records before
- * it; whenever the machine processed a record that changes threads or maps,
- * call sampo_hists__process_changed() for a process's records and
- * sampo_hists__maps_changed() for the kernel's (cached lookups depend on them).
+ * it. Cached lookups follow the machine's generation counters
+ * (sampo_machine__kernel_generation()), so nothing else needs telling.
  * Then sampo_hists__resort() once, and print each event's table.
  *
  * Identical samples are counted once: the stack of every sample (thread,
@@ -84,15 +83,6 @@ SAMPO_API void sampo_hists__delete(struct sampo_hists *hists);
  */
 SAMPO_API int sampo_hists__add_sample(struct sampo_hists *hists, int evsel,
 				      const struct sampo_sample *sample);
-
-/** sampo_hists__maps_changed() - the kernel's maps changed: forget every cached lookup */
-SAMPO_API void sampo_hists__maps_changed(struct sampo_hists *hists);
-
-/**
- * sampo_hists__process_changed() - the maps, threads or comm of process @pid
- * changed (MMAP, MMAP2, COMM, FORK, EXIT): forget its cached lookups
- */
-SAMPO_API void sampo_hists__process_changed(struct sampo_hists *hists, int32_t pid);
 
 /** sampo_hists__resort() - build the entries and call graphs; call once, after the last sample */
 SAMPO_API int sampo_hists__resort(struct sampo_hists *hists);

@@ -263,6 +263,7 @@ static void test_hist__one_comm_filter(void **state)
 	teardown_with(&t);
 }
 
+/* an MMAP that replaces a map between two samples: the machine alone says so, no call needed */
 static void test_hist__remap_between_samples(void **state)
 {
 	struct setup t = { 0 };
@@ -273,11 +274,70 @@ static void test_hist__remap_between_samples(void **state)
 	add(t.h, 100, C, NULL, 0, 100);
 	/* the same address now belongs to another file: the cached stack must not be reused */
 	mmap2(t.m, 100, 0x400000, 0, 3, "/opt/lib2");
-	sampo_hists__process_changed(t.h, 100);
 	add(t.h, 100, C, NULL, 0, 100);
 	out = print(&t);
 	assert_non_null(strstr(out, "    50.00%  app      app               [.] 0x0000000000003000\n"));
 	assert_non_null(strstr(out, "    50.00%  app      lib2              [.] 0x0000000000003000\n"));
+	teardown_with(&t);
+}
+
+static void ksymbol(struct sampo_machine *m, uint64_t addr, bool unregister, const char *name)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.ksymbol.addr = addr;
+	b.u.rec.ksymbol.len = 0x100;
+	b.u.rec.ksymbol.ksym_type = SAMPO_KSYMBOL_TYPE_BPF;
+	b.u.rec.ksymbol.flags = unregister ? SAMPO_KSYMBOL_FLAG_UNREGISTER : 0;
+	strcpy(b.u.rec.ksymbol.name, name);
+	process(m, &b, SAMPO_RECORD_KSYMBOL, sizeof(b.u.rec.ksymbol) + strlen(name) + 1);
+}
+
+static void add_kernel(struct sampo_hists *h, uint32_t pid, uint64_t ip, uint64_t period)
+{
+	struct sampo_sample s = { 0 };
+
+	s.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_PERIOD;
+	s.pid = s.tid = pid;
+	s.ip = ip;
+	s.period = period;
+	s.cpumode = SAMPO_CPUMODE_KERNEL;
+	assert_int_equal(sampo_hists__add_sample(h, 0, &s), 0);
+}
+
+/* a BPF program replaced at the same address between kernel samples: the new one names them */
+static void test_hist__kernel_remap_between_samples(void **state)
+{
+	struct setup t = { 0 };
+	const char *out;
+
+	(void)state;
+	setup_with(&t, NULL);
+	ksymbol(t.m, 0xffffffffa0000000, false, "bpf_prog_one");
+	add_kernel(t.h, 100, 0xffffffffa0000010, 100);
+	ksymbol(t.m, 0xffffffffa0000000, true, "bpf_prog_one");
+	ksymbol(t.m, 0xffffffffa0000000, false, "bpf_prog_two");
+	add_kernel(t.h, 100, 0xffffffffa0000010, 300);
+	out = print(&t);
+	assert_non_null(strstr(out, "    25.00%  app      bpf_prog_one"));
+	assert_non_null(strstr(out, "    75.00%  app      bpf_prog_two"));
+	teardown_with(&t);
+}
+
+/* a COMM between two samples of one thread: the second has the new comm */
+static void test_hist__comm_between_samples(void **state)
+{
+	struct setup t = { 0 };
+	const char *out;
+
+	(void)state;
+	setup_with(&t, NULL);
+	add(t.h, 100, C, NULL, 0, 100);
+	comm(t.m, 100, "renamed");
+	add(t.h, 100, C, NULL, 0, 300);
+	out = print(&t);
+	assert_non_null(strstr(out, "    25.00%  app      "));
+	assert_non_null(strstr(out, "    75.00%  renamed  "));
 	teardown_with(&t);
 }
 
@@ -307,6 +367,8 @@ int main(void)
 		cmocka_unit_test(test_hist__recursion_counts_once),
 		cmocka_unit_test(test_hist__one_comm_filter),
 		cmocka_unit_test(test_hist__remap_between_samples),
+		cmocka_unit_test(test_hist__kernel_remap_between_samples),
+		cmocka_unit_test(test_hist__comm_between_samples),
 		cmocka_unit_test(test_hist__bad_options),
 	};
 

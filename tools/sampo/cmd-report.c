@@ -207,37 +207,6 @@ static const char *evsel_display_name(struct report_ctx *ctx, size_t idx, char *
 	return *owned ? *owned : "unknown";
 }
 
-/* tell the histograms which cached lookups a state change makes stale */
-static void note_change(struct sampo_hists *hists, const struct sampo_event *ev)
-{
-	const union sampo_record *rec = ev->record;
-
-	switch (rec->header.type) {
-	case SAMPO_RECORD_MMAP:
-	case SAMPO_RECORD_MMAP2:
-		/* kernel maps (pid -1) are everybody's; so are a guest's, keyed by its pid */
-		if ((int32_t)rec->mmap.pid == -1 ||
-		    (rec->header.misc & SAMPO_MISC_CPUMODE_MASK) != SAMPO_CPUMODE_USER)
-			sampo_hists__maps_changed(hists);
-		else
-			sampo_hists__process_changed(hists, (int32_t)rec->mmap.pid);
-		break;
-	case SAMPO_RECORD_COMM:
-		sampo_hists__process_changed(hists, (int32_t)rec->comm.pid);
-		break;
-	case SAMPO_RECORD_FORK:
-	case SAMPO_RECORD_EXIT:
-		sampo_hists__process_changed(hists, (int32_t)rec->fork.pid);
-		sampo_hists__process_changed(hists, (int32_t)rec->fork.ppid);
-		break;
-	case SAMPO_RECORD_KSYMBOL:
-		sampo_hists__maps_changed(hists);
-		break;
-	default:
-		break;
-	}
-}
-
 static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 {
 	char errbuf[256] = "";
@@ -374,7 +343,6 @@ static int process(struct report_ctx *ctx)
 			err = sampo_hists__add_sample(ctx->hists, ev.attr_idx, &ev.sample);
 		} else {
 			err = sampo_machine__process_event(ctx->machine, &ev);
-			note_change(ctx->hists, &ev);
 			if (type == SAMPO_RECORD_LOST_SAMPLES)
 				ctx->total_lost_samples += ev.record->lost_samples.lost;
 			else if (type == SAMPO_RECORD_LOST)
