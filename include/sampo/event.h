@@ -62,46 +62,47 @@ enum sampo_attr_type {
 	SAMPO_TYPE_BREAKPOINT = 5,
 };
 
-/* Bits of sampo_event_attr.flags (the kernel's bitfield, little-endian order). */
-enum sampo_attr_flag {
-	SAMPO_ATTR_DISABLED = 1ULL << 0,
-	SAMPO_ATTR_INHERIT = 1ULL << 1,
-	SAMPO_ATTR_PINNED = 1ULL << 2,
-	SAMPO_ATTR_EXCLUSIVE = 1ULL << 3,
-	SAMPO_ATTR_EXCLUDE_USER = 1ULL << 4,
-	SAMPO_ATTR_EXCLUDE_KERNEL = 1ULL << 5,
-	SAMPO_ATTR_EXCLUDE_HV = 1ULL << 6,
-	SAMPO_ATTR_EXCLUDE_IDLE = 1ULL << 7,
-	SAMPO_ATTR_MMAP = 1ULL << 8,
-	SAMPO_ATTR_COMM = 1ULL << 9,
-	SAMPO_ATTR_FREQ = 1ULL << 10,
-	SAMPO_ATTR_INHERIT_STAT = 1ULL << 11,
-	SAMPO_ATTR_ENABLE_ON_EXEC = 1ULL << 12,
-	SAMPO_ATTR_TASK = 1ULL << 13,
-	SAMPO_ATTR_WATERMARK = 1ULL << 14,
-	SAMPO_ATTR_PRECISE_IP_SHIFT = 15, /* 2 bits */
-	SAMPO_ATTR_MMAP_DATA = 1ULL << 17,
-	SAMPO_ATTR_SAMPLE_ID_ALL = 1ULL << 18,
-	SAMPO_ATTR_EXCLUDE_HOST = 1ULL << 19,
-	SAMPO_ATTR_EXCLUDE_GUEST = 1ULL << 20,
-	SAMPO_ATTR_EXCLUDE_CALLCHAIN_KERNEL = 1ULL << 21,
-	SAMPO_ATTR_EXCLUDE_CALLCHAIN_USER = 1ULL << 22,
-	SAMPO_ATTR_MMAP2 = 1ULL << 23,
-	SAMPO_ATTR_COMM_EXEC = 1ULL << 24,
-	SAMPO_ATTR_USE_CLOCKID = 1ULL << 25,
-	SAMPO_ATTR_CONTEXT_SWITCH = 1ULL << 26,
-	SAMPO_ATTR_WRITE_BACKWARD = 1ULL << 27,
-	SAMPO_ATTR_NAMESPACES = 1ULL << 28,
-	SAMPO_ATTR_KSYMBOL = 1ULL << 29,
-	SAMPO_ATTR_BPF_EVENT = 1ULL << 30,
-	SAMPO_ATTR_AUX_OUTPUT = 1ULL << 31,
-	SAMPO_ATTR_CGROUP = 1ULL << 32,
-	SAMPO_ATTR_TEXT_POKE = 1ULL << 33,
-	SAMPO_ATTR_BUILD_ID = 1ULL << 34,
-	SAMPO_ATTR_INHERIT_THREAD = 1ULL << 35,
-	SAMPO_ATTR_REMOVE_ON_EXEC = 1ULL << 36,
-	SAMPO_ATTR_SIGTRAP = 1ULL << 37,
-};
+/*
+ * Bits of sampo_event_attr.flags (the kernel's bitfield, little-endian order).
+ * Macros, not an enum: ISO C enumerators must fit an int, and these go to bit 37.
+ */
+#define SAMPO_ATTR_DISABLED (1ULL << 0)
+#define SAMPO_ATTR_INHERIT (1ULL << 1)
+#define SAMPO_ATTR_PINNED (1ULL << 2)
+#define SAMPO_ATTR_EXCLUSIVE (1ULL << 3)
+#define SAMPO_ATTR_EXCLUDE_USER (1ULL << 4)
+#define SAMPO_ATTR_EXCLUDE_KERNEL (1ULL << 5)
+#define SAMPO_ATTR_EXCLUDE_HV (1ULL << 6)
+#define SAMPO_ATTR_EXCLUDE_IDLE (1ULL << 7)
+#define SAMPO_ATTR_MMAP (1ULL << 8)
+#define SAMPO_ATTR_COMM (1ULL << 9)
+#define SAMPO_ATTR_FREQ (1ULL << 10)
+#define SAMPO_ATTR_INHERIT_STAT (1ULL << 11)
+#define SAMPO_ATTR_ENABLE_ON_EXEC (1ULL << 12)
+#define SAMPO_ATTR_TASK (1ULL << 13)
+#define SAMPO_ATTR_WATERMARK (1ULL << 14)
+#define SAMPO_ATTR_PRECISE_IP_SHIFT 15 /* 2 bits */
+#define SAMPO_ATTR_MMAP_DATA (1ULL << 17)
+#define SAMPO_ATTR_SAMPLE_ID_ALL (1ULL << 18)
+#define SAMPO_ATTR_EXCLUDE_HOST (1ULL << 19)
+#define SAMPO_ATTR_EXCLUDE_GUEST (1ULL << 20)
+#define SAMPO_ATTR_EXCLUDE_CALLCHAIN_KERNEL (1ULL << 21)
+#define SAMPO_ATTR_EXCLUDE_CALLCHAIN_USER (1ULL << 22)
+#define SAMPO_ATTR_MMAP2 (1ULL << 23)
+#define SAMPO_ATTR_COMM_EXEC (1ULL << 24)
+#define SAMPO_ATTR_USE_CLOCKID (1ULL << 25)
+#define SAMPO_ATTR_CONTEXT_SWITCH (1ULL << 26)
+#define SAMPO_ATTR_WRITE_BACKWARD (1ULL << 27)
+#define SAMPO_ATTR_NAMESPACES (1ULL << 28)
+#define SAMPO_ATTR_KSYMBOL (1ULL << 29)
+#define SAMPO_ATTR_BPF_EVENT (1ULL << 30)
+#define SAMPO_ATTR_AUX_OUTPUT (1ULL << 31)
+#define SAMPO_ATTR_CGROUP (1ULL << 32)
+#define SAMPO_ATTR_TEXT_POKE (1ULL << 33)
+#define SAMPO_ATTR_BUILD_ID (1ULL << 34)
+#define SAMPO_ATTR_INHERIT_THREAD (1ULL << 35)
+#define SAMPO_ATTR_REMOVE_ON_EXEC (1ULL << 36)
+#define SAMPO_ATTR_SIGTRAP (1ULL << 37)
 
 /*
  * struct perf_event_attr, up to PERF_ATTR_SIZE_VER8. A file may hold a
@@ -115,7 +116,7 @@ struct sampo_event_attr {
 	uint64_t sample_period; /* or sample_freq when SAMPO_ATTR_FREQ */
 	uint64_t sample_type;
 	uint64_t read_format;
-	uint64_t flags; /* enum sampo_attr_flag */
+	uint64_t flags; /* SAMPO_ATTR_* bits */
 	uint32_t wakeup_events; /* or wakeup_watermark */
 	uint32_t bp_type;
 	uint64_t config1; /* bp_addr, kprobe_func, uprobe_path */
