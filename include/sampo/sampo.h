@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * sampo.h - every public header of libsampo, for programs that want all of
+ * it (#include <sampo/sampo.h>, link with `pkg-config --libs sampo`).
+ * tests/cli/t0005-libsampo-exports.sh checks that it names every header.
+ */
+#ifndef SAMPO_SAMPO_H
+#define SAMPO_SAMPO_H
+
+#include <sampo/buildid-cache.h>
+#include <sampo/buildid.h>
+#include <sampo/common.h>
+#include <sampo/dsohits.h>
+#include <sampo/event.h>
+#include <sampo/evlist.h>
+#include <sampo/evsel.h>
+#include <sampo/feature.h>
+#include <sampo/hist.h>
+#include <sampo/machine.h>
+#include <sampo/modsections.h>
+#include <sampo/reader.h>
+#include <sampo/recover.h>
+#include <sampo/sample.h>
+#include <sampo/symbol.h>
+#include <sampo/symbolizer.h>
+#include <sampo/synthesize.h>
+#include <sampo/writer.h>
+
+#endif /* SAMPO_SAMPO_H */
