@@ -50,6 +50,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 
+#include <sampo/bpf.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
 #include <sampo/reader.h>
@@ -1039,300 +1040,90 @@ static void print_bpf_btf(struct header_ctx *ctx)
 
 /* ---- BPF_PROG_INFO: bpf_event__print_bpf_prog_info() of perf ------------------------ */
 
-/* struct bpf_prog_info (uapi linux/bpf.h): the fields perf prints from */
-#define BPF_INFO_ID		    4
-#define BPF_INFO_NAME		    64 /* char[16] */
-#define BPF_INFO_NR_JITED_KSYMS	    104
-#define BPF_INFO_NR_JITED_FUNC_LENS 108
-#define BPF_INFO_JITED_KSYMS	    112
-#define BPF_INFO_JITED_FUNC_LENS    120
-#define BPF_INFO_BTF_ID		    128
-#define BPF_INFO_FUNC_INFO_REC_SIZE 132
-#define BPF_INFO_FUNC_INFO	    136
-#define BPF_INFO_NR_FUNC_INFO	    144
-#define BPF_INFO_NR_PROG_TAGS	    180
-#define BPF_INFO_PROG_TAGS	    184
-#define BPF_INFO_SIZE		    232
-
-/* perf's PERF_BPIL_* bits of perf_bpil.arrays: which offsets point into data */
-#define BPIL_JITED_KSYMS     3
-#define BPIL_JITED_FUNC_LENS 4
-#define BPIL_FUNC_INFO	     5
-#define BPIL_PROG_TAGS	     8
-
-#define BPF_TAG_SIZE 8
-
-static uint32_t get_u32(const uint8_t *p)
+/* The name of sub-program @sub, whatever its length (perf prints it whole); free() it. */
+static char *bpf_sub_name(const struct sampo_bpf_prog_info *info, const struct sampo_btf *btf,
+			  uint32_t sub)
 {
-	uint32_t v;
+	int len = sampo_bpf_prog_info__sub_name(info, btf, sub, NULL, 0);
+	char *name;
 
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-static uint64_t get_u64(const uint8_t *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, sizeof(v));
-	return v;
-}
-
-/*
- * The array an info field points to, checked against the program's data:
- * NULL when the array is absent or does not fit.
- */
-static const uint8_t *bpf_array(const struct sampo_feat_bpf_prog *prog, const uint8_t *info,
-				int bit, size_t off_field, uint64_t nr, uint64_t elem_size)
-{
-	uint64_t off = get_u64(info + off_field);
-
-	if (!(prog->arrays & (1ULL << bit)))
+	if (len < 0)
 		return NULL;
-	if (off > prog->data_len || (elem_size && nr > (prog->data_len - off) / elem_size))
-		return NULL;
-	return prog->data + off;
+	name = malloc((size_t)len + 1);
+	if (name)
+		(void)sampo_bpf_prog_info__sub_name(info, btf, sub, name, (size_t)len + 1);
+	return name;
 }
 
-/* A BTF blob, enough of it to find a type's name as libbpf's btf__new() would. */
-struct btf_view {
-	const uint8_t *types, *strs;
-	uint32_t str_len;
-	uint32_t nr_types;
-	uint32_t *type_off; /* offset in types of type id i + 1 */
-};
-
-static void btf_release(struct btf_view *b)
+static void print_one_bpf_prog(struct header_ctx *ctx, const struct sampo_bpf_prog_info *info)
 {
-	free(b->type_off);
-	b->type_off = NULL;
-}
+	const struct sampo_feat_btf *btf_node;
+	struct sampo_btf *btf = NULL;
+	uint32_t nr = info->nr_jited_ksyms;
+	FILE *fp = ctx->out;
 
-/* Bytes after struct btf_type for each kind (BTF_KIND_INT .. BTF_KIND_ENUM64). */
-static int btf_kind_extra(uint32_t kind, uint32_t vlen, uint64_t *extra)
-{
-	switch (kind) {
-	case 1:	 /* INT */
-	case 14: /* VAR */
-	case 17: /* DECL_TAG */
-		*extra = 4;
-		return 0;
-	case 2:
-	case 7:
-	case 8:
-	case 9:
-	case 10:
-	case 11:
-	case 12:
-	case 16:
-	case 18:
-		*extra = 0; /* PTR FWD TYPEDEF VOLATILE CONST RESTRICT FUNC FLOAT TYPE_TAG */
-		return 0;
-	case 3: /* ARRAY */
-		*extra = 12;
-		return 0;
-	case 4:
-	case 5:
-	case 15:
-	case 19: /* STRUCT UNION DATASEC ENUM64 */
-		*extra = 12ULL * vlen;
-		return 0;
-	case 6:
-	case 13: /* ENUM FUNC_PROTO */
-		*extra = 8ULL * vlen;
-		return 0;
-	default:
-		return -1;
+	if (nr != info->nr_prog_tags || nr != info->nr_jited_func_lens)
+		return;
+	if (nr && (!info->jited_ksyms || !info->jited_func_lens || !info->prog_tags))
+		return; /* perf would follow pointers that are not there */
+
+	/* names come from BTF only when every sub-program has its func_info record */
+	btf_node = info->btf_id ? sampo_features__find_btf(ctx->feat, info->btf_id) : NULL;
+	if (btf_node && info->func_info && info->nr_func_info >= nr &&
+	    sampo_btf__new(btf_node->data, btf_node->size, &btf))
+		btf = NULL; /* perf's btf__new() failed: names without BTF */
+
+	if (nr != 1)
+		fprintf(fp, "# bpf_prog_info %u:\n", info->id);
+	for (uint32_t i = 0; i < nr; i++) {
+		char *name = bpf_sub_name(info, btf, i);
+
+		if (!name)
+			break;
+		if (nr == 1)
+			fprintf(fp, "# bpf_prog_info %u: %s addr 0x%llx size %u\n", info->id, name,
+				(unsigned long long)info->jited_ksyms[0], info->jited_func_lens[0]);
+		else
+			fprintf(fp, "# \tsub_prog %u: %s addr 0x%llx size %u\n", i, name,
+				(unsigned long long)info->jited_ksyms[i], info->jited_func_lens[i]);
+		free(name);
 	}
-}
-
-static int btf_open(struct btf_view *b, const uint8_t *data, uint32_t size)
-{
-	uint32_t hdr_len, type_off, type_len, str_off, str_len, alloc = 0;
-	uint64_t pos;
-
-	memset(b, 0, sizeof(*b));
-	if (size < 24 || data[0] != 0x9f || data[1] != 0xeb)
-		return -1;
-	hdr_len = get_u32(data + 4);
-	type_off = get_u32(data + 8);
-	type_len = get_u32(data + 12);
-	str_off = get_u32(data + 16);
-	str_len = get_u32(data + 20);
-	if (hdr_len < 24 || hdr_len > size || (uint64_t)type_off + type_len > size - hdr_len ||
-	    (uint64_t)str_off + str_len > size - hdr_len || !str_len)
-		return -1;
-	b->types = data + hdr_len + type_off;
-	b->strs = data + hdr_len + str_off;
-	b->str_len = str_len;
-	for (pos = 0; pos < type_len;) {
-		uint32_t info, *grown;
-		uint64_t extra;
-
-		if (type_len - pos < 12)
-			goto fail;
-		info = get_u32(b->types + pos + 4);
-		if (btf_kind_extra((info >> 24) & 0x1f, info & 0xffff, &extra) ||
-		    extra > type_len - pos - 12)
-			goto fail;
-		if (b->nr_types == alloc) {
-			alloc = alloc ? alloc * 2 : 64;
-			grown = realloc(b->type_off, alloc * sizeof(*grown));
-			if (!grown)
-				goto fail;
-			b->type_off = grown;
-		}
-		b->type_off[b->nr_types++] = (uint32_t)pos;
-		pos += 12 + extra;
-	}
-	return 0;
-fail:
-	btf_release(b);
-	return -1;
-}
-
-/* btf__name_by_offset(btf__type_by_id(id)->name_off); NULL where libbpf has none */
-static const char *btf_type_name(const struct btf_view *b, uint32_t id, bool *found)
-{
-	uint32_t name_off;
-
-	*found = id <= b->nr_types;
-	if (!*found)
-		return NULL;
-	name_off = id ? get_u32(b->types + b->type_off[id - 1]) : 0;
-	if (name_off >= b->str_len)
-		return NULL;
-	/* the string section ends with a NUL (checked by libbpf; cap it here) */
-	return (const char *)b->strs + name_off;
+	sampo_btf__delete(btf);
 }
 
 static int cmp_bpf_prog(const void *a, const void *b)
 {
-	const struct sampo_feat_bpf_prog *x = *(const struct sampo_feat_bpf_prog *const *)a;
-	const struct sampo_feat_bpf_prog *y = *(const struct sampo_feat_bpf_prog *const *)b;
-	uint32_t ix = x->info_len >= BPF_INFO_ID + 4 ? get_u32(x->info + BPF_INFO_ID) : 0;
-	uint32_t iy = y->info_len >= BPF_INFO_ID + 4 ? get_u32(y->info + BPF_INFO_ID) : 0;
+	const struct sampo_bpf_prog_info *x = *(const struct sampo_bpf_prog_info *const *)a;
+	const struct sampo_bpf_prog_info *y = *(const struct sampo_bpf_prog_info *const *)b;
 
-	return ix < iy ? -1 : ix > iy;
-}
-
-static const struct sampo_feat_btf *find_btf(const struct sampo_features *f, uint32_t id)
-{
-	for (uint32_t i = 0; i < f->nr_btfs; i++) {
-		if (f->btfs[i].id == id)
-			return &f->btfs[i]; /* perf keeps the first of an id */
-	}
-	return NULL;
-}
-
-/* synthesize_bpf_prog_name(): bpf_prog_<tag>[_<name>] */
-static void bpf_prog_name(struct strbuf *sb, const uint8_t *info, const uint8_t *tags,
-			  const uint8_t *func_info, const struct btf_view *btf, uint32_t sub,
-			  uint32_t nr_subs)
-{
-	const char *short_name = NULL;
-	bool found = true;
-
-	sb_addf(sb, "bpf_prog_");
-	for (int i = 0; i < BPF_TAG_SIZE; i++)
-		sb_addf(sb, "%02x", tags[sub * BPF_TAG_SIZE + i]);
-	if (btf) {
-		uint32_t rec_size = get_u32(info + BPF_INFO_FUNC_INFO_REC_SIZE);
-		uint32_t type_id = get_u32(func_info + (size_t)sub * rec_size + 4);
-
-		short_name = btf_type_name(btf, type_id, &found);
-		if (!found)
-			return;
-		sb_addf(sb, "_%s", short_name ? short_name : "(null)");
-		return;
-	}
-	if (sub == 0 && nr_subs == 1) {
-		if (info[BPF_INFO_NAME])
-			sb_addf(sb, "_%.16s", (const char *)info + BPF_INFO_NAME);
-		return;
-	}
-	sb_addf(sb, "_F");
-}
-
-static void print_one_bpf_prog(struct header_ctx *ctx, const struct sampo_feat_bpf_prog *prog)
-{
-	const struct sampo_features *f = ctx->feat;
-	uint8_t info[BPF_INFO_SIZE] = { 0 };
-	uint32_t nr, btf_id;
-	const uint8_t *ksyms, *lens, *tags, *func_info = NULL;
-	const struct sampo_feat_btf *btf_node;
-	struct btf_view btf;
-	bool have_btf = false;
-	FILE *fp = ctx->out;
-
-	/* perf zero-fills an info shorter than its own struct */
-	memcpy(info, prog->info, prog->info_len < sizeof(info) ? prog->info_len : sizeof(info));
-	nr = get_u32(info + BPF_INFO_NR_JITED_KSYMS);
-	if (nr != get_u32(info + BPF_INFO_NR_PROG_TAGS) ||
-	    nr != get_u32(info + BPF_INFO_NR_JITED_FUNC_LENS))
-		return;
-	ksyms = bpf_array(prog, info, BPIL_JITED_KSYMS, BPF_INFO_JITED_KSYMS, nr, 8);
-	lens = bpf_array(prog, info, BPIL_JITED_FUNC_LENS, BPF_INFO_JITED_FUNC_LENS, nr, 4);
-	tags = bpf_array(prog, info, BPIL_PROG_TAGS, BPF_INFO_PROG_TAGS, nr, BPF_TAG_SIZE);
-	if (nr && (!ksyms || !lens || !tags))
-		return; /* perf would follow pointers that are not there */
-
-	btf_id = get_u32(info + BPF_INFO_BTF_ID);
-	btf_node = btf_id ? find_btf(f, btf_id) : NULL;
-	if (btf_node && !btf_open(&btf, btf_node->data, btf_node->size)) {
-		uint32_t rec_size = get_u32(info + BPF_INFO_FUNC_INFO_REC_SIZE);
-
-		/* each sub-program's bpf_func_info holds its type id at +4 */
-		func_info = rec_size >= 8 ? bpf_array(prog, info, BPIL_FUNC_INFO,
-						      BPF_INFO_FUNC_INFO, nr, rec_size) :
-					    NULL;
-		if (func_info)
-			have_btf = true;
-		else
-			btf_release(&btf);
-	}
-
-	if (nr != 1)
-		fprintf(fp, "# bpf_prog_info %u:\n", get_u32(info + BPF_INFO_ID));
-	for (uint32_t i = 0; i < nr; i++) {
-		struct strbuf name = { 0 };
-
-		bpf_prog_name(&name, info, tags, func_info, have_btf ? &btf : NULL, i, nr);
-		if (nr == 1)
-			fprintf(fp, "# bpf_prog_info %u: %s addr 0x%llx size %u\n",
-				get_u32(info + BPF_INFO_ID), sb_str(&name),
-				(unsigned long long)get_u64(ksyms), get_u32(lens));
-		else
-			fprintf(fp, "# \tsub_prog %u: %s addr 0x%llx size %u\n", i, sb_str(&name),
-				(unsigned long long)get_u64(ksyms + 8 * i), get_u32(lens + 4 * i));
-		sb_release(&name);
-	}
-	if (have_btf)
-		btf_release(&btf);
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 /* perf keeps the programs in a tree keyed by id: sorted, first of each id wins */
 static void print_bpf_prog_info(struct header_ctx *ctx)
 {
 	const struct sampo_features *f = ctx->feat;
-	const struct sampo_feat_bpf_prog **progs;
+	struct sampo_bpf_prog_info **progs;
 	uint32_t n = 0;
 
 	if (!f->nr_bpf_progs)
 		return;
-	progs = malloc(f->nr_bpf_progs * sizeof(*progs));
+	progs = calloc(f->nr_bpf_progs, sizeof(*progs));
 	if (!progs)
 		return;
 	for (uint32_t i = 0; i < f->nr_bpf_progs; i++) {
 		/* perf refuses (and stops at) an info larger than its own struct */
-		if (f->bpf_progs[i].info_len > BPF_INFO_SIZE)
+		if (f->bpf_progs[i].info_len > SAMPO_BPF_PROG_INFO_SIZE_PERF61)
 			break;
-		progs[n++] = &f->bpf_progs[i];
+		if (sampo_bpf_prog_info__decode(&f->bpf_progs[i],
+						sampo_reader__needs_swap(ctx->reader), &progs[n]))
+			break;
+		n++;
 	}
 	/* a stable sort keeps the first of equal ids first */
 	for (uint32_t i = 1; i < n; i++) {
 		for (uint32_t j = i; j > 0 && cmp_bpf_prog(&progs[j - 1], &progs[j]) > 0; j--) {
-			const struct sampo_feat_bpf_prog *t = progs[j];
+			struct sampo_bpf_prog_info *t = progs[j];
 
 			progs[j] = progs[j - 1];
 			progs[j - 1] = t;
@@ -1343,6 +1134,8 @@ static void print_bpf_prog_info(struct header_ctx *ctx)
 			continue;
 		print_one_bpf_prog(ctx, progs[i]);
 	}
+	for (uint32_t i = 0; i < n; i++)
+		sampo_bpf_prog_info__delete(progs[i]);
 	free(progs);
 }
 
@@ -1576,7 +1369,7 @@ static int perf61_processed(struct header_ctx *ctx, int feat, bool *ok)
 	case SAMPO_FEAT_BPF_PROG_INFO:
 		/* it refuses a bpf_prog_info larger than its own */
 		for (uint32_t i = 0; i < f->nr_bpf_progs; i++) {
-			if (f->bpf_progs[i].info_len > BPF_INFO_SIZE)
+			if (f->bpf_progs[i].info_len > SAMPO_BPF_PROG_INFO_SIZE_PERF61)
 				*ok = false;
 		}
 		break;
