@@ -730,13 +730,54 @@ static void pb_string(struct pbuf *b, const char *s)
 		(void)sampo_feature__encode_string(p, n, s);
 }
 
-static int pb_set(struct sampo_writer *w, int feat, struct pbuf *b)
+/*
+ * Where the host features go: a writer (record), or a features object that
+ * gets them parsed as a reader of the file would (header's view of this
+ * machine). Both see the same payloads.
+ */
+struct feat_sink {
+	struct sampo_writer *w;
+	struct sampo_features *f;
+};
+
+static int sink_raw(struct feat_sink *k, int feat, const void *p, size_t len)
 {
-	int err = b->oom ? -ENOMEM : sampo_writer__set_feature(w, feat, b->p, b->len);
+	if (k->w)
+		return sampo_writer__set_feature(k->w, feat, p, len);
+	return sampo_features__parse_one(k->f, feat, p, len, false, NULL);
+}
+
+static int sink_u32s(struct feat_sink *k, int feat, const uint32_t *v, size_t n)
+{
+	if (k->w)
+		return sampo_writer__set_feature_u32s(k->w, feat, v, n);
+	return sink_raw(k, feat, v, n * sizeof(*v));
+}
+
+static int sink_u64s(struct feat_sink *k, int feat, const uint64_t *v, size_t n)
+{
+	if (k->w)
+		return sampo_writer__set_feature_u64s(k->w, feat, v, n);
+	return sink_raw(k, feat, v, n * sizeof(*v));
+}
+
+static int pb_set(struct feat_sink *k, int feat, struct pbuf *b)
+{
+	int err = b->oom ? -ENOMEM : sink_raw(k, feat, b->p, b->len);
 
 	free(b->p);
 	memset(b, 0, sizeof(*b));
 	return err;
+}
+
+static int sink_string(struct feat_sink *k, int feat, const char *str)
+{
+	struct pbuf b = { 0 };
+
+	if (k->w)
+		return sampo_writer__set_feature_string(k->w, feat, str);
+	pb_string(&b, str);
+	return pb_set(k, feat, &b);
 }
 
 /* "key : value" from /proc/cpuinfo (first CPU) */
@@ -855,7 +896,7 @@ static void pb_strlist(struct pbuf *b, char **v, size_t nr)
 }
 
 /* perf's write_cpu_topology(): package and core sibling lists, ids, die lists and ids */
-static int feat_cpu_topology(struct synth *s, struct sampo_writer *w, uint32_t nr_cpus)
+static int feat_cpu_topology(struct synth *s, struct feat_sink *k, uint32_t nr_cpus)
 {
 	char *kinds[3][2] = {
 		{ "package_cpus_list", "core_siblings_list" },
@@ -869,16 +910,16 @@ static int feat_cpu_topology(struct synth *s, struct sampo_writer *w, uint32_t n
 	int err = 0;
 
 	for (uint32_t cpu = 0; cpu < nr_cpus && !err; cpu++) {
-		for (int k = 0; k < 3 && !err; k++) {
+		for (int ki = 0; ki < 3 && !err; ki++) {
 			for (int alt = 0; alt < 2; alt++) {
-				if (!kinds[k][alt])
+				if (!kinds[ki][alt])
 					continue;
 				snprintf(path, sizeof(path),
 					 "%s/devices/system/cpu/cpu%u/topology/%s", s->sys, cpu,
-					 kinds[k][alt]);
+					 kinds[ki][alt]);
 				if (read_line_file(path, buf, sizeof(buf)))
 					continue;
-				err = strlist_add(&lists[k], &nr_lists[k], buf);
+				err = strlist_add(&lists[ki], &nr_lists[ki], buf);
 				break;
 			}
 		}
@@ -910,16 +951,16 @@ static int feat_cpu_topology(struct synth *s, struct sampo_writer *w, uint32_t n
 			pb_u32(&b, (uint32_t)die);
 		}
 	}
-	err = pb_set(w, SAMPO_FEAT_CPU_TOPOLOGY, &b);
+	err = pb_set(k, SAMPO_FEAT_CPU_TOPOLOGY, &b);
 out:
 	free(b.p);
-	for (int k = 0; k < 3; k++)
-		strlist_free(lists[k], nr_lists[k]);
+	for (int ki = 0; ki < 3; ki++)
+		strlist_free(lists[ki], nr_lists[ki]);
 	return err;
 }
 
 /* perf's write_numa_topology(): per online node, memory in kB and its CPU list */
-static int feat_numa(struct synth *s, struct sampo_writer *w)
+static int feat_numa(struct synth *s, struct feat_sink *k)
 {
 	char path[PATH_MAX], buf[1024];
 	int *nodes = NULL;
@@ -967,12 +1008,12 @@ static int feat_numa(struct synth *s, struct sampo_writer *w)
 		pb_string(&b, buf);
 	}
 	free(nodes);
-	err = pb_set(w, SAMPO_FEAT_NUMA_TOPOLOGY, &b);
+	err = pb_set(k, SAMPO_FEAT_NUMA_TOPOLOGY, &b);
 	return err;
 }
 
 /* perf's write_pmu_mappings(): {type, name} of each PMU, in directory order */
-static int feat_pmu_mappings(struct synth *s, struct sampo_writer *w)
+static int feat_pmu_mappings(struct synth *s, struct feat_sink *k)
 {
 	char path[PATH_MAX];
 	struct pbuf b = { 0 };
@@ -1000,7 +1041,7 @@ static int feat_pmu_mappings(struct synth *s, struct sampo_writer *w)
 	}
 	closedir(d);
 	pb_put_u32_at(&b, 0, nr);
-	return pb_set(w, SAMPO_FEAT_PMU_MAPPINGS, &b);
+	return pb_set(k, SAMPO_FEAT_PMU_MAPPINGS, &b);
 }
 
 struct cache_ent {
@@ -1009,7 +1050,7 @@ struct cache_ent {
 };
 
 /* perf's write_cache(): every distinct cache of every CPU, version 1 */
-static int feat_cache(struct synth *s, struct sampo_writer *w, uint32_t nr_cpus)
+static int feat_cache(struct synth *s, struct feat_sink *k, uint32_t nr_cpus)
 {
 	struct cache_ent *v = NULL;
 	size_t nr = 0;
@@ -1083,11 +1124,11 @@ static int feat_cache(struct synth *s, struct sampo_writer *w, uint32_t nr_cpus)
 		pb_string(&b, v[i].map);
 	}
 	free(v);
-	return pb_set(w, SAMPO_FEAT_CACHE, &b);
+	return pb_set(k, SAMPO_FEAT_CACHE, &b);
 }
 
 /* perf's write_mem_topology(): memory blocks per node, as bitmaps */
-static int feat_mem_topology(struct synth *s, struct sampo_writer *w)
+static int feat_mem_topology(struct synth *s, struct feat_sink *k)
 {
 	char path[PATH_MAX];
 	uint64_t block_size, max_block = 0;
@@ -1172,10 +1213,10 @@ static int feat_mem_topology(struct synth *s, struct sampo_writer *w)
 		free(bits);
 	}
 	free(nodes);
-	return pb_set(w, SAMPO_FEAT_MEM_TOPOLOGY, &b);
+	return pb_set(k, SAMPO_FEAT_MEM_TOPOLOGY, &b);
 }
 
-int sampo_synthesize__features(const struct sampo_synth_opts *opts, struct sampo_writer *w)
+static int synth_features(const struct sampo_synth_opts *opts, struct feat_sink *k)
 {
 	struct synth *s = malloc(sizeof(*s));
 	char buf[256], vendor[64], family[16], model[16], stepping[16], path[PATH_MAX];
@@ -1191,24 +1232,24 @@ int sampo_synthesize__features(const struct sampo_synth_opts *opts, struct sampo
 	if (err)
 		goto out;
 	if (!uname(&u)) {
-		err = sampo_writer__set_feature_string(w, SAMPO_FEAT_HOSTNAME, u.nodename);
+		err = sink_string(k, SAMPO_FEAT_HOSTNAME, u.nodename);
 		if (!err)
-			err = sampo_writer__set_feature_string(
-				w, SAMPO_FEAT_OSRELEASE,
+			err = sink_string(
+				k, SAMPO_FEAT_OSRELEASE,
 				opts && opts->osrelease ? opts->osrelease : u.release);
 		if (!err)
-			err = sampo_writer__set_feature_string(w, SAMPO_FEAT_ARCH, u.machine);
+			err = sink_string(k, SAMPO_FEAT_ARCH, u.machine);
 		if (err)
 			goto out;
 	}
 	nrcpus[0] = present_cpus(s);
 	nrcpus[1] = (uint32_t)sysconf(_SC_NPROCESSORS_ONLN);
-	err = sampo_writer__set_feature_u32s(w, SAMPO_FEAT_NRCPUS, nrcpus, 2);
+	err = sink_u32s(k, SAMPO_FEAT_NRCPUS, nrcpus, 2);
 	if (err)
 		goto out;
 	if (cpuinfo_value(s, "model name", buf, sizeof(buf)) ||
 	    cpuinfo_value(s, "cpu model", buf, sizeof(buf))) {
-		err = sampo_writer__set_feature_string(w, SAMPO_FEAT_CPUDESC, buf);
+		err = sink_string(k, SAMPO_FEAT_CPUDESC, buf);
 		if (err)
 			goto out;
 	}
@@ -1217,34 +1258,63 @@ int sampo_synthesize__features(const struct sampo_synth_opts *opts, struct sampo
 	    cpuinfo_value(s, "model", model, sizeof(model)) &&
 	    cpuinfo_value(s, "stepping", stepping, sizeof(stepping))) {
 		snprintf(buf, sizeof(buf), "%s,%s,%s,%s", vendor, family, model, stepping);
-		err = sampo_writer__set_feature_string(w, SAMPO_FEAT_CPUID, buf);
+		err = sink_string(k, SAMPO_FEAT_CPUID, buf);
 		if (err)
 			goto out;
 	}
 	snprintf(path, sizeof(path), "%s/meminfo", s->proc);
 	mem = meminfo_kb(path, "MemTotal");
 	if (mem) {
-		err = sampo_writer__set_feature_u64s(w, SAMPO_FEAT_TOTAL_MEM, &mem, 1);
+		err = sink_u64s(k, SAMPO_FEAT_TOTAL_MEM, &mem, 1);
 		if (err)
 			goto out;
 	}
-	err = feat_cpu_topology(s, w, nrcpus[0]);
+	err = feat_cpu_topology(s, k, nrcpus[0]);
 	if (!err)
-		err = feat_numa(s, w);
+		err = feat_numa(s, k);
 	if (!err)
-		err = feat_pmu_mappings(s, w);
+		err = feat_pmu_mappings(s, k);
 	if (!err)
-		err = feat_cache(s, w, nrcpus[0]);
+		err = feat_cache(s, k, nrcpus[0]);
 	if (!err)
-		err = feat_mem_topology(s, w);
+		err = feat_mem_topology(s, k);
 	/* no BPF programs or BTF are collected; perf 6.1 writes the empty forms */
 	if (!err)
-		err = sampo_writer__set_feature_u32s(w, SAMPO_FEAT_BPF_PROG_INFO, &zero, 1);
+		err = sink_u32s(k, SAMPO_FEAT_BPF_PROG_INFO, &zero, 1);
 	if (!err)
-		err = sampo_writer__set_feature_u32s(w, SAMPO_FEAT_BPF_BTF, &zero, 1);
+		err = sink_u32s(k, SAMPO_FEAT_BPF_BTF, &zero, 1);
 	if (!err)
-		err = sampo_writer__set_feature_u32s(w, SAMPO_FEAT_PMU_CAPS, &zero, 1);
+		err = sink_u32s(k, SAMPO_FEAT_PMU_CAPS, &zero, 1);
 out:
 	free(s);
 	return err;
+}
+
+int sampo_synthesize__features(const struct sampo_synth_opts *opts, struct sampo_writer *w)
+{
+	struct feat_sink k = { .w = w };
+
+	if (!w)
+		return -EINVAL;
+	return synth_features(opts, &k);
+}
+
+int sampo_synthesize__host_features(const struct sampo_synth_opts *opts,
+				    struct sampo_features **ret_features)
+{
+	struct feat_sink k = { 0 };
+	int err;
+
+	if (!ret_features)
+		return -EINVAL;
+	k.f = sampo_features__new();
+	if (!k.f)
+		return -ENOMEM;
+	err = synth_features(opts, &k);
+	if (err) {
+		sampo_features__delete(k.f);
+		return err;
+	}
+	*ret_features = k.f;
+	return 0;
 }

@@ -27,6 +27,7 @@
 #include <sampo/common.h>
 #include <sampo/event.h>
 
+struct sampo_features;
 struct sampo_writer;
 
 /**
@@ -122,6 +123,23 @@ SAMPO_API int sampo_synthesize__module_build_id(const struct sampo_synth_opts *o
  */
 SAMPO_API int sampo_synthesize__features(const struct sampo_synth_opts *opts,
 					 struct sampo_writer *w);
+
+/**
+ * sampo_synthesize__host_features() - the host features perf 6.1 writes,
+ * parsed as a reader of the file would see them
+ * @opts: optional; proc_dir and sys_dir name the trees read (a fake tree in
+ *        tests); NULL means this machine's /proc and /sys
+ * @ret_features: on success, the features; free with sampo_features__delete()
+ *
+ * The same features as sampo_synthesize__features(), from the same sources
+ * (HOSTNAME, OSRELEASE and ARCH come from uname(2) whatever the roots): what
+ * perf reads of THIS machine where a file lacks something (perf 6.1's
+ * header shows the local PMUs of an AMD machine for an empty PMU_MAPPINGS).
+ *
+ * Return: 0, -EINVAL, -ENOMEM.
+ */
+SAMPO_API int sampo_synthesize__host_features(const struct sampo_synth_opts *opts,
+					      struct sampo_features **ret_features);
 
 /**
  * sampo_synthesize__vdso_build_id() - the build-id of this process's vDSO

@@ -373,6 +373,47 @@ static void test_synthesize__features_read_back(void **state)
 	sampo_reader__close(r);
 }
 
+/* The header's view of "this machine", from a fake /proc and /sys. */
+static void test_synthesize__host_features_from_a_root(void **state)
+{
+	char proc[512], sys[512];
+	struct sampo_features *f = NULL;
+	SAMPO_OPTS(sampo_synth_opts, opts, .proc_dir = proc, .sys_dir = sys);
+	bool cpu = false, sw = false;
+
+	(void)state;
+	put_text("hostproc/cpuinfo", "processor\t: 0\nvendor_id\t: AuthenticAMD\n"
+				     "cpu family\t: 25\nmodel\t\t: 33\n"
+				     "model name\t: Fake EPYC 1234\nstepping\t: 2\n\n"
+				     "processor\t: 1\nvendor_id\t: GenuineIntel\n");
+	put_text("hostproc/meminfo", "MemTotal:       16384 kB\nMemFree:  1 kB\n");
+	put_text("hostsys/bus/event_source/devices/cpu/type", "4\n");
+	put_text("hostsys/bus/event_source/devices/software/type", "1\n");
+	put_text("hostsys/bus/event_source/devices/broken/type", "x\n");
+	dir_path(proc, sizeof(proc), "hostproc");
+	dir_path(sys, sizeof(sys), "hostsys");
+
+	assert_int_equal(sampo_synthesize__host_features(&opts, &f), 0);
+	assert_true(sampo_features__has(f, SAMPO_FEAT_CPUID));
+	assert_string_equal(f->cpuid, "AuthenticAMD,25,33,2");
+	assert_string_equal(f->cpudesc, "Fake EPYC 1234");
+	assert_int_equal(f->total_mem_kb, 16384);
+	assert_true(sampo_features__has(f, SAMPO_FEAT_ARCH)); /* uname(2), not the root */
+	assert_int_equal(f->nr_pmu_mappings, 2);
+	for (uint32_t i = 0; i < f->nr_pmu_mappings; i++) {
+		if (!strcmp(f->pmu_mappings[i].name, "cpu"))
+			cpu = f->pmu_mappings[i].type == 4;
+		if (!strcmp(f->pmu_mappings[i].name, "software"))
+			sw = f->pmu_mappings[i].type == 1;
+	}
+	assert_true(cpu && sw);
+	/* nothing under the fake /sys: no topology, caches or memory blocks */
+	assert_false(sampo_features__has(f, SAMPO_FEAT_MEM_TOPOLOGY));
+	sampo_features__delete(f);
+
+	assert_int_equal(sampo_synthesize__host_features(&opts, NULL), -EINVAL);
+}
+
 static void test_synthesize__vdso_build_id(void **state)
 {
 	struct sampo_build_id bid;
@@ -401,6 +442,7 @@ int main(void)
 		cmocka_unit_test(test_synthesize__process_in_perf_order),
 		cmocka_unit_test(test_synthesize__data_maps_with_mmap_data),
 		cmocka_unit_test(test_synthesize__features_read_back),
+		cmocka_unit_test(test_synthesize__host_features_from_a_root),
 		cmocka_unit_test(test_synthesize__vdso_build_id),
 	};
 

@@ -38,7 +38,6 @@
  * BUILD_ID table (never printed here, and ignored by perf) only warns.
  */
 #include <byteswap.h>
-#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -47,13 +46,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 
 #include <sampo/bpf.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
 #include <sampo/reader.h>
+#include <sampo/synthesize.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -82,6 +81,7 @@ struct header_ctx {
 	bool is_dir; /* input is a perf.data directory (record --threads) */
 	struct sampo_reader *reader;
 	struct sampo_features *feat;
+	struct sampo_features *host; /* this machine's, read when a perf quirk needs them */
 	FILE *out;
 	/* group leadership rebuilt from GROUP_DESC, per attr (print_group_desc) */
 	size_t nr_evsels;
@@ -755,23 +755,15 @@ static bool arch_is_x86(const char *arch)
 	       (arch[0] == 'i' && arch[1] && arch[2] == '8' && arch[3] == '6');
 }
 
-/* The start of this machine's CPUID string: its vendor, as in /proc/cpuinfo. */
-static bool host_is_amd(void)
+/*
+ * This machine's features (CPUID, PMU_MAPPINGS, ...) as perf record would
+ * write them, read once: NULL when they cannot be read.
+ */
+static const struct sampo_features *host_features(struct header_ctx *ctx)
 {
-	char line[256];
-	bool amd = false;
-	FILE *fp = fopen("/proc/cpuinfo", "r");
-
-	if (!fp)
-		return false;
-	while (fgets(line, sizeof(line), fp)) {
-		if (!strncmp(line, "vendor_id", 9)) {
-			amd = strstr(line, "AuthenticAMD") != NULL;
-			break;
-		}
-	}
-	fclose(fp);
-	return amd;
+	if (!ctx->host && sampo_synthesize__host_features(NULL, &ctx->host))
+		ctx->host = NULL;
+	return ctx->host;
 }
 
 /*
@@ -784,79 +776,44 @@ static bool host_is_amd(void)
 static bool perf61_uses_host_pmus(struct header_ctx *ctx)
 {
 	const struct sampo_features *f = ctx->feat;
-	struct utsname uts;
-	const char *arch = NULL;
-	bool amd;
+	const struct sampo_features *host = NULL;
+	const char *arch = NULL, *cpuid = NULL;
+	bool from_file = !sampo_reader__is_pipe(ctx->reader);
 
-	if (!sampo_reader__is_pipe(ctx->reader) && sampo_features__has(f, SAMPO_FEAT_ARCH))
+	if (from_file && sampo_features__has(f, SAMPO_FEAT_ARCH))
 		arch = f->arch;
-	else if (!uname(&uts))
-		arch = uts.machine;
+	else if ((host = host_features(ctx)) && sampo_features__has(host, SAMPO_FEAT_ARCH))
+		arch = host->arch;
 	if (!arch || !arch_is_x86(arch))
 		return false;
-	if (!sampo_reader__is_pipe(ctx->reader) && sampo_features__has(f, SAMPO_FEAT_CPUID))
-		amd = !strncmp(f->cpuid, "AuthenticAMD", 12);
-	else
-		amd = host_is_amd();
-	return amd;
+	if (from_file && sampo_features__has(f, SAMPO_FEAT_CPUID))
+		cpuid = f->cpuid;
+	else if ((host = host_features(ctx)) && sampo_features__has(host, SAMPO_FEAT_CPUID))
+		cpuid = host->cpuid;
+	return cpuid && !strncmp(cpuid, "AuthenticAMD", 12);
 }
 
-/*
- * This machine's PMUs as perf lists them: the directories of
- * /sys/bus/event_source/devices in readdir order, with their "type" number.
- */
-static void print_host_pmu_mappings(FILE *fp)
+/* PMU mappings as perf prints them */
+static void print_pmu_mapping_list(FILE *fp, const struct sampo_features *f)
 {
-	const char *dir = "/sys/bus/event_source/devices";
-	const char *delim = "# pmu mappings: ";
-	struct dirent *de;
-	DIR *d = opendir(dir);
-
-	if (d) {
-		while ((de = readdir(d))) {
-			char path[512];
-			unsigned int type;
-			FILE *tf;
-			int n;
-
-			if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-				continue;
-			snprintf(path, sizeof(path), "%s/%s/type", dir, de->d_name);
-			tf = fopen(path, "r");
-			if (!tf)
-				continue;
-			n = fscanf(tf, "%u", &type);
-			fclose(tf);
-			if (n != 1)
-				continue;
-			fprintf(fp, "%s%s = %u", delim, de->d_name, type);
-			delim = ", ";
-		}
-		closedir(d);
-	}
-	if (delim[0] == '#')
+	if (!f || !f->nr_pmu_mappings) {
 		fprintf(fp, "# pmu mappings: not available\n");
-	else
-		fputc('\n', fp);
+		return;
+	}
+	for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
+		fprintf(fp, "%s%s = %" PRIu32, i ? ", " : "# pmu mappings: ",
+			f->pmu_mappings[i].name, f->pmu_mappings[i].type);
+	fputc('\n', fp);
 }
 
 static void print_pmu_mappings(struct header_ctx *ctx)
 {
 	const struct sampo_features *f = ctx->feat;
-	FILE *fp = ctx->out;
 
-	if (!f->nr_pmu_mappings) {
-		if (perf61_uses_host_pmus(ctx))
-			print_host_pmu_mappings(fp);
-		else
-			fprintf(fp, "# pmu mappings: not available\n");
-		return;
-	}
-	for (uint32_t i = 0; i < f->nr_pmu_mappings; i++)
-		fprintf(fp, "%s%s = %" PRIu32,
-			i ? ", " : "# pmu mappings: ", f->pmu_mappings[i].name,
-			f->pmu_mappings[i].type);
-	fputc('\n', fp);
+	/* the local PMUs: /sys/bus/event_source/devices in readdir order */
+	if (!f->nr_pmu_mappings && perf61_uses_host_pmus(ctx))
+		f = host_features(ctx);
+	print_pmu_mapping_list(ctx->out, f);
 }
 
 static void print_cache(struct header_ctx *ctx)
@@ -1603,6 +1560,7 @@ int cmd_header(int argc, const char **argv)
 		err = header_file_mode(&ctx);
 
 	sampo_features__delete(ctx.feat);
+	sampo_features__delete(ctx.host);
 	free(ctx.leader);
 	free(ctx.nr_members);
 	free(ctx.group_name);
