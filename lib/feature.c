@@ -1164,15 +1164,23 @@ int sampo_features__parse_one(struct sampo_features *f, int feat, const void *bu
 	return 0;
 }
 
-int sampo_features__parse(struct sampo_reader *reader, struct sampo_features **ret_features,
-			  struct sampo_feature_error *err)
+/*
+ * Every feature of @reader into a new object. @each: a feature that cannot
+ * be read or parsed is left out (the first one is described in @err) and
+ * the others are still parsed; else the first one ends the parse.
+ * Return: the number of features left out, or a negative error.
+ */
+static int features_parse(struct sampo_reader *reader, bool each,
+			  struct sampo_features **ret_features, struct sampo_feature_error *err)
 {
+	struct sampo_feature_error first, cur;
 	struct sampo_features *f;
+	int ret = 0, nr_bad = 0;
 	bool swap;
-	int ret = 0;
 
+	memset(&first, 0, sizeof(first));
 	if (err)
-		memset(err, 0, sizeof(*err));
+		*err = first;
 	if (!reader || !ret_features)
 		return -EINVAL;
 	f = sampo_features__new();
@@ -1190,26 +1198,44 @@ int sampo_features__parse(struct sampo_reader *reader, struct sampo_features **r
 		if (ret == -ENOENT)
 			continue; /* pipe mode: bit known, payload not kept */
 		if (ret) {
-			if (err) {
-				err->feat = feat;
-				err->section_offset = sampo_reader__feature_offset(reader, feat);
-				snprintf(err->msg, sizeof(err->msg), "cannot read the section");
-			}
-			goto out_delete;
+			memset(&cur, 0, sizeof(cur));
+			cur.feat = feat;
+			snprintf(cur.msg, sizeof(cur.msg), "cannot read the section");
+		} else {
+			ret = sampo_features__parse_one(f, feat, data, size, swap, &cur);
 		}
-		ret = sampo_features__parse_one(f, feat, data, size, swap, err);
-		if (ret) {
-			if (err)
-				err->section_offset = sampo_reader__feature_offset(reader, feat);
+		if (!ret)
+			continue;
+		cur.section_offset = sampo_reader__feature_offset(reader, feat);
+		if (!nr_bad++)
+			first = cur;
+		if (!each || ret == -ENOMEM || ret == -EINVAL)
 			goto out_delete;
-		}
 	}
+	if (err)
+		*err = first;
 	*ret_features = f;
-	return 0;
+	return nr_bad;
 
 out_delete:
+	if (err)
+		*err = first;
 	sampo_features__delete(f);
 	return ret;
+}
+
+int sampo_features__parse(struct sampo_reader *reader, struct sampo_features **ret_features,
+			  struct sampo_feature_error *err)
+{
+	int ret = features_parse(reader, false, ret_features, err);
+
+	return ret > 0 ? 0 : ret; /* (never > 0: the first bad feature fails) */
+}
+
+int sampo_features__parse_each(struct sampo_reader *reader, struct sampo_features **ret_features,
+			       struct sampo_feature_error *err)
+{
+	return features_parse(reader, true, ret_features, err);
 }
 
 /* ---- encoding (for writers) ------------------------------------------------------ */

@@ -318,6 +318,26 @@ SAMPO_API int sampo_features__parse(struct sampo_reader *reader,
 				    struct sampo_feature_error *err);
 
 /**
+ * sampo_features__parse_each() - decode every feature present in a file,
+ * leaving out the ones that do not parse
+ * @reader: as for sampo_features__parse()
+ * @ret_features: on success, the features that parsed (a damaged one is
+ *                absent: sampo_features__has() is false); free with
+ *                sampo_features__delete()
+ * @err: optional; the first feature left out and why (feat 0 when none)
+ *
+ * For commands that can do without a damaged optional feature (perf goes on
+ * too): a payload that does not parse (or cannot be read) is skipped and the
+ * others are still parsed. Say so once with @err.
+ *
+ * Return: the number of features left out (0: all parsed), or -ENOMEM or
+ * -EINVAL (then nothing is returned).
+ */
+SAMPO_API int sampo_features__parse_each(struct sampo_reader *reader,
+					 struct sampo_features **ret_features,
+					 struct sampo_feature_error *err);
+
+/**
  * sampo_feature__encode_string() - encode a perf header string
  * @buf: where the bytes go, or NULL to only compute the size
  * @size: bytes available at @buf

@@ -1086,6 +1086,62 @@ static void test_feature__parse_through_reader(void **state)
 	}
 }
 
+/* parse_each: damaged features are left out, counted, the first described; the rest parse */
+static void test_feature__parse_each_leaves_out_damaged_features(void **state)
+{
+	static const int feats[] = { SAMPO_FEAT_HOSTNAME, SAMPO_FEAT_NRCPUS, SAMPO_FEAT_EVENT_DESC,
+				     SAMPO_FEAT_CPU_TOPOLOGY };
+	static void (*const builders[])(struct img *) = { build_hostname, build_nrcpus,
+							  build_event_desc, build_cpu_topology };
+	size_t payload_off[4];
+
+	(void)state;
+	sampo_set_print(quiet);
+	for (int be = 0; be <= 1; be++) {
+		struct sampo_reader *r;
+		struct sampo_features *f = NULL;
+		struct sampo_feature_error err;
+		struct img im;
+
+		build_file(&im, be, feats, 4, builders, payload_off);
+		assert_int_equal(sampo_reader__open_mem(im.buf, im.len, "mem", NULL, &r), 0);
+		assert_int_equal(sampo_features__parse_each(r, &f, &err), 0);
+		assert_int_equal(err.feat, 0);
+		for (size_t i = 0; i < 4; i++)
+			assert_true(sampo_features__has(f, feats[i]));
+		sampo_features__delete(f);
+		sampo_reader__close(r);
+
+		/* HOSTNAME's string and CPU_TOPOLOGY's first string run past their sections */
+		img_set_u32(&im, payload_off[0], 4096);
+		img_set_u32(&im, payload_off[3] + 4, 4096);
+		assert_int_equal(sampo_reader__open_mem(im.buf, im.len, "mem", NULL, &r), 0);
+		f = NULL;
+		assert_int_equal(sampo_features__parse_each(r, &f, &err), 2);
+		assert_non_null(f);
+		assert_false(sampo_features__has(f, SAMPO_FEAT_HOSTNAME));
+		assert_null(f->hostname);
+		assert_false(sampo_features__has(f, SAMPO_FEAT_CPU_TOPOLOGY));
+		assert_true(sampo_features__has(f, SAMPO_FEAT_NRCPUS));
+		check_values(f, SAMPO_FEAT_NRCPUS);
+		assert_true(sampo_features__has(f, SAMPO_FEAT_EVENT_DESC));
+		check_values(f, SAMPO_FEAT_EVENT_DESC);
+		assert_int_equal(err.feat, SAMPO_FEAT_HOSTNAME);
+		assert_int_equal(err.section_offset, payload_off[0]);
+		assert_non_null(strstr(err.msg, "string length 4096"));
+		sampo_features__delete(f);
+
+		/* the strict parse still stops at the first */
+		f = NULL;
+		assert_int_equal(sampo_features__parse(r, &f, &err), -SAMPO_ERR_MALFORMED);
+		assert_null(f);
+		assert_int_equal(err.feat, SAMPO_FEAT_HOSTNAME);
+		sampo_reader__close(r);
+		img_free(&im);
+	}
+	assert_int_equal(sampo_features__parse_each(NULL, NULL, NULL), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1104,6 +1160,7 @@ int main(void)
 		cmocka_unit_test(test_feature__rejects_bad_ids),
 		cmocka_unit_test(test_feature__encode_round_trip),
 		cmocka_unit_test(test_feature__parse_through_reader),
+		cmocka_unit_test(test_feature__parse_each_leaves_out_damaged_features),
 	};
 
 	return cmocka_run_group_tests_name("feature", tests, NULL, NULL);
