@@ -7,12 +7,15 @@
  * command, so file-scope statics are enough and keep cli_err() calls short.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <sampo/common.h>
+#include <sampo/feature.h>
+#include <sampo/reader.h>
 
 #include "cli.h"
 #include "options.h"
@@ -73,6 +76,18 @@ void cli_warn(const char *fmt, ...)
 	va_start(ap, fmt);
 	cli_vmsg("warning: ", fmt, ap, 0);
 	va_end(ap);
+}
+
+void cli_warn_damaged_features(const char *input, int nr, const struct sampo_feature_error *fe)
+{
+	const char *name = sampo_feature__name(fe->feat);
+	char more[64] = "";
+
+	if (nr > 1)
+		snprintf(more, sizeof(more), " (and %d more damaged feature%s)", nr - 1,
+			 nr > 2 ? "s" : "");
+	cli_warn("'%s': feature %s at %#" PRIx64 ", offset %#" PRIx64 ": %s; read without it%s",
+		 input, name ? name : "?", fe->section_offset, fe->offset, fe->msg, more);
 }
 
 int cli_exit_code(int ret)

@@ -60,6 +60,15 @@ int cli_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
 /* cli_warn() - print "sampo <cmd>: warning: <message>" to stderr */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct sampo_feature_error;
+
+/*
+ * cli_warn_damaged_features() - the one warning for @nr features of @input
+ * left out because they do not parse (sampo_features__parse_each()); @fe
+ * describes the first
+ */
+void cli_warn_damaged_features(const char *input, int nr, const struct sampo_feature_error *fe);
+
 /* cli_exit_code() - map a command's return value to the process exit status */
 int cli_exit_code(int ret);
 

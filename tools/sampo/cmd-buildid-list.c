@@ -457,6 +457,25 @@ static int bl_add_build_id(struct bl_ctx *ctx, int32_t pid, uint8_t cpumode, con
 	return 0;
 }
 
+/*
+ * The other features are not needed here, but a damaged one is worth one
+ * warning (perf lists the build-ids all the same). A damaged BUILD_ID is
+ * bl_read_build_id_table()'s to report.
+ */
+static void bl_check_features(struct bl_ctx *ctx, const char *input)
+{
+	struct sampo_feature_error fe;
+	struct sampo_features *f = NULL;
+	int nr;
+
+	if (sampo_reader__is_pipe(ctx->reader))
+		return;
+	nr = sampo_features__parse_each(ctx->reader, &f, &fe);
+	if (nr > 0 && fe.feat != SAMPO_FEAT_BUILD_ID)
+		cli_warn_damaged_features(input, nr, &fe);
+	sampo_features__delete(f);
+}
+
 static int bl_read_build_id_table(struct bl_ctx *ctx, const char *input)
 {
 	struct sampo_feature_error ferr = { 0 };
@@ -949,6 +968,7 @@ static int run_buildid_list(struct bl_ctx *ctx, const char *input, bool with_hit
 		with_hits = false;
 	if (!sampo_reader__has_feature(ctx->reader, SAMPO_FEAT_BUILD_ID))
 		with_hits = true;
+	bl_check_features(ctx, input);
 	err = bl_read_build_id_table(ctx, input);
 	if (err)
 		return err;

@@ -32,9 +32,14 @@
  * pipe mode such a failure ends perf's output, and so it ends ours, with a
  * warning.
  *
- * Errors: a feature that does not parse ends the output with one line on
- * stderr naming the file, the feature, the file offset of the bad field and
- * the problem; the lines printed before it stay. Exit status 1. A damaged
+ * Errors: in file mode, a feature whose payload does not parse is left out
+ * and prints as empty;
+ * everything else prints, and one warning at the end names the first such
+ * feature, where and why, and how many more there were. Exit status 0, as
+ * perf goes on too (perf, though, stops processing the features after one
+ * whose damage it notices: the later ones print as if empty there). In pipe
+ * mode a feature record that does not parse ends the output with one line
+ * on stderr, the lines printed before it staying; exit status 1. A damaged
  * BUILD_ID table (never printed here, and ignored by perf) only warns.
  */
 #include <byteswap.h>
@@ -82,6 +87,8 @@ struct header_ctx {
 	struct sampo_reader *reader;
 	struct sampo_features *feat;
 	struct sampo_features *host; /* this machine's, read when a perf quirk needs them */
+	int nr_damaged;		     /* features left out because they do not parse */
+	struct sampo_feature_error first_damage;
 	FILE *out;
 	/* group leadership rebuilt from GROUP_DESC, per attr (print_group_desc) */
 	size_t nr_evsels;
@@ -89,6 +96,13 @@ struct header_ctx {
 	uint32_t *nr_members; /* of each evsel when it leads a group */
 	const char **group_name;
 };
+
+/* A damaged feature, left out: one warning for all of them, at the end. */
+static void note_damage(struct header_ctx *ctx, const struct sampo_feature_error *fe)
+{
+	if (!ctx->nr_damaged++)
+		ctx->first_damage = *fe;
+}
 
 /* ---- small formatting helpers ------------------------------------------------ */
 
@@ -367,6 +381,11 @@ static void print_event_desc(struct header_ctx *ctx)
 	const struct sampo_features *f = ctx->feat;
 	FILE *fp = ctx->out;
 
+	/* perf's read_event_desc() failed (damaged) */
+	if (!sampo_features__has(f, SAMPO_FEAT_EVENT_DESC)) {
+		fprintf(fp, "# event desc: not available or unable to read\n");
+		return;
+	}
 	for (uint32_t i = 0; i < f->nr_events; i++) {
 		if (!attr_check(&f->events[i].attr)) {
 			fprintf(fp, "# event desc: not available or unable to read\n");
@@ -727,11 +746,19 @@ static int print_numa_topology(struct header_ctx *ctx)
 	for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
 		int *cpus = NULL;
 
-		if (parse_cpu_list(f->numa_nodes[i].cpus, &cpus) < 0)
-			return cli_err(0,
-				       "%s: feature NUMA_TOPOLOGY: node %u: invalid cpu list '%s'",
-				       sampo_reader__name(ctx->reader), f->numa_nodes[i].node,
-				       f->numa_nodes[i].cpus);
+		if (parse_cpu_list(f->numa_nodes[i].cpus, &cpus) < 0) {
+			struct sampo_feature_error fe = {
+				.feat = SAMPO_FEAT_NUMA_TOPOLOGY,
+				.section_offset = sampo_reader__feature_offset(
+					ctx->reader, SAMPO_FEAT_NUMA_TOPOLOGY),
+			};
+
+			/* damaged: perf's processing fails, it prints no node */
+			snprintf(fe.msg, sizeof(fe.msg), "node %u: invalid cpu list '%.64s'",
+				 f->numa_nodes[i].node, f->numa_nodes[i].cpus);
+			note_damage(ctx, &fe);
+			return 0;
+		}
 		free(cpus);
 	}
 	for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
@@ -1279,9 +1306,14 @@ static void print_frame_head(struct header_ctx *ctx)
 	fprintf(fp, "# feat offset    : %" PRIu64 "\n", h->data.offset + h->data.size);
 }
 
-/* Read and parse feature @feat of a file; report a failure. */
+/*
+ * Read and parse feature @feat of a file. A damaged feature (its payload
+ * does not parse) is left out, with one warning for all at the end, and the
+ * rest is read: return 1. Else 0, or an error already reported.
+ */
 static int file_parse_feature(struct header_ctx *ctx, int feat)
 {
+	struct sampo_feature_error fe = { .feat = feat };
 	const void *data;
 	size_t size;
 	int err;
@@ -1294,8 +1326,15 @@ static int file_parse_feature(struct header_ctx *ctx, int feat)
 				       sampo_reader__error(ctx->reader) :
 				       "cannot read a feature section");
 	}
-	return parse_feature(ctx, feat, data, size,
-			     sampo_reader__feature_offset(ctx->reader, feat));
+	err = sampo_features__parse_one(ctx->feat, feat, data, size,
+					sampo_reader__needs_swap(ctx->reader), &fe);
+	if (!err)
+		return 0;
+	if (err != -SAMPO_ERR_MALFORMED && err != -SAMPO_ERR_UNSUPPORTED)
+		return report_feature_error(ctx, err, &fe);
+	fe.section_offset = sampo_reader__feature_offset(ctx->reader, feat);
+	note_damage(ctx, &fe);
+	return 1;
 }
 
 /*
@@ -1340,7 +1379,7 @@ static int header_file_mode(struct header_ctx *ctx)
 {
 	const struct sampo_file_header *h = sampo_reader__file_header(ctx->reader);
 	struct sampo_features *f = ctx->feat;
-	bool processing = true, ok;
+	bool processing = true, damaged_btf = false, ok;
 	FILE *fp = ctx->out;
 	int err;
 
@@ -1359,14 +1398,19 @@ static int header_file_mode(struct header_ctx *ctx)
 		if (processing && feat == SAMPO_FEAT_BPF_PROG_INFO &&
 		    sampo_reader__has_feature(ctx->reader, SAMPO_FEAT_BPF_BTF)) {
 			err = file_parse_feature(ctx, SAMPO_FEAT_BPF_BTF);
-			if (err)
+			if (err < 0)
 				return err;
+			damaged_btf = err > 0;
 		}
-		if (processing && !sampo_features__has(f, feat)) {
+		/*
+		 * A damaged feature is left out with a warning and prints as
+		 * empty; the others are read (where perf notices the damage, it
+		 * stops processing: later features print as if empty there).
+		 */
+		if (processing && !sampo_features__has(f, feat) &&
+		    !(feat == SAMPO_FEAT_BPF_BTF && damaged_btf)) {
 			err = file_parse_feature(ctx, feat);
-			if (err == -SAMPO_ERR_MALFORMED && feat == SAMPO_FEAT_BUILD_ID)
-				err = 0; /* reported; perf ignores it too, nothing is printed */
-			if (err)
+			if (err < 0)
 				return err;
 		}
 		if (processing) {
@@ -1558,6 +1602,11 @@ int cmd_header(int argc, const char **argv)
 		err = header_pipe_mode(&ctx);
 	else
 		err = header_file_mode(&ctx);
+	if (ctx.nr_damaged) {
+		fflush(ctx.out);
+		cli_warn_damaged_features(sampo_reader__name(ctx.reader), ctx.nr_damaged,
+					  &ctx.first_damage);
+	}
 
 	sampo_features__delete(ctx.feat);
 	sampo_features__delete(ctx.host);

@@ -229,9 +229,12 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	}
 	is_pipe = sampo_reader__is_pipe(ctx->reader);
 	if (!is_pipe) {
-		err = sampo_features__parse(ctx->reader, &ctx->features, &ferr);
-		if (err)
-			return cli_err(0, "'%s': %s", ctx->input, ferr.msg);
+		/* a damaged feature is left out with one warning, as perf goes on too */
+		err = sampo_features__parse_each(ctx->reader, &ctx->features, &ferr);
+		if (err < 0)
+			return cli_err(err, "cannot read the features of '%s'", ctx->input);
+		if (err > 0)
+			cli_warn_damaged_features(ctx->input, err, &ferr);
 		/* where each module's sections were loaded, if sampo record saved it */
 		err = sampo_module_sections__read(ctx->reader, &ctx->module_sections);
 		if (err && err != -ENOENT)
