@@ -486,3 +486,65 @@ int sampo_buildid_cache__add_mem(const char *dir, const char *name,
 		return -EINVAL;
 	return cache_add(dir, name, bid, kind, &src);
 }
+
+/* ---- perf record's policy ------------------------------------------------ */
+
+const char *sampo_buildid_cache__dso_kind(const char *name)
+{
+	if (!name)
+		return NULL;
+	if (!strcmp(name, "[vdso]"))
+		return "vdso";
+	/*
+	 * A memfd or a deleted file cannot be reopened by its name; "//anon"
+	 * and "/anon_hugepage" are perf's names of anonymous memory.
+	 */
+	if (name[0] == '/' && name[1] != '/' && strncmp(name, "/memfd:", 7) &&
+	    strncmp(name, "/anon_hugepage", 14) && !strstr(name, " (deleted)"))
+		return "elf";
+	return NULL;
+}
+
+#define DSO_OPTS_GET(opts, field, def)                                                             \
+	((opts) && (opts)->sz >= offsetof(struct sampo_buildid_cache_dso_opts, field) +           \
+				     sizeof((opts)->field)                                         \
+		 ? (opts)->field                                                                   \
+		 : (def))
+
+int sampo_buildid_cache__add_dso(const char *dir, const char *name,
+				 const struct sampo_build_id *bid,
+				 const struct sampo_buildid_cache_dso_opts *opts)
+{
+	const char *kind = sampo_buildid_cache__dso_kind(name);
+	const void *image = DSO_OPTS_GET(opts, vdso_image, (const void *)NULL);
+	size_t image_size = DSO_OPTS_GET(opts, vdso_size, (size_t)0);
+	char *cached = NULL;
+
+	if (!name || !bid || (opts && opts->sz < sizeof(opts->sz)))
+		return -EINVAL;
+	if (!kind)
+		return -EOPNOTSUPP;
+	if (!sampo_buildid_cache__lookup(dir, bid, kind, &cached)) {
+		free(cached);
+		return 0;
+	}
+	if (!strcmp(kind, "vdso")) {
+		if (!image || !image_size)
+			return -EOPNOTSUPP;
+		return sampo_buildid_cache__add_mem(dir, name, bid, kind, image, image_size);
+	}
+	return sampo_buildid_cache__add_elf(dir, name, bid, name);
+}
+
+int sampo_buildid_cache__add_kallsyms(const char *dir, const struct sampo_build_id *kernel_bid,
+				      const char *proc_dir)
+{
+	char path[4096], *cached = NULL;
+
+	if (!sampo_buildid_cache__lookup(dir, kernel_bid, "kallsyms", &cached)) {
+		free(cached);
+		return 0;
+	}
+	snprintf(path, sizeof(path), "%s/kallsyms", proc_dir ? proc_dir : "/proc");
+	return sampo_buildid_cache__add(dir, "[kernel.kallsyms]", kernel_bid, "kallsyms", path);
+}

@@ -14,6 +14,7 @@
 #include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <sampo/buildid.h>
@@ -131,11 +132,17 @@ int sampo_build_id__from_elf_fd(int fd, struct sampo_build_id *ret)
 
 int sampo_build_id__from_elf(const char *path, struct sampo_build_id *ret)
 {
+	struct stat st;
 	int fd, err;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* a FIFO at a DSO's path (a profiled program can put one there) must not block us */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
 		return -errno;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EINVAL;
+	}
 	err = sampo_build_id__from_elf_fd(fd, ret);
 	close(fd);
 	return err;

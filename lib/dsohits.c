@@ -22,9 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <stdio.h>
+
+#include <sampo/buildid-cache.h>
 #include <sampo/dsohits.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
+#include <sampo/synthesize.h>
 
 #include "internal/util.h"
 
@@ -587,4 +591,49 @@ bool sampo_dsohits__time_range(const struct sampo_dsohits *h, uint64_t *first, u
 	if (last)
 		*last = h->last_time;
 	return h->has_time;
+}
+
+/* ---- build-ids of the DSOs with samples ---------------------------------- */
+
+#define BID_OPTS_GET(opts, field, def)                                                             \
+	((opts) && (opts)->sz >= offsetof(struct sampo_dsohit_bid_opts, field) +                  \
+				     sizeof((opts)->field)                                         \
+		 ? (opts)->field                                                                   \
+		 : (def))
+
+int sampo_dsohit__build_id(const struct sampo_dsohit *hit, const struct sampo_dsohit_bid_opts *opts,
+			   struct sampo_build_id *ret)
+{
+	const char *sys = BID_OPTS_GET(opts, sys_dir, (const char *)NULL);
+	const struct sampo_build_id *vdso =
+		BID_OPTS_GET(opts, vdso_bid, (const struct sampo_build_id *)NULL);
+	char path[4096];
+
+	if (!hit || !ret || (opts && opts->sz < sizeof(opts->sz)))
+		return -EINVAL;
+	if (!sys)
+		sys = "/sys";
+	if (hit->bid.size) {
+		*ret = hit->bid;
+		return 0;
+	}
+	if (hit->kernel) {
+		snprintf(path, sizeof(path), "%s/kernel/notes", sys);
+		return sampo_build_id__from_notes_file(path, ret);
+	}
+	if (!strcmp(hit->name, "[vdso]")) {
+		if (!vdso || !vdso->size)
+			return -ENOENT;
+		*ret = *vdso;
+		return 0;
+	}
+	if (hit->cpumode == SAMPO_CPUMODE_KERNEL) {
+		SAMPO_OPTS(sampo_synth_opts, so, .sys_dir = sys);
+
+		if (!sampo_synthesize__module_build_id(&so, hit->name, ret))
+			return 0;
+	}
+	if (!sampo_buildid_cache__dso_kind(hit->name))
+		return -ENOENT;
+	return sampo_build_id__from_elf(hit->name, ret);
 }

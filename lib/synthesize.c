@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include <sampo/feature.h>
+#include <sampo/proc-modules.h>
 #include <sampo/synthesize.h>
 #include <sampo/writer.h>
 
@@ -575,9 +576,11 @@ walk:
 int sampo_synthesize__modules(const struct sampo_synth_opts *opts, sampo_synth_fn fn, void *ctx)
 {
 	struct synth *s = malloc(sizeof(*s));
-	char path[PATH_MAX], line[1024];
+	struct sampo_proc_module *mods = NULL;
+	char path[PATH_MAX];
 	struct mod_files mf = { 0 };
-	FILE *f = NULL, *dep = NULL;
+	FILE *dep = NULL;
+	size_t nr_mods = 0;
 	int err, nr = 0;
 
 	if (!s)
@@ -585,28 +588,25 @@ int sampo_synthesize__modules(const struct sampo_synth_opts *opts, sampo_synth_f
 	err = synth_init(s, opts, fn, ctx);
 	if (err)
 		goto out;
-	snprintf(path, sizeof(path), "%s/modules", s->proc);
-	f = fopen(path, "re");
-	if (!f) {
-		err = errno == ENOENT ? 0 : -errno;
+	err = sampo_proc_modules__read(s->proc, &mods, &nr_mods);
+	if (err) {
+		if (err == -ENOENT)
+			err = 0;
 		goto out;
 	}
 	snprintf(path, sizeof(path), "%s/%s/modules.dep", s->modules, s->release);
 	dep = fopen(path, "re");
-	while (fgets(line, sizeof(line), f)) {
-		char name[256], mod[256], file[PATH_MAX], *p;
-		unsigned long long size, addr = 0;
+	for (size_t i = 0; i < nr_mods; i++) {
+		char mod[256], file[PATH_MAX];
 
-		if (sscanf(line, "%255s %llu", name, &size) != 2)
-			continue;
-		p = strstr(line, " 0x");
-		if (!p || sscanf(p, " %llx", &addr) != 1 || !addr)
+		if (!mods[i].addr)
 			continue; /* hidden (kptr_restrict) or malformed */
-		module_name(name, mod, sizeof(mod));
+		module_name(mods[i].name, mod, sizeof(mod));
 		module_path(s, dep, &mf, mod, file, sizeof(file));
 		if (!file[0])
 			snprintf(file, sizeof(file), "[%s]", mod);
-		err = emit_mmap(s, SAMPO_CPUMODE_KERNEL, KERNEL_PID, addr, size, 0, file);
+		err = emit_mmap(s, SAMPO_CPUMODE_KERNEL, KERNEL_PID, mods[i].addr,
+				mods[i].size_bytes, 0, file);
 		if (err)
 			goto out;
 		nr++;
@@ -615,8 +615,7 @@ int sampo_synthesize__modules(const struct sampo_synth_opts *opts, sampo_synth_f
 out:
 	if (dep)
 		fclose(dep);
-	if (f)
-		fclose(f);
+	free(mods);
 	sampo_module_files__free(mf.files, mf.nr);
 	free(s);
 	return err;

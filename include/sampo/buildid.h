@@ -31,7 +31,8 @@ struct sampo_build_id {
  *
  * Looks in SHT_NOTE sections, then in PT_NOTE segments (for files without
  * section headers). A note longer than SAMPO_BUILD_ID_SIZE is an error.
- * Return: 0, -ENOENT when the file has no build-id, -errno,
+ * Return: 0, -ENOENT when the file has no build-id, -errno, -EINVAL (not
+ * a regular file: a FIFO is not opened for long enough to block),
  * -SAMPO_ERR_MALFORMED (not ELF, bad note)
  */
 SAMPO_API int sampo_build_id__from_elf(const char *path, struct sampo_build_id *ret);

@@ -77,4 +77,28 @@ SAMPO_API uint64_t sampo_dsohits__nr_samples(const struct sampo_dsohits *hits,
 SAMPO_API bool sampo_dsohits__time_range(const struct sampo_dsohits *hits, uint64_t *first,
 					 uint64_t *last);
 
+struct sampo_dsohit_bid_opts {
+	size_t sz;
+	const char *sys_dir;		       /* NULL: "/sys" (kernel/notes, module/NAME/notes) */
+	const struct sampo_build_id *vdso_bid; /* the vDSO's, for "[vdso]"; NULL: unknown */
+};
+#define sampo_dsohit_bid_opts__last_field vdso_bid
+
+/**
+ * sampo_dsohit__build_id() - the build-id perf record writes for a DSO with samples
+ * @hit: the DSO
+ * @opts: optional; where /sys is, the vDSO's build-id
+ * @ret: on success, the build-id
+ *
+ * In order: the one its MMAP2 record carried; for the kernel, SYS/kernel/notes;
+ * for "[vdso]", @opts->vdso_bid; for a module, its notes under
+ * SYS/module/NAME; for a file (see sampo_buildid_cache__dso_kind()), its
+ * ELF note, read from the file now.
+ * Return: 0, -ENOENT (none known), or -errno / -SAMPO_ERR_MALFORMED from
+ * the file read
+ */
+SAMPO_API int sampo_dsohit__build_id(const struct sampo_dsohit *hit,
+				     const struct sampo_dsohit_bid_opts *opts,
+				     struct sampo_build_id *ret);
+
 #endif /* SAMPO_DSOHITS_H */

@@ -378,6 +378,8 @@ static void test_buildid_cache__refuses_fifo_without_hanging(void **state)
 	assert_int_equal(sampo_buildid_cache__add_elf(cache, fifo, &bid, fifo), -EINVAL);
 	assert_int_equal(sampo_buildid_cache__add(cache, fifo, &bid, "elf", fifo), -EINVAL);
 	assert_int_equal(sampo_buildid_cache__add(cache, "/d", &bid, "elf", "/dev/null"), -EINVAL);
+	/* the build-id table reads DSOs by path too */
+	assert_int_equal(sampo_build_id__from_elf(fifo, &bid), -EINVAL);
 	alarm(0);
 	signal(SIGALRM, SIG_DFL);
 }
@@ -461,6 +463,63 @@ static void test_buildid_cache__swap_race_never_leaks(void **state)
 		      ok);
 }
 
+/* perf record's policy: what is cached as what, nothing twice, the kallsyms snapshot */
+static void test_buildid_cache__record_policy(void **state)
+{
+	SAMPO_OPTS(sampo_buildid_cache_dso_opts, o, .vdso_image = "VDSO", .vdso_size = 4);
+	struct sampo_build_id bid, other;
+	char cache[300], dso[300], proc[300], p[700];
+	struct stat st;
+
+	(void)state;
+	assert_string_equal(sampo_buildid_cache__dso_kind("[vdso]"), "vdso");
+	assert_string_equal(sampo_buildid_cache__dso_kind("/usr/lib/libc.so.6"), "elf");
+	assert_null(sampo_buildid_cache__dso_kind("/memfd:jit"));
+	assert_null(sampo_buildid_cache__dso_kind("/tmp/x (deleted)"));
+	assert_null(sampo_buildid_cache__dso_kind("[kernel.kallsyms]"));
+	assert_null(sampo_buildid_cache__dso_kind("//anon"));
+	assert_null(sampo_buildid_cache__dso_kind(NULL));
+
+	snprintf(cache, sizeof(cache), "%s/cache-policy", root);
+	snprintf(dso, sizeof(dso), "%s/libpolicy.so", root);
+	assert_int_equal(sampo_build_id__from_hex(BID, &bid), 0);
+	write_elf(dso, "v1", 0644);
+	assert_int_equal(sampo_buildid_cache__add_dso(cache, dso, &bid, NULL), 0);
+	snprintf(p, sizeof(p), "%s%s/" BID "/elf", cache, dso);
+	assert_true(file_has(p, "v1"));
+	/* already cached: not copied again (the file changed, the cache did not) */
+	write_elf(dso, "v2", 0644);
+	assert_int_equal(sampo_buildid_cache__add_dso(cache, dso, &bid, NULL), 0);
+	assert_true(file_has(p, "v1"));
+	/* another build-id now at the path: not cached */
+	assert_int_equal(sampo_build_id__from_hex("0102030405060708090a0b0c0d0e0f1011121314",
+						  &other),
+			 0);
+	assert_int_equal(sampo_buildid_cache__add_dso(cache, dso, &other, NULL),
+			 -SAMPO_ERR_BUILDID_MISMATCH);
+
+	assert_int_equal(sampo_buildid_cache__add_dso(cache, "[vdso]", &bid, NULL), -EOPNOTSUPP);
+	assert_int_equal(sampo_buildid_cache__add_dso(cache, "[vdso]", &bid, &o), 0);
+	snprintf(p, sizeof(p), "%s/[vdso]/" BID "/vdso", cache);
+	assert_string_equal(slurp(p), "VDSO");
+	assert_int_equal(sampo_buildid_cache__add_dso(cache, "//anon", &bid, &o), -EOPNOTSUPP);
+
+	/* kallsyms from a fake /proc, once */
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	assert_int_equal(mkdir(proc, 0755), 0);
+	snprintf(p, sizeof(p), "%s/kallsyms", proc);
+	write_file(p, "ffffffff81000000 T _text\n");
+	assert_int_equal(sampo_buildid_cache__add_kallsyms(cache, &bid, proc), 0);
+	write_file(p, "changed\n");
+	assert_int_equal(sampo_buildid_cache__add_kallsyms(cache, &bid, proc), 0);
+	snprintf(p, sizeof(p), "%s/[kernel.kallsyms]/" BID "/kallsyms", cache);
+	assert_string_equal(slurp(p), "ffffffff81000000 T _text\n");
+	assert_int_equal(sampo_buildid_cache__add_kallsyms(cache, &other, root), -ENOENT);
+	snprintf(p, sizeof(p), "%s/[kernel.kallsyms]/0102030405060708090a0b0c0d0e0f1011121314",
+		 cache);
+	assert_int_not_equal(lstat(p, &st), 0);
+}
+
 /* perf 6.1 finds what add() cached: burn's symbols in the fixture's report */
 static void test_buildid_cache__perf_reads_it(void **state)
 {
@@ -500,6 +559,7 @@ int main(void)
 		cmocka_unit_test(test_buildid_cache__refuses_fifo_without_hanging),
 		cmocka_unit_test(test_buildid_cache__refuses_replaced_file),
 		cmocka_unit_test(test_buildid_cache__swap_race_never_leaks),
+		cmocka_unit_test(test_buildid_cache__record_policy),
 		cmocka_unit_test(test_buildid_cache__perf_reads_it),
 	};
 

@@ -4,7 +4,8 @@
  * built here: user and kernel samples find their maps, module samples their
  * module, FORK copies the parent's maps, an exec COMM drops them, a later
  * MMAP cuts an older one, records queued out of time order are applied in
- * order, build-ids of MMAP2 records are kept, and malformed input is refused.
+ * order, build-ids of MMAP2 records are kept, and malformed input is refused;
+ * where the build-id of each DSO with samples comes from (a fake /sys).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -13,6 +14,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -256,6 +259,88 @@ static void test_dsohits__rejects_malformed_records(void **state)
 	sampo_dsohits__delete(NULL);
 }
 
+/* a raw NT_GNU_BUILD_ID note as /sys exports it, with build-id bytes @first.. */
+static void put_note(const char *path, uint8_t first)
+{
+	uint32_t hdr[3] = { 4, 20, 3 };
+	uint8_t desc[20];
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	for (int i = 0; i < 20; i++)
+		desc[i] = (uint8_t)(first + i);
+	fwrite(hdr, sizeof(hdr), 1, f);
+	fwrite("GNU", 4, 1, f);
+	fwrite(desc, sizeof(desc), 1, f);
+	fclose(f);
+}
+
+static void test_dsohits__build_id_sources(void **state)
+{
+	char sys[] = "/tmp/sampo-test-dsohits.XXXXXX", path[300], cmd[400];
+	struct sampo_build_id vdso = { .size = 2, .data = { 0xab, 0xcd } }, bid;
+	struct sampo_dsohit hit;
+	SAMPO_OPTS(sampo_dsohit_bid_opts, o, .sys_dir = sys, .vdso_bid = &vdso);
+
+	(void)state;
+	assert_non_null(mkdtemp(sys));
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/kernel' '%s/module/my_mod/notes'", sys, sys);
+	assert_int_equal(system(cmd), 0);
+	snprintf(path, sizeof(path), "%s/kernel/notes", sys);
+	put_note(path, 0x10);
+	snprintf(path, sizeof(path), "%s/module/my_mod/notes/.note.gnu.build-id", sys);
+	put_note(path, 0x40);
+
+	/* the MMAP2 record's build-id wins */
+	memset(&hit, 0, sizeof(hit));
+	hit.name = "/usr/lib/libnothere.so";
+	hit.cpumode = SAMPO_CPUMODE_USER;
+	hit.bid.size = 1;
+	hit.bid.data[0] = 0x77;
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), 0);
+	assert_int_equal(bid.size, 1);
+	assert_int_equal(bid.data[0], 0x77);
+
+	/* the kernel: SYS/kernel/notes */
+	memset(&hit, 0, sizeof(hit));
+	hit.name = "[kernel.kallsyms]";
+	hit.cpumode = SAMPO_CPUMODE_KERNEL;
+	hit.kernel = true;
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), 0);
+	assert_int_equal(bid.size, 20);
+	assert_int_equal(bid.data[0], 0x10);
+
+	/* a module: SYS/module/NAME/notes, by its path or its [name] */
+	hit.kernel = false;
+	hit.name = "/lib/modules/6.1.0/kernel/my-mod.ko.xz";
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), 0);
+	assert_int_equal(bid.data[0], 0x40);
+	hit.name = "[my_mod]";
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), 0);
+	hit.name = "[other_mod]";
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), -ENOENT);
+
+	/* the vDSO: the one given */
+	hit.name = "[vdso]";
+	hit.cpumode = SAMPO_CPUMODE_USER;
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), 0);
+	assert_int_equal(bid.data[1], 0xcd);
+	assert_int_equal(sampo_dsohit__build_id(&hit, NULL, &bid), -ENOENT);
+
+	/* not files: none; a FIFO at a DSO's path: refused at once */
+	hit.name = "//anon";
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), -ENOENT);
+	hit.name = "/memfd:jit (deleted)";
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), -ENOENT);
+	snprintf(path, sizeof(path), "%s/libfifo.so", sys);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	hit.name = path;
+	assert_int_equal(sampo_dsohit__build_id(&hit, &o, &bid), -EINVAL);
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sys);
+	assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -264,6 +349,7 @@ int main(void)
 		cmocka_unit_test(test_dsohits__applies_records_in_time_order),
 		cmocka_unit_test(test_dsohits__many_processes_and_dsos),
 		cmocka_unit_test(test_dsohits__rejects_malformed_records),
+		cmocka_unit_test(test_dsohits__build_id_sources),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,7 +26,6 @@
  * over the file: the time after the workload ends is the final drain, a few
  * ELF note reads and the cache copies.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -49,8 +48,11 @@
 #include <sampo/event.h>
 #include <sampo/evlist.h>
 #include <sampo/modsections.h>
+#include <sampo/parse-events.h>
+#include <sampo/proc-modules.h>
 #include <sampo/recover.h>
 #include <sampo/synthesize.h>
+#include <sampo/target.h>
 #include <sampo/writer.h>
 
 #include "builtin.h"
@@ -62,9 +64,8 @@
 #endif
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
-#define MAX_EVENTS    16
-#define MAX_LIST      4096 /* CPUs, pids or tids on the command line */
-#define DEFAULT_FREQ  4000 /* perf's default sampling frequency, Hz */
+#define MAX_EVENTS   16
+#define DEFAULT_FREQ 4000 /* perf's default sampling frequency, Hz */
 
 static const char *const record_usage[] = {
 	"sampo record [<options>] [--] <command> [<args>]",
@@ -78,48 +79,6 @@ static const char *const record_usage[] = {
 static volatile sig_atomic_t record_done;
 static volatile sig_atomic_t record_child_exited;
 static volatile sig_atomic_t record_signal;
-
-struct event_name {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-};
-
-/* perf's names for the generic events (tools/perf/util/parse-events.c) */
-static const struct event_name event_names[] = {
-	{ "cycles", SAMPO_TYPE_HARDWARE, 0 },
-	{ "cpu-cycles", SAMPO_TYPE_HARDWARE, 0 },
-	{ "instructions", SAMPO_TYPE_HARDWARE, 1 },
-	{ "cache-references", SAMPO_TYPE_HARDWARE, 2 },
-	{ "cache-misses", SAMPO_TYPE_HARDWARE, 3 },
-	{ "branch-instructions", SAMPO_TYPE_HARDWARE, 4 },
-	{ "branches", SAMPO_TYPE_HARDWARE, 4 },
-	{ "branch-misses", SAMPO_TYPE_HARDWARE, 5 },
-	{ "bus-cycles", SAMPO_TYPE_HARDWARE, 6 },
-	{ "stalled-cycles-frontend", SAMPO_TYPE_HARDWARE, 7 },
-	{ "stalled-cycles-backend", SAMPO_TYPE_HARDWARE, 8 },
-	{ "ref-cycles", SAMPO_TYPE_HARDWARE, 9 },
-	{ "cpu-clock", SAMPO_TYPE_SOFTWARE, 0 },
-	{ "task-clock", SAMPO_TYPE_SOFTWARE, 1 },
-	{ "page-faults", SAMPO_TYPE_SOFTWARE, 2 },
-	{ "faults", SAMPO_TYPE_SOFTWARE, 2 },
-	{ "context-switches", SAMPO_TYPE_SOFTWARE, 3 },
-	{ "cs", SAMPO_TYPE_SOFTWARE, 3 },
-	{ "cpu-migrations", SAMPO_TYPE_SOFTWARE, 4 },
-	{ "migrations", SAMPO_TYPE_SOFTWARE, 4 },
-	{ "minor-faults", SAMPO_TYPE_SOFTWARE, 5 },
-	{ "major-faults", SAMPO_TYPE_SOFTWARE, 6 },
-	{ "alignment-faults", SAMPO_TYPE_SOFTWARE, 7 },
-	{ "emulation-faults", SAMPO_TYPE_SOFTWARE, 8 },
-	{ "dummy", SAMPO_TYPE_SOFTWARE, 9 },
-};
-
-struct record_event {
-	char name[64]; /* as given, modifiers included ("cpu-clock:u") */
-	uint32_t type;
-	uint64_t config;
-	bool exclude_user, exclude_kernel;
-};
 
 struct record_opts {
 	const char *output;
@@ -140,15 +99,9 @@ struct record_opts {
 
 struct record_ctx {
 	struct record_opts opts;
-	struct record_event events[MAX_EVENTS];
+	struct sampo_event_spec events[MAX_EVENTS];
 	size_t nr_events;
-
-	int cpus[MAX_LIST];
-	size_t nr_cpus;
-	int threads[MAX_LIST];
-	size_t nr_threads;
-	int pids[MAX_LIST]; /* the processes of -p and of -t, for synthesis */
-	size_t nr_pids;
+	struct sampo_target *target; /* CPUs, threads; the processes of -p and -t to synthesize */
 
 	struct sampo_evlist *evlist;
 	struct sampo_writer *writer;
@@ -189,180 +142,24 @@ struct record_ctx {
 
 /* ---- argument parsing ------------------------------------------------- */
 
-static int parse_int_list(const char *arg, int *out, size_t *nr, bool ranges)
-{
-	const char *p = arg;
-
-	*nr = 0;
-	while (*p) {
-		char *end;
-		long a = strtol(p, &end, 10), b;
-
-		if (end == p || a < 0 || a > INT_MAX)
-			return -EINVAL;
-		b = a;
-		p = end;
-		if (ranges && *p == '-') {
-			b = strtol(p + 1, &end, 10);
-			if (end == p + 1 || b < a || b > INT_MAX)
-				return -EINVAL;
-			p = end;
-		}
-		for (long v = a; v <= b; v++) {
-			if (*nr >= MAX_LIST)
-				return -E2BIG;
-			out[(*nr)++] = (int)v;
-		}
-		if (*p == ',')
-			p++;
-		else if (*p)
-			return -EINVAL;
-	}
-	return *nr ? 0 : -EINVAL;
-}
-
-static int parse_event(const char *spec, size_t len, struct record_event *ev)
-{
-	char name[64];
-	const char *mods;
-
-	if (len == 0 || len >= sizeof(name))
-		return -EINVAL;
-	memcpy(name, spec, len);
-	name[len] = '\0';
-	memset(ev, 0, sizeof(*ev));
-	snprintf(ev->name, sizeof(ev->name), "%s", name);
-	mods = strchr(name, ':');
-	if (mods) {
-		name[mods - name] = '\0';
-		for (const char *m = mods + 1; *m; m++) {
-			if (*m == 'u')
-				ev->exclude_kernel = true;
-			else if (*m == 'k')
-				ev->exclude_user = true;
-			else if (*m != 'p' && *m != 'P')
-				return -EINVAL;
-		}
-		if (ev->exclude_kernel && ev->exclude_user)
-			ev->exclude_kernel = ev->exclude_user = false; /* ":uk" is both */
-	}
-	for (size_t i = 0; i < ARRAY_SIZE(event_names); i++) {
-		if (!strcmp(event_names[i].name, name)) {
-			ev->type = event_names[i].type;
-			ev->config = event_names[i].config;
-			return 0;
-		}
-	}
-	return -ENOENT;
-}
-
 static int parse_events(struct record_ctx *ctx, const char *arg)
 {
-	const char *p = arg;
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		int err;
-
-		if (ctx->nr_events >= MAX_EVENTS)
-			return usage_error(record_usage, NULL, "too many events");
-		err = parse_event(p, len, &ctx->events[ctx->nr_events]);
-		if (err == -ENOENT)
-			return cli_err(-EINVAL,
-				       "unknown event '%.*s' (known: cycles, instructions, "
-				       "cpu-clock, task-clock, page-faults, context-switches, "
-				       "cpu-migrations, ...)",
-				       (int)len, p);
-		if (err)
-			return cli_err(-EINVAL, "invalid event '%.*s'", (int)len, p);
-		ctx->nr_events++;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return 0;
-}
-
-/* CPUs from sysfs "0-3,6" lists */
-static int read_online_cpus(int *out, size_t *nr)
-{
-	char buf[4096];
-	FILE *f = fopen("/sys/devices/system/cpu/online", "re");
+	size_t bad = 0;
 	int err;
 
-	if (!f) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		*nr = 0;
-		for (long i = 0; i < n && i < MAX_LIST; i++)
-			out[(*nr)++] = (int)i;
-		return *nr ? 0 : -ENOENT;
-	}
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return -EIO;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	err = parse_int_list(buf, out, nr, true);
-	return err;
-}
-
-/* The threads of process @pid, appended to ctx->threads. */
-static int add_process_threads(struct record_ctx *ctx, int pid)
-{
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	if (!d)
-		return errno == ENOENT ? -ESRCH : -errno;
-	while ((de = readdir(d))) {
-		long tid = strtol(de->d_name, NULL, 10);
-
-		if (tid <= 0)
-			continue;
-		if (ctx->nr_threads >= MAX_LIST) {
-			closedir(d);
-			return -E2BIG;
-		}
-		ctx->threads[ctx->nr_threads++] = (int)tid;
-	}
-	closedir(d);
+	err = sampo_event_specs__parse(arg, ctx->events, MAX_EVENTS, &ctx->nr_events, &bad);
+	if (err == -E2BIG)
+		return usage_error(record_usage, NULL, "too many events");
+	if (err == -ENOENT)
+		return cli_err(-EINVAL,
+			       "unknown event '%.*s' (known: cycles, instructions, "
+			       "cpu-clock, task-clock, page-faults, context-switches, "
+			       "cpu-migrations, ...)",
+			       (int)strcspn(arg + bad, ","), arg + bad);
+	if (err)
+		return cli_err(-EINVAL, "invalid event '%.*s'", (int)strcspn(arg + bad, ","),
+			       arg + bad);
 	return 0;
-}
-
-/* The process (thread group) of thread @tid */
-static int tgid_of(int tid)
-{
-	char path[64], line[128];
-	FILE *f;
-	int tgid = -1;
-
-	snprintf(path, sizeof(path), "/proc/%d/status", tid);
-	f = fopen(path, "re");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strncmp(line, "Tgid:", 5)) {
-			tgid = atoi(line + 5);
-			break;
-		}
-	}
-	fclose(f);
-	return tgid;
-}
-
-static void add_pid_once(struct record_ctx *ctx, int pid)
-{
-	for (size_t i = 0; i < ctx->nr_pids; i++) {
-		if (ctx->pids[i] == pid)
-			return;
-	}
-	if (ctx->nr_pids < MAX_LIST)
-		ctx->pids[ctx->nr_pids++] = pid;
 }
 
 /* ---- signals and the command ------------------------------------------- */
@@ -483,193 +280,89 @@ static void reap_child(struct record_ctx *ctx, bool block)
 
 /* ---- events ------------------------------------------------------------ */
 
-static uint64_t max_sample_rate(void)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_event_max_sample_rate", "re");
-	unsigned long long v = 0;
-
-	if (!f)
-		return 0;
-	if (fscanf(f, "%llu", &v) != 1)
-		v = 0;
-	fclose(f);
-	return v;
-}
-
 /* -a or -C: every thread of the CPUs, the command's or not */
 static bool system_wide(const struct record_ctx *ctx)
 {
 	return ctx->opts.all_cpus || ctx->opts.cpus_arg;
 }
 
-static void make_attr(struct record_ctx *ctx, const struct record_event *ev, bool first,
-		      struct sampo_event_attr *a)
+static int make_attrs(struct record_ctx *ctx, struct sampo_event_attr *attrs)
 {
 	const struct record_opts *o = &ctx->opts;
+	SAMPO_OPTS(sampo_event_attr_opts, ao, .freq_hz = o->freq, .period = o->period,
+		   .callchain = o->callgraph, .system_wide = system_wide(ctx),
+		   .per_thread = o->tids_arg != NULL, .enable_on_exec = ctx->child > 0,
+		   .no_buildid_mmap = o->no_buildid_mmap);
 
-	memset(a, 0, sizeof(*a));
-	a->type = ev->type;
-	a->size = SAMPO_ATTR_SIZE_VER7;
-	a->config = ev->config;
-	a->sample_type =
-		SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_TIME | SAMPO_SAMPLE_PERIOD;
-	if (o->callgraph)
-		a->sample_type |= SAMPO_SAMPLE_CALLCHAIN;
-	if (o->all_cpus || o->cpus_arg)
-		a->sample_type |= SAMPO_SAMPLE_CPU;
-	if (ctx->nr_events > 1)
-		a->sample_type |= SAMPO_SAMPLE_ID;
-	a->read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_LOST;
-	if (o->period) {
-		a->sample_period = o->period;
-	} else {
-		a->sample_period = o->freq;
-		a->flags |= SAMPO_ATTR_FREQ;
-	}
-	a->flags |= SAMPO_ATTR_DISABLED | SAMPO_ATTR_SAMPLE_ID_ALL | SAMPO_ATTR_EXCLUDE_GUEST;
-	if (!o->tids_arg)
-		a->flags |= SAMPO_ATTR_INHERIT;
-	if (ctx->child > 0 && !system_wide(ctx))
-		a->flags |= SAMPO_ATTR_ENABLE_ON_EXEC;
-	if (ev->exclude_user)
-		a->flags |= SAMPO_ATTR_EXCLUDE_USER;
-	if (ev->exclude_kernel)
-		a->flags |= SAMPO_ATTR_EXCLUDE_KERNEL;
-	if (first) {
-		/* the tracking event: maps, comms and tasks come with it */
-		a->flags |= SAMPO_ATTR_MMAP | SAMPO_ATTR_COMM | SAMPO_ATTR_TASK | SAMPO_ATTR_MMAP2 |
-			    SAMPO_ATTR_COMM_EXEC | SAMPO_ATTR_KSYMBOL | SAMPO_ATTR_BPF_EVENT;
-		/*
-		 * Not system-wide: on the kernels tried here (6.18), one event
-		 * with attr.build_id on every CPU makes the kernel mark the
-		 * MMAP2 records of OTHER sessions as build-id records while
-		 * they hold maj/min/ino, and a perf 6.1 running meanwhile dies
-		 * on them ("assertion failed at util/build-id.c"). perf
-		 * --buildid-mmap -a does the same. Per task, only the MMAP2
-		 * records of the recorded tasks are at stake.
-		 */
-		if (!o->no_buildid_mmap && !system_wide(ctx))
-			a->flags |= SAMPO_ATTR_BUILD_ID;
-	}
+	return sampo_event_specs__attrs(ctx->events, ctx->nr_events, &ao, attrs);
 }
 
-static bool event_missing(int err)
+/* The notice for perf's fallbacks (sampo_event_specs__fallback()). */
+static void say_fallback(const struct record_ctx *ctx, enum sampo_event_fallback what,
+			 const char *old_name)
 {
-	return err == -ENOENT || err == -EOPNOTSUPP || err == -ENODEV || err == -ENOSYS;
-}
+	int paranoid;
 
-/*
- * perf's evsel__fallback(): hardware cycles missing (no PMU, as in most
- * virtual machines) becomes cpu-clock, with the same modifiers, and a notice.
- * Return: whether the failed event was cycles and got replaced.
- */
-static bool fall_back_to_cpu_clock(struct record_ctx *ctx)
-{
-	int idx = sampo_evlist__failed_event(ctx->evlist);
-	struct record_event *ev;
-	char name[64];
-
-	if (idx < 0)
-		return false;
-	ev = &ctx->events[idx];
-	if (ev->type != SAMPO_TYPE_HARDWARE || ev->config != 0)
-		return false;
-	if (!ctx->opts.quiet)
+	if (ctx->opts.quiet)
+		return;
+	if (what == SAMPO_EVENT_FALLBACK_CPU_CLOCK) {
 		fprintf(stderr,
 			"sampo record: no hardware '%s' event here, falling back to "
 			"'cpu-clock'\n",
-			ev->name);
-	snprintf(name, sizeof(name), "cpu-clock%s",
-		 strchr(ev->name, ':') ? strchr(ev->name, ':') : "");
-	return parse_event(name, strlen(name), ev) == 0;
-}
-
-/*
- * perf's other fallback: where perf_event_paranoid forbids kernel sampling
- * (> 1 without CAP_PERFMON), sample user space only, as ":u" events.
- * Return: whether any event changed.
- */
-static bool fall_back_to_user_only(struct record_ctx *ctx)
-{
-	bool changed = false;
-	FILE *f;
-	int paranoid = -1;
-
-	for (size_t i = 0; i < ctx->nr_events; i++) {
-		struct record_event *ev = &ctx->events[i];
-		size_t len = strlen(ev->name);
-
-		if (ev->exclude_kernel)
-			continue;
-		ev->exclude_kernel = true;
-		ev->exclude_user = false;
-		if (!strchr(ev->name, ':') && len + 2 < sizeof(ev->name))
-			memcpy(ev->name + len, ":u", 3);
-		changed = true;
+			old_name);
+		return;
 	}
-	if (!changed || ctx->opts.quiet)
-		return changed;
-	f = fopen("/proc/sys/kernel/perf_event_paranoid", "re");
-	if (f) {
-		if (fscanf(f, "%d", &paranoid) != 1)
-			paranoid = -1;
-		fclose(f);
-	}
+	sampo_event_limits__read(NULL, &paranoid, NULL);
 	fprintf(stderr,
 		"sampo record: kernel sampling is not permitted (perf_event_paranoid=%d), "
 		"recording user space only\n",
 		paranoid);
-	return changed;
 }
 
 static int open_events(struct record_ctx *ctx)
 {
-	const int *pids = ctx->nr_threads ? ctx->threads : NULL;
-	int err;
+	size_t nr_cpus, nr_threads;
+	const int *cpus = sampo_target__cpus(ctx->target, &nr_cpus);
+	const int *threads = sampo_target__threads(ctx->target, &nr_threads);
+	struct sampo_event_attr attrs[MAX_EVENTS];
+	enum sampo_event_fallback what;
+	char old_name[SAMPO_EVENT_SPEC_NAME_SIZE];
+	int err, idx;
 
 	for (;;) {
 		ctx->evlist = sampo_evlist__new();
 		if (!ctx->evlist)
 			return cli_err(-ENOMEM, "out of memory");
+		err = make_attrs(ctx, attrs);
+		if (err)
+			return cli_err(err, "cannot set up the events");
 		for (size_t i = 0; i < ctx->nr_events; i++) {
-			struct sampo_event_attr a;
-
-			make_attr(ctx, &ctx->events[i], i == 0, &a);
-			err = sampo_evlist__add(ctx->evlist, &a, ctx->events[i].name);
+			err = sampo_evlist__add(ctx->evlist, &attrs[i], ctx->events[i].name);
 			if (err < 0)
 				return cli_err(err, "cannot add event '%s'", ctx->events[i].name);
 		}
-		err = sampo_evlist__open(ctx->evlist, ctx->cpus, ctx->nr_cpus, pids,
-					 ctx->nr_threads);
+		err = sampo_evlist__open(ctx->evlist, cpus, nr_cpus, threads, nr_threads);
 		if (!err)
 			return 0;
-		if ((err == -EACCES || err == -EPERM) && fall_back_to_user_only(ctx)) {
-			sampo_evlist__delete(ctx->evlist);
-			ctx->evlist = NULL;
-			continue;
-		}
-		if (event_missing(err) && fall_back_to_cpu_clock(ctx)) {
-			sampo_evlist__delete(ctx->evlist);
-			ctx->evlist = NULL;
-			continue;
-		}
-		break;
+		idx = sampo_evlist__failed_event(ctx->evlist);
+		snprintf(old_name, sizeof(old_name), "%s",
+			 idx >= 0 && (size_t)idx < ctx->nr_events ? ctx->events[idx].name : "?");
+		if (!sampo_event_specs__fallback(ctx->events, ctx->nr_events, idx, err, &what))
+			break;
+		say_fallback(ctx, what, old_name);
+		sampo_evlist__delete(ctx->evlist);
+		ctx->evlist = NULL;
 	}
-	{
-		int idx = sampo_evlist__failed_event(ctx->evlist);
-		const char *name = idx >= 0 ? ctx->events[idx].name : "?";
-
-		if (err == -EACCES || err == -EPERM)
-			return cli_err(err,
-				       "cannot open event '%s' (check "
-				       "/proc/sys/kernel/perf_event_paranoid)",
-				       name);
-		if (err == -ESRCH)
-			return cli_err(err, "cannot open event '%s': no such process", name);
-		if (event_missing(err))
-			return cli_err(err, "event '%s' is not supported here", name);
-		return cli_err(err, "cannot open event '%s'", name);
-	}
+	if (err == -EACCES || err == -EPERM)
+		return cli_err(err,
+			       "cannot open event '%s' (check "
+			       "/proc/sys/kernel/perf_event_paranoid)",
+			       old_name);
+	if (err == -ESRCH)
+		return cli_err(err, "cannot open event '%s': no such process", old_name);
+	if (sampo_event_open_error__missing(err))
+		return cli_err(err, "event '%s' is not supported here", old_name);
+	return cli_err(err, "cannot open event '%s'", old_name);
 }
 
 /* ---- the record stream --------------------------------------------------- */
@@ -786,29 +479,25 @@ static bool module_in(char **list, size_t nr, const char *name)
 /* the names in /proc/modules, as a new list */
 static int read_module_names(char ***ret, size_t *ret_nr)
 {
-	FILE *f = fopen("/proc/modules", "re");
-	char line[1024], name[256], **list = NULL;
-	size_t nr = 0;
+	struct sampo_proc_module *mods;
+	char **list = NULL;
+	size_t nr = 0, nr_mods;
+	int err;
 
 	*ret = NULL;
 	*ret_nr = 0;
-	if (!f)
-		return -errno;
-	while (fgets(line, sizeof(line), f)) {
-		char **n;
-
-		if (sscanf(line, "%255s", name) != 1)
-			continue;
-		n = realloc(list, (nr + 1) * sizeof(*list));
-		if (!n)
-			break;
-		list = n;
-		list[nr] = strdup(name);
+	err = sampo_proc_modules__read(NULL, &mods, &nr_mods);
+	if (err)
+		return err;
+	if (nr_mods)
+		list = calloc(nr_mods, sizeof(*list));
+	for (size_t i = 0; list && i < nr_mods; i++) {
+		list[nr] = strdup(mods[i].name);
 		if (!list[nr])
 			break;
 		nr++;
 	}
-	fclose(f);
+	free(mods);
 	*ret = list;
 	*ret_nr = nr;
 	return 0;
@@ -921,8 +610,11 @@ static int synthesize_state(struct record_ctx *ctx)
 		err = sampo_synthesize__all_processes(&so, on_synth, ctx);
 	} else {
 		err = 0;
-		for (size_t i = 0; i < ctx->nr_pids && !err; i++) {
-			err = sampo_synthesize__process(&so, ctx->pids[i], on_synth, ctx);
+		size_t nr_pids;
+		const int *pids = sampo_target__pids(ctx->target, &nr_pids);
+
+		for (size_t i = 0; i < nr_pids && !err; i++) {
+			err = sampo_synthesize__process(&so, pids[i], on_synth, ctx);
 			if (err == -ENOENT)
 				err = 0;
 		}
@@ -1039,71 +731,18 @@ struct hit_dso {
 	bool from_mmap; /* build-id came with the MMAP2 record */
 };
 
-static bool cacheable_path(const char *name)
-{
-	return name[0] == '/' && strncmp(name, "/memfd:", 7) && !strstr(name, " (deleted)");
-}
-
-/* The build-id of one hit DSO: MMAP2, /sys/kernel/notes, module notes or the ELF note. */
-static int hit_build_id(struct record_ctx *ctx, const struct sampo_dsohit *hit,
-			const struct sampo_build_id *vdso, struct sampo_build_id *bid)
-{
-	(void)ctx;
-	if (hit->bid.size) {
-		*bid = hit->bid;
-		return 0;
-	}
-	if (hit->kernel)
-		return sampo_build_id__from_notes_file("/sys/kernel/notes", bid);
-	if (!strcmp(hit->name, "[vdso]")) {
-		if (!vdso->size)
-			return -ENOENT;
-		*bid = *vdso;
-		return 0;
-	}
-	if (hit->cpumode == SAMPO_CPUMODE_KERNEL) {
-		SAMPO_OPTS(sampo_synth_opts, so);
-
-		if (!sampo_synthesize__module_build_id(&so, hit->name, bid))
-			return 0;
-	}
-	if (!cacheable_path(hit->name))
-		return -ENOENT;
-	return sampo_build_id__from_elf(hit->name, bid);
-}
-
 static void add_to_cache(struct record_ctx *ctx, const struct hit_dso *d, const char *dir,
 			 const void *vdso_image, size_t vdso_size)
 {
-	const char *name = d->hit->name;
-	char *cached = NULL;
-	const char *kind;
+	SAMPO_OPTS(sampo_buildid_cache_dso_opts, co, .vdso_image = vdso_image,
+		   .vdso_size = vdso_size);
 	int err;
 
 	if (d->hit->kernel)
-		return; /* snapshot_kallsyms() did it */
-	if (!strcmp(name, "[vdso]"))
-		kind = "vdso";
-	else if (cacheable_path(name))
-		kind = "elf";
-	else
-		return;
-	/* already there (the usual case for a second run): nothing to copy */
-	if (!sampo_buildid_cache__lookup(dir, &d->bid, kind, &cached)) {
-		free(cached);
-		return;
-	}
-	if (!strcmp(kind, "vdso")) {
-		if (!vdso_image)
-			return;
-		err = sampo_buildid_cache__add_mem(dir, name, &d->bid, kind, vdso_image,
-						   vdso_size);
-	} else {
-		/* one open: a file replaced since it was mapped is not the one that ran */
-		err = sampo_buildid_cache__add_elf(dir, name, &d->bid, name);
-	}
-	if (err && ctx->opts.verbose)
-		cli_warn("cannot add '%s' to the build-id cache", name);
+		return; /* start_kallsyms_snapshot() did it */
+	err = sampo_buildid_cache__add_dso(dir, d->hit->name, &d->bid, &co);
+	if (err && err != -EOPNOTSUPP && ctx->opts.verbose)
+		cli_warn("cannot add '%s' to the build-id cache", d->hit->name);
 }
 
 static int write_build_ids(struct record_ctx *ctx)
@@ -1111,6 +750,7 @@ static int write_build_ids(struct record_ctx *ctx)
 	size_t nr = sampo_dsohits__nr(ctx->hits);
 	struct hit_dso *v = calloc(nr ? nr : 1, sizeof(*v));
 	struct sampo_build_id vdso = { .size = 0 };
+	SAMPO_OPTS(sampo_dsohit_bid_opts, bo, .vdso_bid = &vdso);
 	void *vdso_image = NULL;
 	size_t vdso_size = 0, nv = 0;
 	int err = 0;
@@ -1126,7 +766,7 @@ static int write_build_ids(struct record_ctx *ctx)
 
 			if (!hit->nr_samples || hit->kernel != (pass == 0))
 				continue;
-			if (hit_build_id(ctx, hit, &vdso, &v[nv].bid))
+			if (sampo_dsohit__build_id(hit, &bo, &v[nv].bid))
 				continue;
 			v[nv].hit = hit;
 			v[nv].from_mmap = hit->bid.size != 0;
@@ -1161,14 +801,8 @@ static int write_build_ids(struct record_ctx *ctx)
 static void *kallsyms_worker(void *arg)
 {
 	struct record_ctx *ctx = arg;
-	char *dir = sampo_buildid_cache__dir(NULL);
-	char *cached = NULL;
 
-	if (dir && sampo_buildid_cache__lookup(dir, &ctx->kernel_bid, "kallsyms", &cached))
-		(void)sampo_buildid_cache__add(dir, "[kernel.kallsyms]", &ctx->kernel_bid,
-					       "kallsyms", "/proc/kallsyms");
-	free(cached);
-	free(dir);
+	(void)sampo_buildid_cache__add_kallsyms(NULL, &ctx->kernel_bid, NULL);
 	return NULL;
 }
 
@@ -1311,54 +945,45 @@ static int finish(struct record_ctx *ctx)
 static int setup_targets(struct record_ctx *ctx, int argc)
 {
 	struct record_opts *o = &ctx->opts;
-	int err;
+	size_t nr_threads;
+	int err, bad;
 
+	ctx->target = sampo_target__new(NULL);
+	if (!ctx->target)
+		return cli_err(-ENOMEM, "out of memory");
 	if (o->cpus_arg) {
-		err = parse_int_list(o->cpus_arg, ctx->cpus, &ctx->nr_cpus, true);
+		err = sampo_target__add_cpu_list(ctx->target, o->cpus_arg);
 		if (err)
 			return usage_error(record_usage, NULL, "invalid CPU list '%s'",
 					   o->cpus_arg);
 	} else {
-		err = read_online_cpus(ctx->cpus, &ctx->nr_cpus);
+		err = sampo_target__add_online_cpus(ctx->target);
 		if (err)
 			return cli_err(err, "cannot list the online CPUs");
 	}
 	if (o->pids_arg) {
-		int pids[MAX_LIST];
-		size_t nr;
-
-		if (parse_int_list(o->pids_arg, pids, &nr, false))
+		err = sampo_target__add_pid_list(ctx->target, o->pids_arg, &bad);
+		if (err && bad < 0)
 			return usage_error(record_usage, NULL, "invalid pid list '%s'",
 					   o->pids_arg);
-		for (size_t i = 0; i < nr; i++) {
-			err = add_process_threads(ctx, pids[i]);
-			if (err)
-				return cli_err(err, "cannot attach to process %d", pids[i]);
-			add_pid_once(ctx, pids[i]);
-		}
+		if (err)
+			return cli_err(err, "cannot attach to process %d", bad);
 	}
 	if (o->tids_arg) {
-		int tids[MAX_LIST];
-		size_t nr;
-
-		if (parse_int_list(o->tids_arg, tids, &nr, false))
+		err = sampo_target__add_tid_list(ctx->target, o->tids_arg, &bad);
+		if (err && bad < 0)
 			return usage_error(record_usage, NULL, "invalid tid list '%s'",
 					   o->tids_arg);
-		for (size_t i = 0; i < nr; i++) {
-			int tgid = tgid_of(tids[i]);
-
-			if (tgid < 0)
-				return cli_err(-ESRCH, "cannot attach to thread %d", tids[i]);
-			if (ctx->nr_threads >= MAX_LIST)
-				return cli_err(-E2BIG, "too many threads");
-			ctx->threads[ctx->nr_threads++] = tids[i];
-			add_pid_once(ctx, tgid);
-		}
+		if (err == -E2BIG)
+			return cli_err(err, "too many threads");
+		if (err)
+			return cli_err(err, "cannot attach to thread %d", bad);
 	}
-	if (!argc && !o->all_cpus && !o->cpus_arg && !ctx->nr_threads)
+	(void)sampo_target__threads(ctx->target, &nr_threads);
+	if (!argc && !o->all_cpus && !o->cpus_arg && !nr_threads)
 		return usage_error(record_usage, NULL,
 				   "nothing to record: give a command, -a, -C, -p or -t");
-	if (argc && ctx->nr_threads)
+	if (argc && nr_threads)
 		return usage_error(record_usage, NULL,
 				   "a command cannot be combined with -p or -t");
 	return 0;
@@ -1375,7 +1000,7 @@ static int setup_events(struct record_ctx *ctx)
 		if (err)
 			return err;
 	} else {
-		(void)parse_event("cycles", 6, &ctx->events[0]);
+		(void)sampo_event_spec__parse("cycles", 6, &ctx->events[0]);
 		ctx->nr_events = 1;
 	}
 	if (o->freq && o->period)
@@ -1383,7 +1008,7 @@ static int setup_events(struct record_ctx *ctx)
 	if (!o->period) {
 		if (!o->freq)
 			o->freq = DEFAULT_FREQ;
-		max_rate = max_sample_rate();
+		sampo_event_limits__read(NULL, NULL, &max_rate);
 		if (max_rate && o->freq > max_rate) {
 			if (!o->quiet)
 				fprintf(stderr,
@@ -1416,7 +1041,9 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 			return cli_err(err, "cannot start '%s'", argv[0]);
 		if (!system_wide(ctx)) {
 			/* not synthesized: until exec it is a copy of sampo */
-			ctx->threads[ctx->nr_threads++] = ctx->child;
+			err = sampo_target__add_new_thread(ctx->target, ctx->child);
+			if (err)
+				return cli_err(err, "cannot record '%s'", argv[0]);
 		}
 	}
 	err = open_events(ctx);
@@ -1484,6 +1111,7 @@ static void record_ctx_release(struct record_ctx *ctx)
 	sampo_module_sections__delete(ctx->modsecs);
 	free_names(ctx->modules, ctx->nr_modules);
 	sampo_evlist__delete(ctx->evlist);
+	sampo_target__delete(ctx->target);
 }
 
 /* The command's exit status, as a shell reports it. */

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-proc-modules.c - the /proc/modules reader (lib/proc-modules.c):
+ * real-looking lines (deps, taints, hidden addresses), lines it skips,
+ * input cut at every length, and the file read below a fake /proc.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include <sampo/proc-modules.h>
+
+static char root[] = "/tmp/sampo-test-proc-modules.XXXXXX";
+
+static const char text[] =
+	"nf_tables 385024 0 - Live 0xffffffffc0a00000\n"
+	"raid6_pq 122880 1 btrfs, Live 0xffffffffc0200000 (E)\n"
+	"my-mod 16384 0 - Live 0xffffffffc0300000 (OE)\n"
+	"hidden 4096 0 - Live 0x0000000000000000\n"
+	"\n"
+	"garbage\n"
+	"nosize x 0 - Live 0xffffffffc0400000\n"
+	"loading 8192 0 - Loading 0xffffffffc0500000 (+)";
+
+static void test_proc_modules__parses_lines(void **state)
+{
+	struct sampo_proc_module *m;
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(sampo_proc_modules__parse(text, strlen(text), &m, &nr), 0);
+	assert_int_equal(nr, 5);
+	assert_string_equal(m[0].name, "nf_tables");
+	assert_int_equal(m[0].size_bytes, 385024);
+	assert_int_equal(m[0].addr, 0xffffffffc0a00000ull);
+	assert_string_equal(m[1].name, "raid6_pq");
+	assert_int_equal(m[1].addr, 0xffffffffc0200000ull);
+	assert_string_equal(m[2].name, "my-mod");
+	assert_string_equal(m[3].name, "hidden");
+	assert_int_equal(m[3].addr, 0);
+	assert_string_equal(m[4].name, "loading");
+	assert_int_equal(m[4].size_bytes, 8192);
+	assert_int_equal(m[4].addr, 0xffffffffc0500000ull);
+	free(m);
+}
+
+static void test_proc_modules__odd_input(void **state)
+{
+	char longname[200];
+	struct sampo_proc_module *m;
+	size_t nr;
+
+	(void)state;
+	assert_int_equal(sampo_proc_modules__parse("", 0, &m, &nr), 0);
+	assert_int_equal(nr, 0);
+	assert_null(m);
+	assert_int_equal(sampo_proc_modules__parse(NULL, 0, &m, &nr), 0);
+	assert_int_equal(sampo_proc_modules__parse(NULL, 1, &m, &nr), -EINVAL);
+
+	/* a name too long for any kernel, a size that overflows, a bad address */
+	memset(longname, 'a', sizeof(longname));
+	memcpy(longname + 150, " 10 0 - Live 0x1\n", 17);
+	assert_int_equal(sampo_proc_modules__parse(longname, 167, &m, &nr), 0);
+	assert_int_equal(nr, 0);
+	free(m);
+	assert_int_equal(sampo_proc_modules__parse("a 99999999999999999999999 0 - Live 0x1\n", 40,
+						   &m, &nr),
+			 0);
+	assert_int_equal(nr, 0);
+	free(m);
+	assert_int_equal(sampo_proc_modules__parse("a 1 0 - Live 0xzz\tb 2", 22, &m, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(m[0].addr, 0);
+	free(m);
+	/* NUL bytes are just bytes; tabs separate */
+	assert_int_equal(sampo_proc_modules__parse("a\0b 1 0\nc\t2\t0\t-\tLive\t0x10\n", 26, &m, &nr),
+			 0);
+	assert_int_equal(nr, 1);
+	assert_string_equal(m[0].name, "c");
+	assert_int_equal(m[0].addr, 0x10);
+	free(m);
+}
+
+/* every prefix, in a heap copy of exactly that size, without a NUL: no over-read */
+static void test_proc_modules__cut_at_every_length(void **state)
+{
+	(void)state;
+	for (size_t len = 0; len <= strlen(text); len++) {
+		char *cut = malloc(len ? len : 1);
+		struct sampo_proc_module *m = NULL;
+		size_t nr = 0;
+
+		assert_non_null(cut);
+		memcpy(cut, text, len);
+		assert_int_equal(sampo_proc_modules__parse(cut, len, &m, &nr), 0);
+		assert_true(nr <= 5);
+		for (size_t i = 0; i < nr; i++)
+			assert_true(strlen(m[i].name) < SAMPO_MODULE_NAME_SIZE);
+		free(m);
+		free(cut);
+	}
+}
+
+static void test_proc_modules__reads_proc_root(void **state)
+{
+	char proc[300], path[400];
+	struct sampo_proc_module *m;
+	size_t nr;
+	FILE *f;
+
+	(void)state;
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	assert_int_equal(mkdir(proc, 0755), 0);
+	assert_int_equal(sampo_proc_modules__read(proc, &m, &nr), -ENOENT);
+	snprintf(path, sizeof(path), "%s/modules", proc);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(sampo_proc_modules__read(proc, &m, &nr), 0);
+	assert_int_equal(nr, 5);
+	assert_string_equal(m[4].name, "loading");
+	free(m);
+	/* the real one, when there is one */
+	if (!access("/proc/modules", R_OK)) {
+		assert_int_equal(sampo_proc_modules__read(NULL, &m, &nr), 0);
+		free(m);
+	}
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	return mkdtemp(root) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[300];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_proc_modules__parses_lines),
+		cmocka_unit_test(test_proc_modules__odd_input),
+		cmocka_unit_test(test_proc_modules__cut_at_every_length),
+		cmocka_unit_test(test_proc_modules__reads_proc_root),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
