@@ -19,12 +19,15 @@
 #include <sampo/hist.h>
 #include <sampo/machine.h>
 #include <sampo/modsections.h>
+#include <sampo/parse-events.h>
+#include <sampo/proc-modules.h>
 #include <sampo/reader.h>
 #include <sampo/recover.h>
 #include <sampo/sample.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 #include <sampo/synthesize.h>
+#include <sampo/target.h>
 #include <sampo/writer.h>
 
 #endif /* SAMPO_SAMPO_H */
