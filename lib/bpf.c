@@ -41,7 +41,7 @@
 
 #define BPF_INFO_TYPE		    0
 #define BPF_INFO_ID		    4
-#define BPF_INFO_TAG		    8 /* u8[BPF_TAG_SIZE] */
+#define BPF_INFO_TAG		    8  /* u8[BPF_TAG_SIZE] */
 #define BPF_INFO_NAME		    64 /* char[BPF_OBJ_NAME_LEN] */
 #define BPF_INFO_NR_JITED_KSYMS	    104
 #define BPF_INFO_NR_JITED_FUNC_LENS 108
@@ -61,13 +61,13 @@
 
 /* ---- BTF (uapi linux/btf.h) ------------------------------------------------------- */
 
-#define BTF_HDR_MAGIC	 0  /* u16 */
-#define BTF_HDR_HDR_LEN	 4  /* u32, then type_off, type_len, str_off, str_len */
-#define BTF_TYPE_SIZE	 12 /* struct btf_type: name_off, info, size/type */
-#define BTF_INFO_VLEN(info)	 ((info)&0xffff)
-#define BTF_INFO_KIND(info)	 (((info) >> 24) & 0x1f)
-#define BTF_INFO_KFLAG(info)	 ((info) >> 31)
-#define BTF_MAX_STR_OFFSET	 0x7fffffffu
+#define BTF_HDR_MAGIC	     0	/* u16 */
+#define BTF_HDR_HDR_LEN	     4	/* u32, then type_off, type_len, str_off, str_len */
+#define BTF_TYPE_SIZE	     12 /* struct btf_type: name_off, info, size/type */
+#define BTF_INFO_VLEN(info)  ((info)&0xffff)
+#define BTF_INFO_KIND(info)  (((info) >> 24) & 0x1f)
+#define BTF_INFO_KFLAG(info) ((info) >> 31)
+#define BTF_MAX_STR_OFFSET   0x7fffffffu
 
 /* sizes of the data after struct btf_type, per element or in all */
 #define BTF_INT_SIZE	     4	/* u32 encoding */
@@ -293,16 +293,16 @@ const char *sampo_btf__name_by_offset(const struct sampo_btf *btf, uint32_t off)
 const char *sampo_btf_kind__name(enum sampo_btf_kind kind)
 {
 	static const char *const names[] = {
-		[SAMPO_BTF_KIND_UNKN] = "UNKNOWN",	   [SAMPO_BTF_KIND_INT] = "INT",
-		[SAMPO_BTF_KIND_PTR] = "PTR",		   [SAMPO_BTF_KIND_ARRAY] = "ARRAY",
-		[SAMPO_BTF_KIND_STRUCT] = "STRUCT",	   [SAMPO_BTF_KIND_UNION] = "UNION",
-		[SAMPO_BTF_KIND_ENUM] = "ENUM",		   [SAMPO_BTF_KIND_FWD] = "FWD",
-		[SAMPO_BTF_KIND_TYPEDEF] = "TYPEDEF",	   [SAMPO_BTF_KIND_VOLATILE] = "VOLATILE",
-		[SAMPO_BTF_KIND_CONST] = "CONST",	   [SAMPO_BTF_KIND_RESTRICT] = "RESTRICT",
-		[SAMPO_BTF_KIND_FUNC] = "FUNC",		   [SAMPO_BTF_KIND_FUNC_PROTO] = "FUNC_PROTO",
-		[SAMPO_BTF_KIND_VAR] = "VAR",		   [SAMPO_BTF_KIND_DATASEC] = "DATASEC",
-		[SAMPO_BTF_KIND_FLOAT] = "FLOAT",	   [SAMPO_BTF_KIND_DECL_TAG] = "DECL_TAG",
-		[SAMPO_BTF_KIND_TYPE_TAG] = "TYPE_TAG",	   [SAMPO_BTF_KIND_ENUM64] = "ENUM64",
+		[SAMPO_BTF_KIND_UNKN] = "UNKNOWN",	[SAMPO_BTF_KIND_INT] = "INT",
+		[SAMPO_BTF_KIND_PTR] = "PTR",		[SAMPO_BTF_KIND_ARRAY] = "ARRAY",
+		[SAMPO_BTF_KIND_STRUCT] = "STRUCT",	[SAMPO_BTF_KIND_UNION] = "UNION",
+		[SAMPO_BTF_KIND_ENUM] = "ENUM",		[SAMPO_BTF_KIND_FWD] = "FWD",
+		[SAMPO_BTF_KIND_TYPEDEF] = "TYPEDEF",	[SAMPO_BTF_KIND_VOLATILE] = "VOLATILE",
+		[SAMPO_BTF_KIND_CONST] = "CONST",	[SAMPO_BTF_KIND_RESTRICT] = "RESTRICT",
+		[SAMPO_BTF_KIND_FUNC] = "FUNC",		[SAMPO_BTF_KIND_FUNC_PROTO] = "FUNC_PROTO",
+		[SAMPO_BTF_KIND_VAR] = "VAR",		[SAMPO_BTF_KIND_DATASEC] = "DATASEC",
+		[SAMPO_BTF_KIND_FLOAT] = "FLOAT",	[SAMPO_BTF_KIND_DECL_TAG] = "DECL_TAG",
+		[SAMPO_BTF_KIND_TYPE_TAG] = "TYPE_TAG", [SAMPO_BTF_KIND_ENUM64] = "ENUM64",
 	};
 
 	if ((unsigned int)kind >= ARRAY_SIZE(names))
@@ -317,8 +317,8 @@ const char *sampo_btf_kind__name(enum sampo_btf_kind kind)
  * @nr elements of @elem_size bytes fit before the end of the data; else NULL.
  */
 static const uint8_t *bpil_array(const struct sampo_feat_bpf_prog *prog, const uint8_t *info,
-				 bool swap, enum sampo_bpil_array bit, size_t off_field, uint64_t nr,
-				 uint64_t elem_size)
+				 bool swap, enum sampo_bpil_array bit, size_t off_field,
+				 uint64_t nr, uint64_t elem_size)
 {
 	uint64_t off = load_u64_sw(info + off_field, swap);
 

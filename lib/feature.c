@@ -20,6 +20,10 @@
  *   fields and its present bit; the arena memory is released with the whole
  *   object. This keeps each parser a straight sequence of reads.
  *
+ * - The parsers of the features that describe the machine's processors and
+ *   memory (topologies, caches, PMUs) live in feature-topology.c; the cursor
+ *   and the arena they share are declared in "internal/feature.h".
+ *
  * Invariants: a present bit is set only after the feature's fields are fully
  * written; strings in the view are always NUL terminated; nothing keeps a
  * pointer into the caller's buffer.
@@ -32,6 +36,7 @@
 
 #include <sampo/feature.h>
 #include <sampo/reader.h>
+#include "internal/feature.h"
 #include "internal/record.h"
 #include "internal/util.h"
 
@@ -57,7 +62,7 @@ static struct features_obj *features_obj(struct sampo_features *f)
 	return (struct features_obj *)f;
 }
 
-static void *arena_alloc(struct features_obj *obj, size_t size)
+void *sampo_features__arena_alloc(struct features_obj *obj, size_t size)
 {
 	struct arena_block *b = obj->blocks;
 	size_t need = ALIGN_UP(size, sizeof(max_align_t));
@@ -85,31 +90,18 @@ static void *arena_alloc(struct features_obj *obj, size_t size)
 }
 
 /* calloc-like, with the multiplication checked */
-static void *arena_array(struct features_obj *obj, size_t nmemb, size_t size)
+void *sampo_features__arena_array(struct features_obj *obj, size_t nmemb, size_t size)
 {
 	if (nmemb == 0)
 		return NULL;
 	if (size && nmemb > SIZE_MAX / size)
 		return NULL;
-	return arena_alloc(obj, nmemb * size);
+	return sampo_features__arena_alloc(obj, nmemb * size);
 }
 
 /* ---- cursor --------------------------------------------------------------- */
 
-struct feat_cursor {
-	const uint8_t *buf;
-	size_t len; /* payload size */
-	size_t pos; /* next byte to read */
-	bool swap;
-	int feat;
-	struct features_obj *obj;
-	struct sampo_feature_error *err;
-};
-
-static int cursor_fail(struct feat_cursor *c, size_t at, int errcode, const char *fmt, ...)
-	SAMPO_PRINTF(4, 5);
-
-static int cursor_fail(struct feat_cursor *c, size_t at, int errcode, const char *fmt, ...)
+int sampo_feat_cursor__fail(struct feat_cursor *c, size_t at, int errcode, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -123,28 +115,29 @@ static int cursor_fail(struct feat_cursor *c, size_t at, int errcode, const char
 	return errcode;
 }
 
-static int cursor_nomem(struct feat_cursor *c)
+int sampo_feat_cursor__nomem(struct feat_cursor *c)
 {
-	return cursor_fail(c, c->pos, -ENOMEM, "out of memory");
+	return sampo_feat_cursor__fail(c, c->pos, -ENOMEM, "out of memory");
 }
 
-static size_t cursor_left(const struct feat_cursor *c)
+size_t sampo_feat_cursor__left(const struct feat_cursor *c)
 {
 	return c->len - c->pos;
 }
 
 /* Make sure @n more bytes of @what are there. */
-static int cursor_need(struct feat_cursor *c, size_t n, const char *what)
+int sampo_feat_cursor__need(struct feat_cursor *c, size_t n, const char *what)
 {
-	if (cursor_left(c) >= n)
+	if (sampo_feat_cursor__left(c) >= n)
 		return 0;
-	return cursor_fail(c, c->pos, -SAMPO_ERR_MALFORMED,
-			   "%s (%zu bytes) runs past the section end (size %#zx)", what, n, c->len);
+	return sampo_feat_cursor__fail(c, c->pos, -SAMPO_ERR_MALFORMED,
+				       "%s (%zu bytes) runs past the section end (size %#zx)", what,
+				       n, c->len);
 }
 
-static int cursor_u32(struct feat_cursor *c, uint32_t *v, const char *what)
+int sampo_feat_cursor__u32(struct feat_cursor *c, uint32_t *v, const char *what)
 {
-	int err = cursor_need(c, 4, what);
+	int err = sampo_feat_cursor__need(c, 4, what);
 
 	if (err)
 		return err;
@@ -153,9 +146,9 @@ static int cursor_u32(struct feat_cursor *c, uint32_t *v, const char *what)
 	return 0;
 }
 
-static int cursor_u64(struct feat_cursor *c, uint64_t *v, const char *what)
+int sampo_feat_cursor__u64(struct feat_cursor *c, uint64_t *v, const char *what)
 {
-	int err = cursor_need(c, 8, what);
+	int err = sampo_feat_cursor__need(c, 8, what);
 
 	if (err)
 		return err;
@@ -165,17 +158,17 @@ static int cursor_u64(struct feat_cursor *c, uint64_t *v, const char *what)
 }
 
 /* Copy @n raw bytes (file byte order) into the arena. */
-static int cursor_bytes(struct feat_cursor *c, size_t n, uint8_t **ret, const char *what)
+int sampo_feat_cursor__bytes(struct feat_cursor *c, size_t n, uint8_t **ret, const char *what)
 {
-	int err = cursor_need(c, n, what);
+	int err = sampo_feat_cursor__need(c, n, what);
 	uint8_t *p = NULL;
 
 	if (err)
 		return err;
 	if (n) {
-		p = arena_alloc(c->obj, n);
+		p = sampo_features__arena_alloc(c->obj, n);
 		if (!p)
-			return cursor_nomem(c);
+			return sampo_feat_cursor__nomem(c);
 		memcpy(p, c->buf + c->pos, n);
 	}
 	c->pos += n;
@@ -188,32 +181,34 @@ static int cursor_bytes(struct feat_cursor *c, size_t n, uint8_t **ret, const ch
  * string and its padding. The string ends at the first NUL; perf writes at
  * least one, and we insist on it.
  */
-static int cursor_string(struct feat_cursor *c, char **ret, const char *what)
+int sampo_feat_cursor__string(struct feat_cursor *c, char **ret, const char *what)
 {
 	size_t at = c->pos;
 	uint32_t len;
 	int err;
 
-	err = cursor_u32(c, &len, what);
+	err = sampo_feat_cursor__u32(c, &len, what);
 	if (err)
 		return err;
-	if (len > cursor_left(c))
-		return cursor_fail(c, at, -SAMPO_ERR_MALFORMED,
-				   "%s: string length %u runs past the section end (size %#zx)",
-				   what, len, c->len);
+	if (len > sampo_feat_cursor__left(c))
+		return sampo_feat_cursor__fail(
+			c, at, -SAMPO_ERR_MALFORMED,
+			"%s: string length %u runs past the section end (size %#zx)", what, len,
+			c->len);
 
 	const char *s = (const char *)c->buf + c->pos;
 	const char *nul = memchr(s, '\0', len);
 
 	if (!nul)
-		return cursor_fail(c, at, -SAMPO_ERR_MALFORMED,
-				   "%s: string of length %u has no terminating NUL", what, len);
+		return sampo_feat_cursor__fail(c, at, -SAMPO_ERR_MALFORMED,
+					       "%s: string of length %u has no terminating NUL",
+					       what, len);
 
 	size_t slen = (size_t)(nul - s);
-	char *copy = arena_alloc(c->obj, slen + 1);
+	char *copy = sampo_features__arena_alloc(c->obj, slen + 1);
 
 	if (!copy)
-		return cursor_nomem(c);
+		return sampo_feat_cursor__nomem(c);
 	memcpy(copy, s, slen + 1);
 	c->pos += len;
 	*ret = copy;
@@ -224,13 +219,14 @@ static int cursor_string(struct feat_cursor *c, char **ret, const char *what)
  * A count of elements that each take at least @min_elem bytes: refuse counts
  * that cannot fit in what is left, before anybody allocates for them.
  */
-static int cursor_check_count(struct feat_cursor *c, size_t at, uint64_t count, size_t min_elem,
-			      const char *what)
+int sampo_feat_cursor__check_count(struct feat_cursor *c, size_t at, uint64_t count,
+				   size_t min_elem, const char *what)
 {
-	if (min_elem && count > cursor_left(c) / min_elem)
-		return cursor_fail(c, at, -SAMPO_ERR_MALFORMED,
-				   "%s count %llu cannot fit in the section (size %#zx)", what,
-				   (unsigned long long)count, c->len);
+	if (min_elem && count > sampo_feat_cursor__left(c) / min_elem)
+		return sampo_feat_cursor__fail(
+			c, at, -SAMPO_ERR_MALFORMED,
+			"%s count %llu cannot fit in the section (size %#zx)", what,
+			(unsigned long long)count, c->len);
 	return 0;
 }
 
@@ -239,39 +235,40 @@ static int cursor_check_count(struct feat_cursor *c, size_t at, uint64_t count, 
  * is reading (string_size() in perf's header.c): u32 length plus strlen + 1
  * rounded up to 64, whatever the length field said.
  */
-static size_t perf_string_size(const char *s)
+size_t sampo_feat__string_size(const char *s)
 {
 	return 4 + ALIGN_UP(strlen(s) + 1, (size_t)SAMPO_NAME_ALIGN);
 }
 
-static size_t perf_strlist_size(const struct sampo_feat_strlist *list)
+size_t sampo_feat__strlist_size(const struct sampo_feat_strlist *list)
 {
 	size_t size = 4;
 
 	for (uint32_t i = 0; i < list->nr; i++)
-		size += perf_string_size(list->strs[i]);
+		size += sampo_feat__string_size(list->strs[i]);
 	return size;
 }
 
-static int cursor_strlist(struct feat_cursor *c, struct sampo_feat_strlist *list, const char *what)
+int sampo_feat_cursor__strlist(struct feat_cursor *c, struct sampo_feat_strlist *list,
+			       const char *what)
 {
 	size_t at = c->pos;
 	uint32_t nr;
 	int err;
 
-	err = cursor_u32(c, &nr, what);
+	err = sampo_feat_cursor__u32(c, &nr, what);
 	if (err)
 		return err;
 	/* each string is at least its u32 length */
-	err = cursor_check_count(c, at, nr, 4, what);
+	err = sampo_feat_cursor__check_count(c, at, nr, 4, what);
 	if (err)
 		return err;
 	list->nr = nr;
-	list->strs = arena_array(c->obj, nr, sizeof(char *));
+	list->strs = sampo_features__arena_array(c->obj, nr, sizeof(char *));
 	if (nr && !list->strs)
-		return cursor_nomem(c);
+		return sampo_feat_cursor__nomem(c);
 	for (uint32_t i = 0; i < nr; i++) {
-		err = cursor_string(c, &list->strs[i], what);
+		err = sampo_feat_cursor__string(c, &list->strs[i], what);
 		if (err)
 			return err;
 	}
@@ -280,12 +277,10 @@ static int cursor_strlist(struct feat_cursor *c, struct sampo_feat_strlist *list
 
 /* ---- parsers, one per feature ---------------------------------------------- */
 
-typedef int (*feat_parse_fn)(struct feat_cursor *c, struct sampo_features *f);
-
 static int parse_tracing_data(struct feat_cursor *c, struct sampo_features *f)
 {
 	f->tracing_data_size = c->len;
-	return cursor_bytes(c, c->len, &f->tracing_data, "tracing data");
+	return sampo_feat_cursor__bytes(c, c->len, &f->tracing_data, "tracing data");
 }
 
 /*
@@ -308,25 +303,25 @@ static int parse_build_id(struct feat_cursor *c, struct sampo_features *f)
 	    memcmp(c->buf + BUILD_ID_ENTRY_MIN, "nel.kallsyms]", 13) == 0)
 		old_abi = true;
 
-	while (cursor_left(c) > 0) {
+	while (sampo_feat_cursor__left(c) > 0) {
 		size_t at = c->pos;
 		size_t hdr_min = old_abi ? OLD_BUILD_ID_ENTRY_MIN : BUILD_ID_ENTRY_MIN;
 		const uint8_t *p;
 		uint16_t size;
 		int err;
 
-		err = cursor_need(c, hdr_min, "build-id entry");
+		err = sampo_feat_cursor__need(c, hdr_min, "build-id entry");
 		if (err)
 			return err;
 		p = c->buf + at;
 		size = load_u16_sw(p + 6, c->swap);
 		if (size < hdr_min)
-			return cursor_fail(
+			return sampo_feat_cursor__fail(
 				c, at, -SAMPO_ERR_MALFORMED,
 				"build-id entry size %u is smaller than its header (%zu)", size,
 				hdr_min);
-		if (size > cursor_left(c))
-			return cursor_fail(
+		if (size > sampo_feat_cursor__left(c))
+			return sampo_feat_cursor__fail(
 				c, at, -SAMPO_ERR_MALFORMED,
 				"build-id entry size %u runs past the section end (size %#zx)",
 				size, c->len);
@@ -334,10 +329,11 @@ static int parse_build_id(struct feat_cursor *c, struct sampo_features *f)
 		if (nr == alloc) {
 			/* entries are >= 32 bytes, so this stays below len / 32 */
 			size_t n = alloc ? alloc * 2 : 16;
-			struct sampo_feat_build_id *grown = arena_array(c->obj, n, sizeof(*grown));
+			struct sampo_feat_build_id *grown =
+				sampo_features__arena_array(c->obj, n, sizeof(*grown));
 
 			if (!grown)
-				return cursor_nomem(c);
+				return sampo_feat_cursor__nomem(c);
 			if (nr)
 				memcpy(grown, ents, nr * sizeof(*ents));
 			ents = grown;
@@ -366,18 +362,19 @@ static int parse_build_id(struct feat_cursor *c, struct sampo_features *f)
 		if (e->misc & SAMPO_MISC_BUILD_ID_SIZE) {
 			e->size = id[SAMPO_BUILD_ID_MAX];
 			if (e->size > SAMPO_BUILD_ID_MAX)
-				return cursor_fail(c, at + (size_t)(id - p) + SAMPO_BUILD_ID_MAX,
-						   -SAMPO_ERR_MALFORMED,
-						   "build-id size %u is larger than %d", e->size,
-						   SAMPO_BUILD_ID_MAX);
+				return sampo_feat_cursor__fail(
+					c, at + (size_t)(id - p) + SAMPO_BUILD_ID_MAX,
+					-SAMPO_ERR_MALFORMED, "build-id size %u is larger than %d",
+					e->size, SAMPO_BUILD_ID_MAX);
 		}
 		memcpy(e->build_id, id, SAMPO_BUILD_ID_MAX);
 		if (!nul)
-			return cursor_fail(c, at + hdr_min, -SAMPO_ERR_MALFORMED,
-					   "build-id entry filename has no terminating NUL");
-		e->filename = arena_alloc(c->obj, (size_t)(nul - name) + 1);
+			return sampo_feat_cursor__fail(
+				c, at + hdr_min, -SAMPO_ERR_MALFORMED,
+				"build-id entry filename has no terminating NUL");
+		e->filename = sampo_features__arena_alloc(c->obj, (size_t)(nul - name) + 1);
 		if (!e->filename)
-			return cursor_nomem(c);
+			return sampo_feat_cursor__nomem(c);
 		memcpy(e->filename, name, (size_t)(nul - name) + 1);
 		nr++;
 		c->pos += size;
@@ -389,51 +386,51 @@ static int parse_build_id(struct feat_cursor *c, struct sampo_features *f)
 
 static int parse_hostname(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_string(c, &f->hostname, "hostname");
+	return sampo_feat_cursor__string(c, &f->hostname, "hostname");
 }
 
 static int parse_osrelease(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_string(c, &f->osrelease, "os release");
+	return sampo_feat_cursor__string(c, &f->osrelease, "os release");
 }
 
 static int parse_version(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_string(c, &f->version, "perf version");
+	return sampo_feat_cursor__string(c, &f->version, "perf version");
 }
 
 static int parse_arch(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_string(c, &f->arch, "arch");
+	return sampo_feat_cursor__string(c, &f->arch, "arch");
 }
 
 static int parse_nrcpus(struct feat_cursor *c, struct sampo_features *f)
 {
-	int err = cursor_u32(c, &f->nr_cpus_avail, "nr_cpus_avail");
+	int err = sampo_feat_cursor__u32(c, &f->nr_cpus_avail, "nr_cpus_avail");
 
 	if (err)
 		return err;
-	return cursor_u32(c, &f->nr_cpus_online, "nr_cpus_online");
+	return sampo_feat_cursor__u32(c, &f->nr_cpus_online, "nr_cpus_online");
 }
 
 static int parse_cpudesc(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_string(c, &f->cpudesc, "cpudesc");
+	return sampo_feat_cursor__string(c, &f->cpudesc, "cpudesc");
 }
 
 static int parse_cpuid(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_string(c, &f->cpuid, "cpuid");
+	return sampo_feat_cursor__string(c, &f->cpuid, "cpuid");
 }
 
 static int parse_total_mem(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_u64(c, &f->total_mem_kb, "total memory");
+	return sampo_feat_cursor__u64(c, &f->total_mem_kb, "total memory");
 }
 
 static int parse_cmdline(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_strlist(c, &f->cmdline, "cmdline");
+	return sampo_feat_cursor__strlist(c, &f->cmdline, "cmdline");
 }
 
 /*
@@ -446,28 +443,28 @@ static int parse_event_desc(struct feat_cursor *c, struct sampo_features *f)
 	uint32_t nr, sz;
 	int err;
 
-	err = cursor_u32(c, &nr, "event count");
+	err = sampo_feat_cursor__u32(c, &nr, "event count");
 	if (err)
 		return err;
-	err = cursor_u32(c, &sz, "attr size");
+	err = sampo_feat_cursor__u32(c, &sz, "attr size");
 	if (err)
 		return err;
 	/* an event is at least its attr, nr_ids and a string length */
-	err = cursor_check_count(c, at, nr, (size_t)sz + 8, "event");
+	err = sampo_feat_cursor__check_count(c, at, nr, (size_t)sz + 8, "event");
 	if (err)
 		return err;
 
 	f->nr_events = nr;
 	f->event_attr_size = sz;
-	f->events = arena_array(c->obj, nr, sizeof(*f->events));
+	f->events = sampo_features__arena_array(c->obj, nr, sizeof(*f->events));
 	if (nr && !f->events)
-		return cursor_nomem(c);
+		return sampo_feat_cursor__nomem(c);
 
 	for (uint32_t i = 0; i < nr; i++) {
 		struct sampo_feat_event *ev = &f->events[i];
 		size_t copy = MIN((size_t)sz, sizeof(ev->attr));
 
-		err = cursor_need(c, sz, "attr");
+		err = sampo_feat_cursor__need(c, sz, "attr");
 		if (err)
 			return err;
 		memcpy(&ev->attr, c->buf + c->pos, copy);
@@ -476,143 +473,23 @@ static int parse_event_desc(struct feat_cursor *c, struct sampo_features *f)
 		c->pos += sz;
 
 		at = c->pos;
-		err = cursor_u32(c, &ev->nr_ids, "id count");
+		err = sampo_feat_cursor__u32(c, &ev->nr_ids, "id count");
 		if (err)
 			return err;
-		err = cursor_string(c, &ev->name, "event name");
+		err = sampo_feat_cursor__string(c, &ev->name, "event name");
 		if (err)
 			return err;
-		err = cursor_check_count(c, at, ev->nr_ids, 8, "id");
+		err = sampo_feat_cursor__check_count(c, at, ev->nr_ids, 8, "id");
 		if (err)
 			return err;
-		ev->ids = arena_array(c->obj, ev->nr_ids, sizeof(uint64_t));
+		ev->ids = sampo_features__arena_array(c->obj, ev->nr_ids, sizeof(uint64_t));
 		if (ev->nr_ids && !ev->ids)
-			return cursor_nomem(c);
+			return sampo_feat_cursor__nomem(c);
 		for (uint32_t j = 0; j < ev->nr_ids; j++) {
-			err = cursor_u64(c, &ev->ids[j], "id");
+			err = sampo_feat_cursor__u64(c, &ev->ids[j], "id");
 			if (err)
 				return err;
 		}
-	}
-	return 0;
-}
-
-/*
- * CPU_TOPOLOGY grew over time; perf tells the versions apart by whether the
- * payload is larger than what it has read so far:
- *   package (core) sibling list, core (thread) sibling list      [always]
- *   {u32 core_id, u32 socket_id} per available CPU               [perf >= 4.x]
- *   die sibling list, u32 die_id per available CPU               [perf >= 5.4]
- * The per-CPU arrays are sized by NRCPUS' nr_cpus_avail. perf counts the
- * strings with perf_string_size(), not with their length fields; so do we,
- * to pick the same layout for strings perf did not write itself.
- */
-static int parse_cpu_topology(struct feat_cursor *c, struct sampo_features *f)
-{
-	struct sampo_feat_cpu_topology *t = &f->cpu_topology;
-	uint32_t nr_cpus = sampo_features__has(f, SAMPO_FEAT_NRCPUS) ? f->nr_cpus_avail : 0;
-	size_t perf_size;
-	int err;
-
-	err = cursor_strlist(c, &t->package_cpus, "package siblings");
-	if (err)
-		return err;
-	err = cursor_strlist(c, &t->core_cpus, "core siblings");
-	if (err)
-		return err;
-	perf_size = perf_strlist_size(&t->package_cpus) + perf_strlist_size(&t->core_cpus);
-	if (c->len <= perf_size)
-		return 0;
-
-	err = cursor_check_count(c, c->pos, nr_cpus, 8, "cpu");
-	if (err)
-		return err;
-	t->has_cpus = true;
-	t->nr_cpus = nr_cpus;
-	t->cpus = arena_array(c->obj, nr_cpus, sizeof(*t->cpus));
-	if (nr_cpus && !t->cpus)
-		return cursor_nomem(c);
-	for (uint32_t i = 0; i < nr_cpus; i++) {
-		err = cursor_u32(c, &t->cpus[i].core_id, "core id");
-		if (err)
-			return err;
-		err = cursor_u32(c, &t->cpus[i].socket_id, "socket id");
-		if (err)
-			return err;
-	}
-	if (c->len <= perf_size + 8 * (size_t)nr_cpus)
-		return 0;
-
-	t->has_dies = true;
-	err = cursor_strlist(c, &t->die_cpus, "die siblings");
-	if (err)
-		return err;
-	err = cursor_check_count(c, c->pos, nr_cpus, 4, "die id");
-	if (err)
-		return err;
-	for (uint32_t i = 0; i < nr_cpus; i++) {
-		err = cursor_u32(c, &t->cpus[i].die_id, "die id");
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int parse_numa_topology(struct feat_cursor *c, struct sampo_features *f)
-{
-	size_t at = c->pos;
-	uint32_t nr;
-	int err;
-
-	err = cursor_u32(c, &nr, "node count");
-	if (err)
-		return err;
-	/* u32 node, u64 total, u64 free, string length */
-	err = cursor_check_count(c, at, nr, 24, "node");
-	if (err)
-		return err;
-	f->nr_numa_nodes = nr;
-	f->numa_nodes = arena_array(c->obj, nr, sizeof(*f->numa_nodes));
-	if (nr && !f->numa_nodes)
-		return cursor_nomem(c);
-	for (uint32_t i = 0; i < nr; i++) {
-		struct sampo_feat_numa_node *n = &f->numa_nodes[i];
-
-		err = cursor_u32(c, &n->node, "node number");
-		if (!err)
-			err = cursor_u64(c, &n->mem_total_kb, "node total memory");
-		if (!err)
-			err = cursor_u64(c, &n->mem_free_kb, "node free memory");
-		if (!err)
-			err = cursor_string(c, &n->cpus, "node cpu list");
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int parse_pmu_mappings(struct feat_cursor *c, struct sampo_features *f)
-{
-	size_t at = c->pos;
-	uint32_t nr;
-	int err;
-
-	err = cursor_u32(c, &nr, "pmu count");
-	if (err)
-		return err;
-	err = cursor_check_count(c, at, nr, 8, "pmu");
-	if (err)
-		return err;
-	f->nr_pmu_mappings = nr;
-	f->pmu_mappings = arena_array(c->obj, nr, sizeof(*f->pmu_mappings));
-	if (nr && !f->pmu_mappings)
-		return cursor_nomem(c);
-	for (uint32_t i = 0; i < nr; i++) {
-		err = cursor_u32(c, &f->pmu_mappings[i].type, "pmu type");
-		if (!err)
-			err = cursor_string(c, &f->pmu_mappings[i].name, "pmu name");
-		if (err)
-			return err;
 	}
 	return 0;
 }
@@ -623,22 +500,22 @@ static int parse_group_desc(struct feat_cursor *c, struct sampo_features *f)
 	uint32_t nr;
 	int err;
 
-	err = cursor_u32(c, &nr, "group count");
+	err = sampo_feat_cursor__u32(c, &nr, "group count");
 	if (err)
 		return err;
-	err = cursor_check_count(c, at, nr, 12, "group");
+	err = sampo_feat_cursor__check_count(c, at, nr, 12, "group");
 	if (err)
 		return err;
 	f->nr_groups = nr;
-	f->groups = arena_array(c->obj, nr, sizeof(*f->groups));
+	f->groups = sampo_features__arena_array(c->obj, nr, sizeof(*f->groups));
 	if (nr && !f->groups)
-		return cursor_nomem(c);
+		return sampo_feat_cursor__nomem(c);
 	for (uint32_t i = 0; i < nr; i++) {
-		err = cursor_string(c, &f->groups[i].name, "group name");
+		err = sampo_feat_cursor__string(c, &f->groups[i].name, "group name");
 		if (!err)
-			err = cursor_u32(c, &f->groups[i].leader_idx, "group leader");
+			err = sampo_feat_cursor__u32(c, &f->groups[i].leader_idx, "group leader");
 		if (!err)
-			err = cursor_u32(c, &f->groups[i].nr_members, "group members");
+			err = sampo_feat_cursor__u32(c, &f->groups[i].nr_members, "group members");
 		if (err)
 			return err;
 	}
@@ -651,66 +528,20 @@ static int parse_auxtrace(struct feat_cursor *c, struct sampo_features *f)
 	uint64_t nr;
 	int err;
 
-	err = cursor_u64(c, &nr, "auxtrace index count");
+	err = sampo_feat_cursor__u64(c, &nr, "auxtrace index count");
 	if (err)
 		return err;
-	err = cursor_check_count(c, at, nr, 16, "auxtrace index entry");
+	err = sampo_feat_cursor__check_count(c, at, nr, 16, "auxtrace index entry");
 	if (err)
 		return err;
 	f->nr_auxtrace = nr;
-	f->auxtrace = arena_array(c->obj, (size_t)nr, sizeof(*f->auxtrace));
+	f->auxtrace = sampo_features__arena_array(c->obj, (size_t)nr, sizeof(*f->auxtrace));
 	if (nr && !f->auxtrace)
-		return cursor_nomem(c);
+		return sampo_feat_cursor__nomem(c);
 	for (uint64_t i = 0; i < nr; i++) {
-		err = cursor_u64(c, &f->auxtrace[i].file_offset, "auxtrace offset");
+		err = sampo_feat_cursor__u64(c, &f->auxtrace[i].file_offset, "auxtrace offset");
 		if (!err)
-			err = cursor_u64(c, &f->auxtrace[i].size, "auxtrace size");
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int parse_cache(struct feat_cursor *c, struct sampo_features *f)
-{
-	size_t at = c->pos;
-	uint32_t nr;
-	int err;
-
-	err = cursor_u32(c, &f->cache_version, "cache version");
-	if (err)
-		return err;
-	if (f->cache_version != 1)
-		return cursor_fail(c, at, -SAMPO_ERR_UNSUPPORTED, "unknown cache version %u",
-				   f->cache_version);
-	at = c->pos;
-	err = cursor_u32(c, &nr, "cache count");
-	if (err)
-		return err;
-	/* four u32 and three string lengths */
-	err = cursor_check_count(c, at, nr, 28, "cache");
-	if (err)
-		return err;
-	f->nr_caches = nr;
-	f->caches = arena_array(c->obj, nr, sizeof(*f->caches));
-	if (nr && !f->caches)
-		return cursor_nomem(c);
-	for (uint32_t i = 0; i < nr; i++) {
-		struct sampo_feat_cache *k = &f->caches[i];
-
-		err = cursor_u32(c, &k->level, "cache level");
-		if (!err)
-			err = cursor_u32(c, &k->line_size, "cache line size");
-		if (!err)
-			err = cursor_u32(c, &k->sets, "cache sets");
-		if (!err)
-			err = cursor_u32(c, &k->ways, "cache ways");
-		if (!err)
-			err = cursor_string(c, &k->type, "cache type");
-		if (!err)
-			err = cursor_string(c, &k->size, "cache size");
-		if (!err)
-			err = cursor_string(c, &k->map, "cache cpu map");
+			err = sampo_feat_cursor__u64(c, &f->auxtrace[i].size, "auxtrace size");
 		if (err)
 			return err;
 	}
@@ -719,82 +550,21 @@ static int parse_cache(struct feat_cursor *c, struct sampo_features *f)
 
 static int parse_sample_time(struct feat_cursor *c, struct sampo_features *f)
 {
-	int err = cursor_u64(c, &f->first_sample_time, "first sample time");
+	int err = sampo_feat_cursor__u64(c, &f->first_sample_time, "first sample time");
 
 	if (err)
 		return err;
-	return cursor_u64(c, &f->last_sample_time, "last sample time");
-}
-
-/*
- * MEM_TOPOLOGY: u64 version, u64 block size, u64 nr, then per node u64 node,
- * u64 size, and a bitmap written as u64 nr_bits then the words. size and
- * nr_bits are the same number; perf keeps the second one.
- */
-static int parse_mem_topology(struct feat_cursor *c, struct sampo_features *f)
-{
-	size_t at = c->pos;
-	uint64_t nr;
-	int err;
-
-	err = cursor_u64(c, &f->mem_topology_version, "memory topology version");
-	if (err)
-		return err;
-	if (f->mem_topology_version != 1)
-		return cursor_fail(c, at, -SAMPO_ERR_UNSUPPORTED,
-				   "unknown memory topology version %llu",
-				   (unsigned long long)f->mem_topology_version);
-	err = cursor_u64(c, &f->memory_block_size, "memory block size");
-	if (err)
-		return err;
-	at = c->pos;
-	err = cursor_u64(c, &nr, "memory node count");
-	if (err)
-		return err;
-	err = cursor_check_count(c, at, nr, 24, "memory node");
-	if (err)
-		return err;
-	f->nr_memory_nodes = nr;
-	f->memory_nodes = arena_array(c->obj, (size_t)nr, sizeof(*f->memory_nodes));
-	if (nr && !f->memory_nodes)
-		return cursor_nomem(c);
-	for (uint64_t i = 0; i < nr; i++) {
-		struct sampo_feat_memory_node *n = &f->memory_nodes[i];
-		uint64_t size, nr_bits, nr_words;
-
-		err = cursor_u64(c, &n->node, "memory node number");
-		if (!err)
-			err = cursor_u64(c, &size, "memory node size");
-		at = c->pos;
-		if (!err)
-			err = cursor_u64(c, &nr_bits, "memory bitmap size");
-		if (err)
-			return err;
-		nr_words = nr_bits / 64 + (nr_bits % 64 != 0);
-		err = cursor_check_count(c, at, nr_words, 8, "memory bitmap word");
-		if (err)
-			return err;
-		n->nr_bits = nr_bits;
-		n->bitmap = arena_array(c->obj, (size_t)nr_words, sizeof(uint64_t));
-		if (nr_words && !n->bitmap)
-			return cursor_nomem(c);
-		for (uint64_t w = 0; w < nr_words; w++) {
-			err = cursor_u64(c, &n->bitmap[w], "memory bitmap word");
-			if (err)
-				return err;
-		}
-	}
-	return 0;
+	return sampo_feat_cursor__u64(c, &f->last_sample_time, "last sample time");
 }
 
 static int parse_clockid(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_u64(c, &f->clockid_res_ns, "clock resolution");
+	return sampo_feat_cursor__u64(c, &f->clockid_res_ns, "clock resolution");
 }
 
 static int parse_dir_format(struct feat_cursor *c, struct sampo_features *f)
 {
-	return cursor_u64(c, &f->dir_format_version, "directory format version");
+	return sampo_feat_cursor__u64(c, &f->dir_format_version, "directory format version");
 }
 
 /*
@@ -809,28 +579,30 @@ static int parse_bpf_prog_info(struct feat_cursor *c, struct sampo_features *f)
 	uint32_t nr;
 	int err;
 
-	err = cursor_u32(c, &nr, "bpf program count");
+	err = sampo_feat_cursor__u32(c, &nr, "bpf program count");
 	if (err)
 		return err;
-	err = cursor_check_count(c, at, nr, 16, "bpf program");
+	err = sampo_feat_cursor__check_count(c, at, nr, 16, "bpf program");
 	if (err)
 		return err;
 	f->nr_bpf_progs = nr;
-	f->bpf_progs = arena_array(c->obj, nr, sizeof(*f->bpf_progs));
+	f->bpf_progs = sampo_features__arena_array(c->obj, nr, sizeof(*f->bpf_progs));
 	if (nr && !f->bpf_progs)
-		return cursor_nomem(c);
+		return sampo_feat_cursor__nomem(c);
 	for (uint32_t i = 0; i < nr; i++) {
 		struct sampo_feat_bpf_prog *p = &f->bpf_progs[i];
 
-		err = cursor_u32(c, &p->info_len, "bpf info length");
+		err = sampo_feat_cursor__u32(c, &p->info_len, "bpf info length");
 		if (!err)
-			err = cursor_u32(c, &p->data_len, "bpf data length");
+			err = sampo_feat_cursor__u32(c, &p->data_len, "bpf data length");
 		if (!err)
-			err = cursor_u64(c, &p->arrays, "bpf arrays");
+			err = sampo_feat_cursor__u64(c, &p->arrays, "bpf arrays");
 		if (!err)
-			err = cursor_bytes(c, p->info_len, &p->info, "bpf program info");
+			err = sampo_feat_cursor__bytes(c, p->info_len, &p->info,
+						       "bpf program info");
 		if (!err)
-			err = cursor_bytes(c, p->data_len, &p->data, "bpf program data");
+			err = sampo_feat_cursor__bytes(c, p->data_len, &p->data,
+						       "bpf program data");
 		if (err)
 			return err;
 	}
@@ -843,24 +615,24 @@ static int parse_bpf_btf(struct feat_cursor *c, struct sampo_features *f)
 	uint32_t nr;
 	int err;
 
-	err = cursor_u32(c, &nr, "btf count");
+	err = sampo_feat_cursor__u32(c, &nr, "btf count");
 	if (err)
 		return err;
-	err = cursor_check_count(c, at, nr, 8, "btf");
+	err = sampo_feat_cursor__check_count(c, at, nr, 8, "btf");
 	if (err)
 		return err;
 	f->nr_btfs = nr;
-	f->btfs = arena_array(c->obj, nr, sizeof(*f->btfs));
+	f->btfs = sampo_features__arena_array(c->obj, nr, sizeof(*f->btfs));
 	if (nr && !f->btfs)
-		return cursor_nomem(c);
+		return sampo_feat_cursor__nomem(c);
 	for (uint32_t i = 0; i < nr; i++) {
 		struct sampo_feat_btf *b = &f->btfs[i];
 
-		err = cursor_u32(c, &b->id, "btf id");
+		err = sampo_feat_cursor__u32(c, &b->id, "btf id");
 		if (!err)
-			err = cursor_u32(c, &b->size, "btf size");
+			err = sampo_feat_cursor__u32(c, &b->size, "btf size");
 		if (!err)
-			err = cursor_bytes(c, b->size, &b->data, "btf data");
+			err = sampo_feat_cursor__bytes(c, b->size, &b->data, "btf data");
 		if (err)
 			return err;
 	}
@@ -869,53 +641,17 @@ static int parse_bpf_btf(struct feat_cursor *c, struct sampo_features *f)
 
 static int parse_compressed(struct feat_cursor *c, struct sampo_features *f)
 {
-	int err = cursor_u32(c, &f->comp_version, "compression version");
+	int err = sampo_feat_cursor__u32(c, &f->comp_version, "compression version");
 
 	if (!err)
-		err = cursor_u32(c, &f->comp_type, "compression type");
+		err = sampo_feat_cursor__u32(c, &f->comp_type, "compression type");
 	if (!err)
-		err = cursor_u32(c, &f->comp_level, "compression level");
+		err = sampo_feat_cursor__u32(c, &f->comp_level, "compression level");
 	if (!err)
-		err = cursor_u32(c, &f->comp_ratio, "compression ratio");
+		err = sampo_feat_cursor__u32(c, &f->comp_ratio, "compression ratio");
 	if (!err)
-		err = cursor_u32(c, &f->comp_mmap_len, "compression mmap length");
+		err = sampo_feat_cursor__u32(c, &f->comp_mmap_len, "compression mmap length");
 	return err;
-}
-
-/* u32 nr_caps, then nr_caps pairs of strings (name, value) */
-static int parse_pmu_caps_list(struct feat_cursor *c, struct sampo_feat_pmu_caps *pc)
-{
-	size_t at = c->pos;
-	uint32_t nr;
-	int err;
-
-	err = cursor_u32(c, &nr, "pmu capability count");
-	if (err)
-		return err;
-	err = cursor_check_count(c, at, nr, 8, "pmu capability");
-	if (err)
-		return err;
-	pc->nr_caps = nr;
-	pc->names = arena_array(c->obj, nr, sizeof(char *));
-	pc->values = arena_array(c->obj, nr, sizeof(char *));
-	if (nr && (!pc->names || !pc->values))
-		return cursor_nomem(c);
-	for (uint32_t i = 0; i < nr; i++) {
-		err = cursor_string(c, &pc->names[i], "pmu capability name");
-		if (!err)
-			err = cursor_string(c, &pc->values[i], "pmu capability value");
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int parse_cpu_pmu_caps(struct feat_cursor *c, struct sampo_features *f)
-{
-	static char cpu_name[] = "cpu";
-
-	f->cpu_pmu_caps.pmu_name = cpu_name;
-	return parse_pmu_caps_list(c, &f->cpu_pmu_caps);
 }
 
 static int parse_clock_data(struct feat_cursor *c, struct sampo_features *f)
@@ -923,71 +659,19 @@ static int parse_clock_data(struct feat_cursor *c, struct sampo_features *f)
 	size_t at = c->pos;
 	int err;
 
-	err = cursor_u32(c, &f->clock_data_version, "clock data version");
+	err = sampo_feat_cursor__u32(c, &f->clock_data_version, "clock data version");
 	if (err)
 		return err;
 	if (f->clock_data_version != 1)
-		return cursor_fail(c, at, -SAMPO_ERR_UNSUPPORTED, "unknown clock data version %u",
-				   f->clock_data_version);
-	err = cursor_u32(c, &f->clockid, "clockid");
+		return sampo_feat_cursor__fail(c, at, -SAMPO_ERR_UNSUPPORTED,
+					       "unknown clock data version %u",
+					       f->clock_data_version);
+	err = sampo_feat_cursor__u32(c, &f->clockid, "clockid");
 	if (!err)
-		err = cursor_u64(c, &f->clock_tod_ns, "wall-clock reference time");
+		err = sampo_feat_cursor__u64(c, &f->clock_tod_ns, "wall-clock reference time");
 	if (!err)
-		err = cursor_u64(c, &f->clock_clockid_ns, "clockid reference time");
+		err = sampo_feat_cursor__u64(c, &f->clock_clockid_ns, "clockid reference time");
 	return err;
-}
-
-static int parse_hybrid_topology(struct feat_cursor *c, struct sampo_features *f)
-{
-	size_t at = c->pos;
-	uint32_t nr;
-	int err;
-
-	err = cursor_u32(c, &nr, "hybrid node count");
-	if (err)
-		return err;
-	err = cursor_check_count(c, at, nr, 8, "hybrid node");
-	if (err)
-		return err;
-	f->nr_hybrid_nodes = nr;
-	f->hybrid_nodes = arena_array(c->obj, nr, sizeof(*f->hybrid_nodes));
-	if (nr && !f->hybrid_nodes)
-		return cursor_nomem(c);
-	for (uint32_t i = 0; i < nr; i++) {
-		err = cursor_string(c, &f->hybrid_nodes[i].pmu_name, "hybrid pmu name");
-		if (!err)
-			err = cursor_string(c, &f->hybrid_nodes[i].cpus, "hybrid cpu list");
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* PMU_CAPS: u32 nr_pmu, then per PMU its capability list and its name */
-static int parse_pmu_caps(struct feat_cursor *c, struct sampo_features *f)
-{
-	size_t at = c->pos;
-	uint32_t nr;
-	int err;
-
-	err = cursor_u32(c, &nr, "pmu count");
-	if (err)
-		return err;
-	err = cursor_check_count(c, at, nr, 8, "pmu");
-	if (err)
-		return err;
-	f->nr_pmu_caps = nr;
-	f->pmu_caps = arena_array(c->obj, nr, sizeof(*f->pmu_caps));
-	if (nr && !f->pmu_caps)
-		return cursor_nomem(c);
-	for (uint32_t i = 0; i < nr; i++) {
-		err = parse_pmu_caps_list(c, &f->pmu_caps[i]);
-		if (!err)
-			err = cursor_string(c, &f->pmu_caps[i].pmu_name, "pmu name");
-		if (err)
-			return err;
-	}
-	return 0;
 }
 
 /*
@@ -1018,17 +702,20 @@ static const struct feat_desc feat_descs[SAMPO_FEAT_LAST_KNOWN + 1] = {
 	[SAMPO_FEAT_TOTAL_MEM] = { parse_total_mem, FIELDS(total_mem_kb, total_mem_kb) },
 	[SAMPO_FEAT_CMDLINE] = { parse_cmdline, FIELDS(cmdline, cmdline) },
 	[SAMPO_FEAT_EVENT_DESC] = { parse_event_desc, FIELDS(nr_events, events) },
-	[SAMPO_FEAT_CPU_TOPOLOGY] = { parse_cpu_topology, FIELDS(cpu_topology, cpu_topology) },
-	[SAMPO_FEAT_NUMA_TOPOLOGY] = { parse_numa_topology, FIELDS(nr_numa_nodes, numa_nodes) },
+	[SAMPO_FEAT_CPU_TOPOLOGY] = { sampo_features__parse_cpu_topology,
+				      FIELDS(cpu_topology, cpu_topology) },
+	[SAMPO_FEAT_NUMA_TOPOLOGY] = { sampo_features__parse_numa_topology,
+				       FIELDS(nr_numa_nodes, numa_nodes) },
 	[SAMPO_FEAT_BRANCH_STACK] = { NULL, 0, 0 },
-	[SAMPO_FEAT_PMU_MAPPINGS] = { parse_pmu_mappings, FIELDS(nr_pmu_mappings, pmu_mappings) },
+	[SAMPO_FEAT_PMU_MAPPINGS] = { sampo_features__parse_pmu_mappings,
+				      FIELDS(nr_pmu_mappings, pmu_mappings) },
 	[SAMPO_FEAT_GROUP_DESC] = { parse_group_desc, FIELDS(nr_groups, groups) },
 	[SAMPO_FEAT_AUXTRACE] = { parse_auxtrace, FIELDS(nr_auxtrace, auxtrace) },
 	[SAMPO_FEAT_STAT] = { NULL, 0, 0 },
-	[SAMPO_FEAT_CACHE] = { parse_cache, FIELDS(cache_version, caches) },
+	[SAMPO_FEAT_CACHE] = { sampo_features__parse_cache, FIELDS(cache_version, caches) },
 	[SAMPO_FEAT_SAMPLE_TIME] = { parse_sample_time,
 				     FIELDS(first_sample_time, last_sample_time) },
-	[SAMPO_FEAT_MEM_TOPOLOGY] = { parse_mem_topology,
+	[SAMPO_FEAT_MEM_TOPOLOGY] = { sampo_features__parse_mem_topology,
 				      FIELDS(mem_topology_version, memory_nodes) },
 	[SAMPO_FEAT_CLOCKID] = { parse_clockid, FIELDS(clockid_res_ns, clockid_res_ns) },
 	[SAMPO_FEAT_DIR_FORMAT] = { parse_dir_format,
@@ -1036,12 +723,13 @@ static const struct feat_desc feat_descs[SAMPO_FEAT_LAST_KNOWN + 1] = {
 	[SAMPO_FEAT_BPF_PROG_INFO] = { parse_bpf_prog_info, FIELDS(nr_bpf_progs, bpf_progs) },
 	[SAMPO_FEAT_BPF_BTF] = { parse_bpf_btf, FIELDS(nr_btfs, btfs) },
 	[SAMPO_FEAT_COMPRESSED] = { parse_compressed, FIELDS(comp_version, comp_mmap_len) },
-	[SAMPO_FEAT_CPU_PMU_CAPS] = { parse_cpu_pmu_caps, FIELDS(cpu_pmu_caps, cpu_pmu_caps) },
+	[SAMPO_FEAT_CPU_PMU_CAPS] = { sampo_features__parse_cpu_pmu_caps,
+				      FIELDS(cpu_pmu_caps, cpu_pmu_caps) },
 	[SAMPO_FEAT_CLOCK_DATA] = { parse_clock_data,
 				    FIELDS(clock_data_version, clock_clockid_ns) },
-	[SAMPO_FEAT_HYBRID_TOPOLOGY] = { parse_hybrid_topology,
+	[SAMPO_FEAT_HYBRID_TOPOLOGY] = { sampo_features__parse_hybrid_topology,
 					 FIELDS(nr_hybrid_nodes, hybrid_nodes) },
-	[SAMPO_FEAT_PMU_CAPS] = { parse_pmu_caps, FIELDS(nr_pmu_caps, pmu_caps) },
+	[SAMPO_FEAT_PMU_CAPS] = { sampo_features__parse_pmu_caps, FIELDS(nr_pmu_caps, pmu_caps) },
 };
 
 /* ---- public API ---------------------------------------------------------------- */
@@ -1143,7 +831,7 @@ int sampo_features__parse_one(struct sampo_features *f, int feat, const void *bu
 		err->feat = feat;
 	}
 	if (!f || feat <= SAMPO_FEAT_RESERVED || feat >= SAMPO_FEAT_MAX_BITS || (!buf && len))
-		return cursor_fail(&c, 0, -EINVAL, "invalid feature id %d", feat);
+		return sampo_feat_cursor__fail(&c, 0, -EINVAL, "invalid feature id %d", feat);
 	if (feat > SAMPO_FEAT_LAST_KNOWN)
 		return 0; /* unknown to us, as to perf 6.1: skipped */
 

@@ -71,8 +71,8 @@ struct sampo_btf_type {
 	uint32_t id;
 	uint32_t name_off; /* into the string section; 0: anonymous */
 	enum sampo_btf_kind kind;
-	uint16_t vlen;	   /* members, enumerators, parameters... (info bits 0-15) */
-	bool kind_flag;	   /* info bit 31 */
+	uint16_t vlen;	       /* members, enumerators, parameters... (info bits 0-15) */
+	bool kind_flag;	       /* info bit 31 */
 	uint32_t size_or_type; /* size in bytes (INT, STRUCT, ...) or a type id (PTR, FUNC, ...) */
 };
 
@@ -184,10 +184,10 @@ struct sampo_bpf_prog_info {
 	uint32_t func_info_rec_size; /* bytes per func_info record as recorded */
 
 	/* the arrays, host order; NULL when absent or not fitting in the data */
-	uint64_t *jited_ksyms;			      /* nr_jited_ksyms start addresses */
-	uint32_t *jited_func_lens;		      /* nr_jited_func_lens sizes in bytes */
-	uint8_t (*prog_tags)[SAMPO_BPF_TAG_SIZE];     /* nr_prog_tags tags */
-	struct sampo_bpf_func_info *func_info;	      /* nr_func_info records */
+	uint64_t *jited_ksyms;			  /* nr_jited_ksyms start addresses */
+	uint32_t *jited_func_lens;		  /* nr_jited_func_lens sizes in bytes */
+	uint8_t (*prog_tags)[SAMPO_BPF_TAG_SIZE]; /* nr_prog_tags tags */
+	struct sampo_bpf_func_info *func_info;	  /* nr_func_info records */
 };
 
 /**
@@ -236,6 +236,6 @@ SAMPO_API int sampo_bpf_prog_info__sub_name(const struct sampo_bpf_prog_info *in
  * NULL; borrowed from @f.
  */
 SAMPO_API const struct sampo_feat_btf *sampo_features__find_btf(const struct sampo_features *f,
-								 uint32_t id);
+								uint32_t id);
 
 #endif /* SAMPO_BPF_H */

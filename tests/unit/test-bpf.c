@@ -52,12 +52,12 @@ static const char btf_strs[] = "\0int\0my_func\0pair\0a\0b\0E64\0tag";
 #define STR_TAG	  26
 #define STRS_SIZE sizeof(btf_strs) /* with the final NUL */
 
-#define BTF_HDR_LEN	  24
-#define OFF_HDR_TYPE_LEN  12 /* of the u32 type_len in the header */
-#define OFF_HDR_STR_OFF	  16
-#define OFF_HDR_STR_LEN	  20
-#define OFF_HDR_TYPE_OFF  8
-#define OFF_HDR_HDR_LEN	  4
+#define BTF_HDR_LEN	 24
+#define OFF_HDR_TYPE_LEN 12 /* of the u32 type_len in the header */
+#define OFF_HDR_STR_OFF	 16
+#define OFF_HDR_STR_LEN	 20
+#define OFF_HDR_TYPE_OFF 8
+#define OFF_HDR_HDR_LEN	 4
 
 static void btf_type(struct img *im, uint32_t name_off, uint32_t kind, uint32_t vlen, bool kflag,
 		     uint32_t size_or_type)
@@ -298,8 +298,8 @@ static void test_bpf__btf_rejects_hostile_headers_and_types(void **state)
 #define INFO_PROG_TAGS		184
 
 #define BIT(n) (1ULL << (n))
-#define ALL_ARRAYS                                                                   \
-	(BIT(SAMPO_BPIL_JITED_KSYMS) | BIT(SAMPO_BPIL_JITED_FUNC_LENS) |             \
+#define ALL_ARRAYS                                                       \
+	(BIT(SAMPO_BPIL_JITED_KSYMS) | BIT(SAMPO_BPIL_JITED_FUNC_LENS) | \
 	 BIT(SAMPO_BPIL_FUNC_INFO) | BIT(SAMPO_BPIL_PROG_TAGS))
 
 static const uint8_t tags[2][8] = {
@@ -383,9 +383,8 @@ static struct sampo_features *parse_payloads(bool big_endian)
 	build_prog_info(&p, big_endian);
 	build_btf_payload(&b, big_endian);
 	c = exact_copy(p.buf, p.len);
-	assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_PROG_INFO, c, p.len, swap,
-						   NULL),
-			 0);
+	assert_int_equal(
+		sampo_features__parse_one(f, SAMPO_FEAT_BPF_PROG_INFO, c, p.len, swap, NULL), 0);
 	free(c);
 	c = exact_copy(b.buf, b.len);
 	assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_BTF, c, b.len, swap, NULL), 0);
@@ -473,8 +472,8 @@ static void test_bpf__prog_info_payload_truncated_anywhere(void **state)
 			struct sampo_feature_error fe;
 			uint8_t *c = exact_copy(p.buf, n);
 
-			assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_PROG_INFO, c, n,
-								   swap, &fe),
+			assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_PROG_INFO, c,
+								   n, swap, &fe),
 					 -SAMPO_ERR_MALFORMED);
 			assert_false(sampo_features__has(f, SAMPO_FEAT_BPF_PROG_INFO));
 			assert_int_equal(f->nr_bpf_progs, 0);
@@ -516,7 +515,8 @@ static void test_bpf__prog_info_cut_info_and_data(void **state)
 		const struct sampo_feat_bpf_prog *full = &f->bpf_progs[0];
 
 		for (uint32_t n = 0; n <= full->info_len; n++) {
-			struct sampo_bpf_prog_info *info = decode_cut(full, n, full->data_len, swap);
+			struct sampo_bpf_prog_info *info =
+				decode_cut(full, n, full->data_len, swap);
 
 			/* (a field cut in the middle keeps its first bytes) */
 			if (n <= INFO_ID || n >= INFO_ID + 4)
@@ -531,7 +531,8 @@ static void test_bpf__prog_info_cut_info_and_data(void **state)
 			sampo_bpf_prog_info__delete(info);
 		}
 		for (uint32_t n = 0; n <= full->data_len; n++) {
-			struct sampo_bpf_prog_info *info = decode_cut(full, full->info_len, n, swap);
+			struct sampo_bpf_prog_info *info =
+				decode_cut(full, full->info_len, n, swap);
 			char name[64];
 
 			/* ksyms 0-16, lens 16-24, func_info 24-40, tags 40-56 */
@@ -643,12 +644,12 @@ static void test_bpf__hostile_program_and_btf_counts(void **state)
 	img_init(&im, host_big_endian());
 	img_u32(&im, UINT32_MAX);
 	img_zeros(&im, 16);
-	assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_PROG_INFO, im.buf, im.len,
-						   false, NULL),
-			 -SAMPO_ERR_MALFORMED);
-	assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_BTF, im.buf, im.len, false,
-						   NULL),
-			 -SAMPO_ERR_MALFORMED);
+	assert_int_equal(
+		sampo_features__parse_one(f, SAMPO_FEAT_BPF_PROG_INFO, im.buf, im.len, false, NULL),
+		-SAMPO_ERR_MALFORMED);
+	assert_int_equal(
+		sampo_features__parse_one(f, SAMPO_FEAT_BPF_BTF, im.buf, im.len, false, NULL),
+		-SAMPO_ERR_MALFORMED);
 	img_free(&im);
 
 	/* a program whose info_len runs past the payload */
@@ -658,9 +659,9 @@ static void test_bpf__hostile_program_and_btf_counts(void **state)
 	img_u32(&im, 0);
 	img_u64(&im, 0);
 	img_zeros(&im, 64);
-	assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_PROG_INFO, im.buf, im.len,
-						   false, NULL),
-			 -SAMPO_ERR_MALFORMED);
+	assert_int_equal(
+		sampo_features__parse_one(f, SAMPO_FEAT_BPF_PROG_INFO, im.buf, im.len, false, NULL),
+		-SAMPO_ERR_MALFORMED);
 	img_free(&im);
 
 	/* a BTF whose size runs past the payload */
@@ -669,9 +670,9 @@ static void test_bpf__hostile_program_and_btf_counts(void **state)
 	img_u32(&im, 1);
 	img_u32(&im, 0x7fffffff);
 	img_zeros(&im, 24);
-	assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_BTF, im.buf, im.len, false,
-						   NULL),
-			 -SAMPO_ERR_MALFORMED);
+	assert_int_equal(
+		sampo_features__parse_one(f, SAMPO_FEAT_BPF_BTF, im.buf, im.len, false, NULL),
+		-SAMPO_ERR_MALFORMED);
 	img_free(&im);
 
 	/* the first blob of an id wins, as in perf's tree */
@@ -683,9 +684,8 @@ static void test_bpf__hostile_program_and_btf_counts(void **state)
 	img_u32(&im, 7);
 	img_u32(&im, 2);
 	img_u16(&im, 0);
-	assert_int_equal(sampo_features__parse_one(f, SAMPO_FEAT_BPF_BTF, im.buf, im.len, false,
-						   NULL),
-			 0);
+	assert_int_equal(
+		sampo_features__parse_one(f, SAMPO_FEAT_BPF_BTF, im.buf, im.len, false, NULL), 0);
 	assert_int_equal(sampo_features__find_btf(f, 7)->size, 1);
 	img_free(&im);
 	sampo_features__delete(f);
