@@ -637,3 +637,41 @@ int sampo_dsohit__build_id(const struct sampo_dsohit *hit, const struct sampo_ds
 		return -ENOENT;
 	return sampo_build_id__from_elf(hit->name, ret);
 }
+
+int sampo_dsohits__build_ids(const struct sampo_dsohits *hits,
+			     const struct sampo_dsohit_bid_opts *opts,
+			     struct sampo_dsohit_build_id **ret_rows, size_t *ret_nr)
+{
+	size_t nr = sampo_dsohits__nr(hits), nv = 0;
+	struct sampo_dsohit_build_id *v;
+
+	if (!hits || !ret_rows || !ret_nr)
+		return -EINVAL;
+	if (!nr) {
+		*ret_rows = NULL;
+		*ret_nr = 0;
+		return 0;
+	}
+	v = calloc(nr, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	/* the kernel first, then the others in the order their maps appeared, as perf */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t i = 0; i < nr; i++) {
+			const struct sampo_dsohit *hit = sampo_dsohits__dso(hits, i);
+
+			if (!hit->nr_samples || hit->kernel != (pass == 0))
+				continue;
+			if (sampo_dsohit__build_id(hit, opts, &v[nv].bid))
+				continue;
+			v[nv++].hit = hit;
+		}
+	}
+	if (!nv) {
+		free(v);
+		v = NULL;
+	}
+	*ret_rows = v;
+	*ret_nr = nv;
+	return 0;
+}

@@ -7,6 +7,10 @@
  * so the parser takes any bytes: a fuzz target and the unit tests cut it
  * at every length. Fields are separated by spaces or tabs; a NUL byte ends
  * nothing early, it is just not a digit or a name byte.
+ *
+ * The module watch keeps the names seen so far in one array, in the order
+ * seen; the last nr_new of them are the ones the last poll found. Module
+ * counts are small (a few hundred), so lookups are linear.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +22,7 @@
 #include <unistd.h>
 
 #include <sampo/proc-modules.h>
+#include "internal/kmodule.h"
 #include "internal/util.h"
 
 #define PROC_MODULES_MAX_BYTES (16u << 20)
@@ -174,4 +179,123 @@ out:
 	free(buf);
 	close(fd);
 	return err;
+}
+
+/* ---- the module watch ---------------------------------------------------- */
+
+struct sampo_module_watch {
+	char *proc_dir;
+	char (*names)[SAMPO_MODULE_NAME_SIZE];
+	size_t nr, alloc;
+	size_t nr_new; /* the last nr_new names came with the last poll */
+};
+
+static bool watch_knows(const struct sampo_module_watch *w, const char *name)
+{
+	for (size_t i = 0; i < w->nr; i++) {
+		if (!strcmp(w->names[i], name))
+			return true;
+	}
+	return false;
+}
+
+static int watch_add(struct sampo_module_watch *w, const char *name)
+{
+	if (w->nr == w->alloc) {
+		size_t na = w->alloc ? w->alloc * 2 : 64;
+		char(*nn)[SAMPO_MODULE_NAME_SIZE] = realloc(w->names, na * sizeof(*nn));
+
+		if (!nn)
+			return -ENOMEM;
+		w->names = nn;
+		w->alloc = na;
+	}
+	snprintf(w->names[w->nr++], SAMPO_MODULE_NAME_SIZE, "%s", name);
+	return 0;
+}
+
+int sampo_module_watch__poll(struct sampo_module_watch *w)
+{
+	struct sampo_proc_module *mods;
+	size_t nr_mods, before;
+	int err;
+
+	if (!w)
+		return -EINVAL;
+	w->nr_new = 0;
+	err = sampo_proc_modules__read(w->proc_dir, &mods, &nr_mods);
+	if (err)
+		return err;
+	before = w->nr;
+	for (size_t i = 0; i < nr_mods && !err; i++) {
+		if (!watch_knows(w, mods[i].name))
+			err = watch_add(w, mods[i].name);
+	}
+	free(mods);
+	if (err) {
+		w->nr = before;
+		return err;
+	}
+	w->nr_new = w->nr - before;
+	return (int)w->nr_new;
+}
+
+int sampo_module_watch__new(const char *proc_dir, struct sampo_module_watch **ret_watch)
+{
+	struct sampo_module_watch *w;
+	int err;
+
+	if (!ret_watch)
+		return -EINVAL;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->proc_dir = strdup(proc_dir ? proc_dir : "/proc");
+	if (!w->proc_dir) {
+		free(w);
+		return -ENOMEM;
+	}
+	err = sampo_module_watch__poll(w);
+	if (err < 0) {
+		sampo_module_watch__delete(w);
+		return err;
+	}
+	w->nr_new = 0; /* what is loaded at the start is not new */
+	*ret_watch = w;
+	return 0;
+}
+
+void sampo_module_watch__delete(struct sampo_module_watch *w)
+{
+	if (!w)
+		return;
+	free(w->names);
+	free(w->proc_dir);
+	free(w);
+}
+
+size_t sampo_module_watch__nr(const struct sampo_module_watch *w)
+{
+	return w ? w->nr : 0;
+}
+
+const char *sampo_module_watch__name(const struct sampo_module_watch *w, size_t idx)
+{
+	return w && idx < w->nr ? w->names[idx] : NULL;
+}
+
+bool sampo_module_watch__is_new(const struct sampo_module_watch *w, const char *map_name)
+{
+	char *name;
+	bool found = false;
+
+	if (!w || !w->nr_new || !map_name)
+		return false;
+	name = sampo_module__name(map_name);
+	if (!name)
+		return false;
+	for (size_t i = w->nr - w->nr_new; i < w->nr && !found; i++)
+		found = !strcmp(w->names[i], name);
+	free(name);
+	return found;
 }

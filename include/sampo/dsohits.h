@@ -101,4 +101,27 @@ SAMPO_API int sampo_dsohit__build_id(const struct sampo_dsohit *hit,
 				     const struct sampo_dsohit_bid_opts *opts,
 				     struct sampo_build_id *ret);
 
+/* One row of perf record's build-id table. */
+struct sampo_dsohit_build_id {
+	const struct sampo_dsohit *hit; /* borrowed from the tracker */
+	struct sampo_build_id bid;
+};
+
+/**
+ * sampo_dsohits__build_ids() - perf record's build-id table
+ * @hits: the tracker, flushed
+ * @opts: optional; as for sampo_dsohit__build_id()
+ * @ret_rows: on success, the rows (free() the array; the rows borrow from
+ *	      @hits and stay valid until its next add or flush), NULL when none
+ * @ret_nr: on success, how many
+ *
+ * The DSOs with samples whose build-id is known (sampo_dsohit__build_id()),
+ * the kernel first, then the others in the order their maps appeared, as
+ * perf record writes them.
+ * Return: 0, -EINVAL, -ENOMEM
+ */
+SAMPO_API int sampo_dsohits__build_ids(const struct sampo_dsohits *hits,
+				       const struct sampo_dsohit_bid_opts *opts,
+				       struct sampo_dsohit_build_id **ret_rows, size_t *ret_nr);
+
 #endif /* SAMPO_DSOHITS_H */

@@ -169,6 +169,49 @@ static void test_dsohits__user_kernel_and_module_samples(void **state)
 	assert_true(sampo_dsohits__time_range(h, &first, &last));
 	assert_int_equal(first, 10);
 	assert_int_equal(last, 16);
+
+	/* the build-id table: the kernel first (from SYS/kernel/notes: none here), then by map */
+	{
+		char sys[] = "/tmp/sampo-test-dsohits-table.XXXXXX", cmd[100];
+		SAMPO_OPTS(sampo_dsohit_bid_opts, o, .sys_dir = sys);
+		struct sampo_dsohit_build_id *rows;
+		size_t nr;
+
+		assert_non_null(mkdtemp(sys));
+		assert_int_equal(sampo_dsohits__build_ids(h, &o, &rows, &nr), 0);
+		assert_int_equal(nr, 1); /* libc has no sample; the kernel and foo.ko no build-id */
+		assert_string_equal(rows[0].hit->name, "/bin/prog");
+		assert_memory_equal(rows[0].bid.data, bid, 20);
+		free(rows);
+		{
+			static const uint32_t hdr[3] = { 4, 2, 3 }; /* host order, as /sys has it */
+			uint8_t note[20] = { 0 };
+			char path[100];
+			FILE *f;
+
+			memcpy(note, hdr, sizeof(hdr));
+			memcpy(note + 12, "GNU", 4);
+			note[16] = 0xaa;
+			note[17] = 0xbb;
+
+			snprintf(path, sizeof(path), "%s/kernel", sys);
+			assert_int_equal(mkdir(path, 0755), 0);
+			snprintf(path, sizeof(path), "%s/kernel/notes", sys);
+			f = fopen(path, "w");
+			assert_non_null(f);
+			assert_int_equal(fwrite(note, sizeof(note), 1, f), 1);
+			fclose(f);
+		}
+		assert_int_equal(sampo_dsohits__build_ids(h, &o, &rows, &nr), 0);
+		assert_int_equal(nr, 2);
+		assert_string_equal(rows[0].hit->name, "[kernel.kallsyms]");
+		assert_int_equal(rows[0].bid.size, 2);
+		assert_int_equal(rows[0].bid.data[0], 0xaa);
+		assert_string_equal(rows[1].hit->name, "/bin/prog");
+		free(rows);
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sys);
+		assert_int_equal(system(cmd), 0);
+	}
 	sampo_dsohits__delete(h);
 }
 

@@ -2,7 +2,8 @@
 /*
  * test-proc-modules.c - the /proc/modules reader (lib/proc-modules.c):
  * real-looking lines (deps, taints, hidden addresses), lines it skips,
- * input cut at every length, and the file read below a fake /proc.
+ * input cut at every length, the file read below a fake /proc, and the
+ * watch that finds the modules loaded since it was made.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -137,6 +138,62 @@ static void test_proc_modules__reads_proc_root(void **state)
 	}
 }
 
+static void write_modules(const char *proc, const char *body)
+{
+	char path[400];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/modules", proc);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(body, f);
+	fclose(f);
+}
+
+/* the watch: what is loaded at the start is known, not new; each poll finds the newcomers */
+static void test_proc_modules__watch_finds_new_modules(void **state)
+{
+	struct sampo_module_watch *w = NULL;
+	char proc[300], path[400];
+
+	(void)state;
+	snprintf(proc, sizeof(proc), "%s/watch", root);
+	assert_int_equal(mkdir(proc, 0755), 0);
+	assert_int_equal(sampo_module_watch__new(proc, &w), -ENOENT);
+	write_modules(proc, "ext4 1000 0 - Live 0xffffffffc0000000\n");
+	assert_int_equal(sampo_module_watch__new(proc, &w), 0);
+	assert_int_equal(sampo_module_watch__nr(w), 1);
+	assert_string_equal(sampo_module_watch__name(w, 0), "ext4");
+	assert_null(sampo_module_watch__name(w, 1));
+	assert_false(sampo_module_watch__is_new(w, "[ext4]"));
+	assert_int_equal(sampo_module_watch__poll(w), 0);
+
+	write_modules(proc, "new_mod 100 0 - Live 0xffffffffc0100000\n"
+			    "ext4 1000 0 - Live 0xffffffffc0000000\n"
+			    "other 100 0 - Loading 0xffffffffc0200000\n");
+	assert_int_equal(sampo_module_watch__poll(w), 2);
+	assert_int_equal(sampo_module_watch__nr(w), 3);
+	assert_string_equal(sampo_module_watch__name(w, 1), "new_mod");
+	assert_true(sampo_module_watch__is_new(w, "/lib/modules/6.1.0/kernel/x/new-mod.ko.xz"));
+	assert_true(sampo_module_watch__is_new(w, "[new_mod]"));
+	assert_true(sampo_module_watch__is_new(w, "[other]"));
+	assert_false(sampo_module_watch__is_new(w, "/lib/modules/6.1.0/kernel/fs/ext4.ko"));
+	assert_false(sampo_module_watch__is_new(w, NULL));
+
+	/* nothing new: nothing is new any more; an unloaded module stays known */
+	write_modules(proc, "ext4 1000 0 - Live 0xffffffffc0000000\n");
+	assert_int_equal(sampo_module_watch__poll(w), 0);
+	assert_false(sampo_module_watch__is_new(w, "[new_mod]"));
+	assert_int_equal(sampo_module_watch__nr(w), 3);
+	snprintf(path, sizeof(path), "%s/modules", proc);
+	assert_int_equal(unlink(path), 0);
+	assert_int_equal(sampo_module_watch__poll(w), -ENOENT);
+	assert_int_equal(sampo_module_watch__nr(w), 3);
+	sampo_module_watch__delete(w);
+	sampo_module_watch__delete(NULL);
+	assert_int_equal(sampo_module_watch__poll(NULL), -EINVAL);
+}
+
 static int setup(void **state)
 {
 	(void)state;
@@ -159,6 +216,7 @@ int main(void)
 		cmocka_unit_test(test_proc_modules__odd_input),
 		cmocka_unit_test(test_proc_modules__cut_at_every_length),
 		cmocka_unit_test(test_proc_modules__reads_proc_root),
+		cmocka_unit_test(test_proc_modules__watch_finds_new_modules),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -25,6 +25,12 @@
  * them up to date while draining), so unlike perf there is no second pass
  * over the file: the time after the workload ends is the final drain, a few
  * ELF note reads and the cache copies.
+ *
+ * What perf record decides lives in the library; this file holds the
+ * options, the order of the steps and the messages: -e and the attrs with
+ * perf's fallbacks (parse-events.h), CPUs and threads (target.h), the
+ * modules loaded while recording (proc-modules.h), the build-id table
+ * (dsohits.h) and what goes into the build-id cache (buildid-cache.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -131,13 +137,9 @@ struct record_ctx {
 	 * Modules loaded while recording get a map when they are noticed and
 	 * their sections are read at once (and again at the end).
 	 */
-	char **modules;
-	size_t nr_modules;
-	bool modules_tracked;
+	struct sampo_module_watch *modwatch; /* NULL: not tracked */
 	struct sampo_module_sections *modsecs;
 	struct timespec modules_checked;
-	char **new_modules; /* being synthesized now */
-	size_t nr_new_modules;
 };
 
 /* ---- argument parsing ------------------------------------------------- */
@@ -442,84 +444,25 @@ static void save_module_sections(struct record_ctx *ctx)
 		return;
 	}
 	/* the modules loaded since: still listed under /sys/module if still loaded */
-	for (size_t i = 0; i < ctx->nr_modules; i++) {
+	for (size_t i = 0; i < sampo_module_watch__nr(ctx->modwatch); i++) {
+		const char *name = sampo_module_watch__name(ctx->modwatch, i);
 		size_t nr_secs;
 
-		if (!sampo_module_sections__find(ctx->modsecs, NULL, ctx->modules[i], &nr_secs))
-			(void)sampo_module_sections__collect_one(ctx->modsecs, "/sys",
-								 ctx->modules[i]);
+		if (!sampo_module_sections__find(ctx->modsecs, NULL, name, &nr_secs))
+			(void)sampo_module_sections__collect_one(ctx->modsecs, "/sys", name);
 	}
 	if (sampo_module_sections__nr(ctx->modsecs) &&
 	    sampo_module_sections__write(ctx->modsecs, ctx->writer))
 		cli_warn("cannot save the module sections");
 }
 
-/* "/lib/modules/R/kernel/x/raid6_pq.ko.xz" or "[raid6_pq]" -> "raid6_pq" */
-static void module_name_of(const char *file, char *out, size_t size)
-{
-	const char *base = strrchr(file, '/');
-	size_t n = 0;
-
-	base = base ? base + 1 : file;
-	if (*base == '[')
-		base++;
-	for (; *base && *base != '.' && *base != ']' && n + 1 < size; base++)
-		out[n++] = *base == '-' ? '_' : *base;
-	out[n] = 0;
-}
-
-static bool module_in(char **list, size_t nr, const char *name)
-{
-	for (size_t i = 0; i < nr; i++)
-		if (!strcmp(list[i], name))
-			return true;
-	return false;
-}
-
-/* the names in /proc/modules, as a new list */
-static int read_module_names(char ***ret, size_t *ret_nr)
-{
-	struct sampo_proc_module *mods;
-	char **list = NULL;
-	size_t nr = 0, nr_mods;
-	int err;
-
-	*ret = NULL;
-	*ret_nr = 0;
-	err = sampo_proc_modules__read(NULL, &mods, &nr_mods);
-	if (err)
-		return err;
-	if (nr_mods)
-		list = calloc(nr_mods, sizeof(*list));
-	for (size_t i = 0; list && i < nr_mods; i++) {
-		list[nr] = strdup(mods[i].name);
-		if (!list[nr])
-			break;
-		nr++;
-	}
-	free(mods);
-	*ret = list;
-	*ret_nr = nr;
-	return 0;
-}
-
-static void free_names(char **list, size_t nr)
-{
-	for (size_t i = 0; i < nr; i++)
-		free(list[i]);
-	free(list);
-}
-
-/* writes only the module maps of ctx->new_modules */
+/* writes only the maps of the modules the last poll found */
 static int on_synth_new_module(void *opaque, const union sampo_record *rec)
 {
 	struct record_ctx *ctx = opaque;
-	char name[256];
 
-	if (rec->header.type != SAMPO_RECORD_MMAP)
-		return 0;
-	module_name_of(rec->mmap.filename, name, sizeof(name));
-	if (!module_in(ctx->new_modules, ctx->nr_new_modules, name))
+	if (rec->header.type != SAMPO_RECORD_MMAP ||
+	    !sampo_module_watch__is_new(ctx->modwatch, rec->mmap.filename))
 		return 0;
 	return on_synth(opaque, rec);
 }
@@ -534,50 +477,27 @@ static void track_modules(struct record_ctx *ctx, bool first)
 	SAMPO_OPTS(sampo_synth_opts, so,
 		   .sample_id_size = sampo_evlist__sample_id_size(&ctx->attr0));
 	struct timespec now;
-	char **names;
 	size_t nr;
+	int nr_new;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!first && (now.tv_sec - ctx->modules_checked.tv_sec) * 1000000000L +
 				      (now.tv_nsec - ctx->modules_checked.tv_nsec) < 50000000L)
 		return;
 	ctx->modules_checked = now;
-	if (read_module_names(&names, &nr))
-		return;
 	if (first) {
-		ctx->modules = names;
-		ctx->nr_modules = nr;
-		ctx->modules_tracked = true;
+		(void)sampo_module_watch__new(NULL, &ctx->modwatch);
 		return;
 	}
-	ctx->new_modules = NULL;
-	ctx->nr_new_modules = 0;
-	for (size_t i = 0; i < nr; i++) {
-		char **n, **m;
-
-		if (module_in(ctx->modules, ctx->nr_modules, names[i]))
-			continue;
-		n = realloc(ctx->modules, (ctx->nr_modules + 1) * sizeof(*n));
-		m = n ? realloc(ctx->new_modules, (ctx->nr_new_modules + 1) * sizeof(*m)) : NULL;
-		if (n)
-			ctx->modules = n;
-		if (!n || !m)
-			break;
-		ctx->new_modules = m;
-		ctx->modules[ctx->nr_modules++] = names[i];
-		ctx->new_modules[ctx->nr_new_modules++] = names[i];
-		names[i] = NULL; /* owned by ctx->modules now */
-		if (!ctx->pipe_output && ctx->modsecs)
-			(void)sampo_module_sections__collect_one(ctx->modsecs, "/sys",
-								 ctx->modules[ctx->nr_modules - 1]);
-	}
-	if (ctx->nr_new_modules &&
-	    sampo_synthesize__modules(&so, on_synth_new_module, ctx) < 0)
+	nr_new = sampo_module_watch__poll(ctx->modwatch);
+	if (nr_new <= 0)
+		return;
+	nr = sampo_module_watch__nr(ctx->modwatch);
+	for (size_t i = nr - (size_t)nr_new; i < nr && !ctx->pipe_output && ctx->modsecs; i++)
+		(void)sampo_module_sections__collect_one(ctx->modsecs, "/sys",
+							 sampo_module_watch__name(ctx->modwatch, i));
+	if (sampo_synthesize__modules(&so, on_synth_new_module, ctx) < 0)
 		cli_warn("cannot write the maps of modules loaded while recording");
-	free(ctx->new_modules);
-	ctx->new_modules = NULL;
-	ctx->nr_new_modules = 0;
-	free_names(names, nr);
 }
 
 static int synthesize_state(struct record_ctx *ctx)
@@ -724,68 +644,45 @@ static int set_features(struct record_ctx *ctx)
 	return 0;
 }
 
-/* One DSO with samples and what is needed to put it into the table and the cache. */
-struct hit_dso {
-	const struct sampo_dsohit *hit;
-	struct sampo_build_id bid;
-	bool from_mmap; /* build-id came with the MMAP2 record */
-};
-
-static void add_to_cache(struct record_ctx *ctx, const struct hit_dso *d, const char *dir,
-			 const void *vdso_image, size_t vdso_size)
+static void add_to_cache(struct record_ctx *ctx, const struct sampo_dsohit_build_id *row,
+			 const char *dir, const void *vdso_image, size_t vdso_size)
 {
 	SAMPO_OPTS(sampo_buildid_cache_dso_opts, co, .vdso_image = vdso_image,
 		   .vdso_size = vdso_size);
 	int err;
 
-	if (d->hit->kernel)
+	if (row->hit->kernel)
 		return; /* start_kallsyms_snapshot() did it */
-	err = sampo_buildid_cache__add_dso(dir, d->hit->name, &d->bid, &co);
+	err = sampo_buildid_cache__add_dso(dir, row->hit->name, &row->bid, &co);
 	if (err && err != -EOPNOTSUPP && ctx->opts.verbose)
-		cli_warn("cannot add '%s' to the build-id cache", d->hit->name);
+		cli_warn("cannot add '%s' to the build-id cache", row->hit->name);
 }
 
 static int write_build_ids(struct record_ctx *ctx)
 {
-	size_t nr = sampo_dsohits__nr(ctx->hits);
-	struct hit_dso *v = calloc(nr ? nr : 1, sizeof(*v));
 	struct sampo_build_id vdso = { .size = 0 };
 	SAMPO_OPTS(sampo_dsohit_bid_opts, bo, .vdso_bid = &vdso);
+	struct sampo_dsohit_build_id *rows = NULL;
 	void *vdso_image = NULL;
-	size_t vdso_size = 0, nv = 0;
-	int err = 0;
+	size_t vdso_size = 0, nr = 0;
+	int err;
 
-	if (!v)
-		return -ENOMEM;
 	(void)sampo_synthesize__vdso_build_id(&vdso, &vdso_image, &vdso_size);
-
-	/* the kernel first, then the others in the order their maps appeared, as perf */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < nr; i++) {
-			const struct sampo_dsohit *hit = sampo_dsohits__dso(ctx->hits, i);
-
-			if (!hit->nr_samples || hit->kernel != (pass == 0))
-				continue;
-			if (sampo_dsohit__build_id(hit, &bo, &v[nv].bid))
-				continue;
-			v[nv].hit = hit;
-			v[nv].from_mmap = hit->bid.size != 0;
-			nv++;
-		}
-	}
-	for (size_t i = 0; i < nv && !err; i++)
-		err = sampo_writer__add_build_id(ctx->writer, v[i].hit->cpumode, -1, v[i].bid.data,
-						 v[i].bid.size, v[i].hit->name);
+	err = sampo_dsohits__build_ids(ctx->hits, &bo, &rows, &nr);
+	for (size_t i = 0; i < nr && !err; i++)
+		err = sampo_writer__add_build_id(ctx->writer, rows[i].hit->cpumode, -1,
+						 rows[i].bid.data, rows[i].bid.size,
+						 rows[i].hit->name);
 
 	if (!err && !ctx->opts.no_buildid_cache) {
 		char *dir = sampo_buildid_cache__dir(NULL);
 
-		for (size_t i = 0; dir && i < nv; i++)
-			add_to_cache(ctx, &v[i], dir, vdso_image, vdso_size);
+		for (size_t i = 0; dir && i < nr; i++)
+			add_to_cache(ctx, &rows[i], dir, vdso_image, vdso_size);
 		free(dir);
 	}
 	free(vdso_image);
-	free(v);
+	free(rows);
 	return err;
 }
 
@@ -832,7 +729,7 @@ static int record_loop(struct record_ctx *ctx)
 		err = drain_round(ctx);
 		if (err)
 			break;
-		if (ctx->modules_tracked)
+		if (ctx->modwatch)
 			track_modules(ctx, false);
 		if (record_child_exited) {
 			reap_child(ctx, false);
@@ -1109,7 +1006,7 @@ static void record_ctx_release(struct record_ctx *ctx)
 	(void)sampo_writer__close(ctx->writer);
 	sampo_dsohits__delete(ctx->hits);
 	sampo_module_sections__delete(ctx->modsecs);
-	free_names(ctx->modules, ctx->nr_modules);
+	sampo_module_watch__delete(ctx->modwatch);
 	sampo_evlist__delete(ctx->evlist);
 	sampo_target__delete(ctx->target);
 }
