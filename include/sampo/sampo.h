@@ -28,6 +28,7 @@
 #include <sampo/symbolizer.h>
 #include <sampo/synthesize.h>
 #include <sampo/target.h>
+#include <sampo/workload.h>
 #include <sampo/writer.h>
 
 #endif /* SAMPO_SAMPO_H */

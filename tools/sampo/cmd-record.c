@@ -44,7 +44,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/types.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -59,6 +58,7 @@
 #include <sampo/recover.h>
 #include <sampo/synthesize.h>
 #include <sampo/target.h>
+#include <sampo/workload.h>
 #include <sampo/writer.h>
 
 #include "builtin.h"
@@ -116,10 +116,8 @@ struct record_ctx {
 	bool pipe_output;
 	uint64_t data_offset; /* file mode: where the records start (for recovery) */
 
-	pid_t child;
-	int go_fd;  /* write end: the child execs when it closes */
-	int err_fd; /* read end: errno of a failed exec */
-	int child_status;
+	struct sampo_workload *workload; /* the command, when there is one */
+	pid_t child;			 /* its pid, or 0 */
 	bool child_reaped;
 
 	uint64_t nr_samples;
@@ -193,91 +191,16 @@ static void install_signals(void)
 	sigaction(SIGCHLD, &sa, NULL);
 }
 
-/*
- * Fork the command, stopped before exec until the go pipe closes (perf's
- * evlist__prepare_workload). A failed exec sends its errno on a CLOEXEC pipe.
- */
-static int start_child(struct record_ctx *ctx, const char **argv)
+/* Whether the command has ended; when it did, for -v. */
+static bool reap_child(struct record_ctx *ctx, bool block)
 {
-	int go[2], ep[2];
-	pid_t pid;
-
-	if (pipe2(go, O_CLOEXEC))
-		return -errno;
-	if (pipe2(ep, O_CLOEXEC)) {
-		close(go[0]);
-		close(go[1]);
-		return -errno;
-	}
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		int err = -errno;
-
-		close(go[0]);
-		close(go[1]);
-		close(ep[0]);
-		close(ep[1]);
-		return err;
-	}
-	if (pid == 0) {
-		char c;
-		int e;
-
-		signal(SIGPIPE, SIG_DFL);
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGHUP, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-		close(go[1]);
-		close(ep[0]);
-		if (ctx->pipe_output) /* stdout carries the data: the command writes to stderr */
-			dup2(STDERR_FILENO, STDOUT_FILENO);
-		if (read(go[0], &c, 1) < 0)
-			_exit(127);
-		execvp(argv[0], (char *const *)argv);
-		e = errno;
-		if (write(ep[1], &e, sizeof(e)) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(go[0]);
-	close(ep[1]);
-	ctx->child = pid;
-	ctx->go_fd = go[1];
-	ctx->err_fd = ep[0];
-	return 0;
-}
-
-/* Let the command exec; Return: 0, or the errno of its failed exec (negative). */
-static int release_child(struct record_ctx *ctx)
-{
-	int e = 0;
-	ssize_t n;
-
-	close(ctx->go_fd);
-	ctx->go_fd = -1;
-	n = read(ctx->err_fd, &e, sizeof(e));
-	close(ctx->err_fd);
-	ctx->err_fd = -1;
-	return n == (ssize_t)sizeof(e) ? -e : 0;
-}
-
-static void reap_child(struct record_ctx *ctx, bool block)
-{
-	int status;
-	pid_t r;
-
-	if (ctx->child <= 0 || ctx->child_reaped)
-		return;
-	do
-		r = waitpid(ctx->child, &status, block ? 0 : WNOHANG);
-	while (r < 0 && errno == EINTR);
-	if (r == ctx->child) {
-		ctx->child_status = status;
+	if (!ctx->workload || ctx->child_reaped)
+		return ctx->child_reaped;
+	if (sampo_workload__reap(ctx->workload, block)) {
 		ctx->child_reaped = true;
 		clock_gettime(CLOCK_MONOTONIC, &ctx->t_workload_end);
 	}
+	return ctx->child_reaped;
 }
 
 /* ---- events ------------------------------------------------------------ */
@@ -732,8 +655,7 @@ static int record_loop(struct record_ctx *ctx)
 		if (ctx->modwatch)
 			track_modules(ctx, false);
 		if (record_child_exited) {
-			reap_child(ctx, false);
-			if (ctx->child_reaped)
+			if (reap_child(ctx, false))
 				break;
 			record_child_exited = 0;
 		}
@@ -933,9 +855,12 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 
 	install_signals();
 	if (argc) {
-		err = start_child(ctx, argv);
+		SAMPO_OPTS(sampo_workload_opts, wo, .stdout_to_stderr = ctx->pipe_output);
+
+		err = sampo_workload__prepare(argv, &wo, &ctx->workload);
 		if (err)
 			return cli_err(err, "cannot start '%s'", argv[0]);
+		ctx->child = sampo_workload__pid(ctx->workload);
 		if (!system_wide(ctx)) {
 			/* not synthesized: until exec it is a copy of sampo */
 			err = sampo_target__add_new_thread(ctx->target, ctx->child);
@@ -972,7 +897,7 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 			return cli_err(err, "cannot enable the events");
 	}
 	if (ctx->child > 0) {
-		err = release_child(ctx);
+		err = sampo_workload__start(ctx->workload);
 		if (err) {
 			reap_child(ctx, true);
 			(void)sampo_writer__close(ctx->writer);
@@ -984,7 +909,7 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 	err = record_loop(ctx);
 	if (ctx->child > 0 && !ctx->child_reaped) {
 		if (record_done || err)
-			(void)kill(ctx->child, SIGTERM);
+			(void)sampo_workload__kill(ctx->workload, SIGTERM);
 		reap_child(ctx, true);
 	}
 	if (err && !ctx->write_err)
@@ -995,32 +920,13 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 static void record_ctx_release(struct record_ctx *ctx)
 {
 	join_kallsyms_snapshot(ctx);
-	if (ctx->go_fd >= 0)
-		close(ctx->go_fd);
-	if (ctx->err_fd >= 0)
-		close(ctx->err_fd);
-	if (ctx->child > 0 && !ctx->child_reaped) {
-		(void)kill(ctx->child, SIGKILL);
-		reap_child(ctx, true);
-	}
+	sampo_workload__delete(ctx->workload); /* kills a command still running */
 	(void)sampo_writer__close(ctx->writer);
 	sampo_dsohits__delete(ctx->hits);
 	sampo_module_sections__delete(ctx->modsecs);
 	sampo_module_watch__delete(ctx->modwatch);
 	sampo_evlist__delete(ctx->evlist);
 	sampo_target__delete(ctx->target);
-}
-
-/* The command's exit status, as a shell reports it. */
-static int child_exit_code(const struct record_ctx *ctx)
-{
-	if (!ctx->child_reaped)
-		return 0;
-	if (WIFEXITED(ctx->child_status))
-		return WEXITSTATUS(ctx->child_status);
-	if (WIFSIGNALED(ctx->child_status))
-		return 128 + WTERMSIG(ctx->child_status);
-	return 0;
 }
 
 int cmd_record(int argc, const char **argv)
@@ -1032,7 +938,6 @@ int cmd_record(int argc, const char **argv)
 	if (!ctx)
 		return cli_err(-ENOMEM, "out of memory");
 	ctx->opts.output = "perf.data";
-	ctx->go_fd = ctx->err_fd = -1;
 	{
 		struct record_opts *o = &ctx->opts;
 		const struct option opts[] = {
@@ -1078,7 +983,7 @@ int cmd_record(int argc, const char **argv)
 		o->verbose += cli_verbose();
 		ret = record_run(ctx, argc, argv);
 	}
-	code = ret == 0 ? child_exit_code(ctx) : 0;
+	code = ret == 0 ? sampo_workload__exit_code(ctx->workload) : 0;
 	record_ctx_release(ctx);
 	free(ctx);
 	if (ret == 0 && code != 0) {
