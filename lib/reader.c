@@ -47,6 +47,7 @@
 #include "internal/reader-source.h"
 #include "internal/record.h"
 #include "internal/util.h"
+#include "internal/opts.h"
 
 #define MAX_ATTRS 65536U	      /* more attrs than any real file has */
 #define MAX_IDS (1U << 24)	      /* ids per attr */
@@ -501,21 +502,18 @@ static int reader_read_header(struct sampo_reader *r)
 static int reader_init(struct sampo_reader *r, const char *name,
 		       const struct sampo_reader_opts *opts)
 {
+	if (!OPTS_VALID(opts, sampo_reader_opts))
+		return -EINVAL;
 	r->name = strdup(name);
 	if (!r->name)
 		return -ENOMEM;
-	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, ordered) + sizeof(bool))
-		r->ordered = opts->ordered;
-	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, raw) + sizeof(bool))
-		r->raw = opts->raw;
-	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, threaded) + sizeof(bool))
-		r->threaded = opts->threaded;
-	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, errbuf_sz) + sizeof(size_t)) {
-		r->errbuf = opts->errbuf;
-		r->errbuf_sz = opts->errbuf_sz;
-		if (r->errbuf && r->errbuf_sz)
-			r->errbuf[0] = '\0';
-	}
+	r->ordered = OPTS_GET(opts, ordered, false);
+	r->raw = OPTS_GET(opts, raw, false);
+	r->threaded = OPTS_GET(opts, threaded, false);
+	r->errbuf = OPTS_GET(opts, errbuf, NULL);
+	r->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
+	if (r->errbuf && r->errbuf_sz)
+		r->errbuf[0] = '\0';
 	r->recbuf = aligned_alloc(8, 65536 + 8);
 	if (!r->recbuf)
 		return -ENOMEM;
@@ -541,8 +539,7 @@ static int open_fail_early(const struct sampo_reader_opts *opts, const char *nam
 {
 	char buf[128];
 
-	if (opts && opts->sz >= offsetof(struct sampo_reader_opts, errbuf_sz) + sizeof(size_t) &&
-	    opts->errbuf && opts->errbuf_sz)
+	if (OPTS_GET(opts, errbuf, NULL) && OPTS_GET(opts, errbuf_sz, 0))
 		snprintf(opts->errbuf, opts->errbuf_sz, "%s: %s", name,
 			 sampo_strerror(err, buf, sizeof(buf)));
 	return err;

@@ -52,11 +52,7 @@
 #include "internal/log.h"
 #include "internal/symbol.h"
 #include "internal/util.h"
-
-#define EOPTS_HAS(opts, field) \
-	((opts) &&             \
-	 (opts)->sz >= offsetof(struct sampo_symtab_elf_opts, field) + sizeof((opts)->field))
-#define EOPTS_GET(opts, field, def) (EOPTS_HAS(opts, field) ? (opts)->field : (def))
+#include "internal/opts.h"
 
 #define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
 /* An embedded MiniDebugInfo is a few hundred KB; refuse to inflate absurd sizes */
@@ -905,18 +901,18 @@ static int ctx_init(struct elf_load_ctx *c, const char *name, const char *path,
 		    const struct sampo_symtab_elf_opts *opts)
 {
 	memset(c, 0, sizeof(*c));
-	if (opts && opts->sz < sizeof(size_t))
+	if (!OPTS_VALID(opts, sampo_symtab_elf_opts))
 		return -EINVAL;
 	c->name = name;
 	c->path = path;
-	c->demangle = !EOPTS_GET(opts, no_demangle, false);
-	c->plt = !EOPTS_GET(opts, no_plt, false);
-	c->debug_file = !EOPTS_GET(opts, no_debug_file, false);
-	c->debug_root = EOPTS_GET(opts, debug_root, NULL);
-	c->sections = EOPTS_GET(opts, sections, NULL);
-	c->nr_sections = EOPTS_GET(opts, nr_sections, 0);
-	c->errbuf = EOPTS_GET(opts, errbuf, NULL);
-	c->errbuf_sz = EOPTS_GET(opts, errbuf_sz, 0);
+	c->demangle = !OPTS_GET(opts, no_demangle, false);
+	c->plt = !OPTS_GET(opts, no_plt, false);
+	c->debug_file = !OPTS_GET(opts, no_debug_file, false);
+	c->debug_root = OPTS_GET(opts, debug_root, NULL);
+	c->sections = OPTS_GET(opts, sections, NULL);
+	c->nr_sections = OPTS_GET(opts, nr_sections, 0);
+	c->errbuf = OPTS_GET(opts, errbuf, NULL);
+	c->errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
 	if (c->errbuf && c->errbuf_sz)
 		c->errbuf[0] = '\0';
 	sampo_symtab_builder__init(&c->b);

@@ -25,14 +25,10 @@
 #include <sampo/symbol.h>
 #include "internal/symbol.h"
 #include "internal/util.h"
+#include "internal/opts.h"
 
 /* KSYM_NAME_LEN is 512 since Linux 6.1 (128 before); leave room, refuse garbage */
 #define SYMBOL_NAME_MAX 1024
-
-#define KOPTS_HAS(opts, field) \
-	((opts) &&             \
-	 (opts)->sz >= offsetof(struct sampo_symtab_kallsyms_opts, field) + sizeof((opts)->field))
-#define KOPTS_GET(opts, field, def) (KOPTS_HAS(opts, field) ? (opts)->field : (def))
 
 static inline int hex_digit(unsigned char c)
 {
@@ -131,16 +127,16 @@ int sampo_symtab__load_kallsyms_mem(const char *buf, size_t size, const char *na
 				    struct sampo_symtab **ret_symtab)
 {
 	struct kallsyms_ctx k = { .name = name ? name : "kallsyms" };
-	const char *ref_name = KOPTS_GET(opts, ref_name, NULL);
-	uint64_t ref_addr = KOPTS_GET(opts, ref_addr, 0), ref_found = 0;
+	const char *ref_name = OPTS_GET(opts, ref_name, NULL);
+	uint64_t ref_addr = OPTS_GET(opts, ref_addr, 0), ref_found = 0;
 	bool have_ref = false, any_nonzero = false;
 	const char *p = buf, *end = buf + size;
 	size_t lineno = 0, ref_len = ref_name ? strlen(ref_name) : 0;
 	int err;
 
-	k.errbuf = KOPTS_GET(opts, errbuf, NULL);
-	k.errbuf_sz = KOPTS_GET(opts, errbuf_sz, 0);
-	if (opts && opts->sz < sizeof(size_t))
+	k.errbuf = OPTS_GET(opts, errbuf, NULL);
+	k.errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
+	if (!OPTS_VALID(opts, sampo_symtab_kallsyms_opts))
 		return -EINVAL;
 	if (k.errbuf && k.errbuf_sz)
 		k.errbuf[0] = '\0';
@@ -284,7 +280,7 @@ int sampo_symtab__load_kallsyms(const char *path, const struct sampo_symtab_kall
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		err = -errno;
-		if (KOPTS_HAS(opts, errbuf_sz) && opts->errbuf && opts->errbuf_sz)
+		if (OPTS_HAS(opts, errbuf_sz) && opts->errbuf && opts->errbuf_sz)
 			sampo_symtab__set_err(opts->errbuf, opts->errbuf_sz, "cannot open '%s'",
 					      path);
 		return err;

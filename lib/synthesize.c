@@ -36,6 +36,7 @@
 #include "internal/kmodule.h"
 #include "internal/log.h"
 #include "internal/util.h"
+#include "internal/opts.h"
 
 #define REC_BUF_SIZE 8192 /* a map record: 72 bytes + PATH_MAX name + trailer */
 #define KERNEL_PID   ((uint32_t)-1)
@@ -57,12 +58,12 @@ static int synth_init(struct synth *s, const struct sampo_synth_opts *opts, samp
 		      void *ctx)
 {
 	memset(s, 0, offsetof(struct synth, buf));
-	if (opts && opts->sz < sizeof(size_t))
+	if (!OPTS_VALID(opts, sampo_synth_opts))
 		return -EINVAL;
-	s->proc = opts && opts->proc_dir ? opts->proc_dir : "/proc";
-	s->sys = opts && opts->sys_dir ? opts->sys_dir : "/sys";
-	s->modules = opts && opts->modules_dir ? opts->modules_dir : "/lib/modules";
-	s->release = opts ? opts->osrelease : NULL;
+	s->proc = OPTS_GET(opts, proc_dir, NULL) ? opts->proc_dir : "/proc";
+	s->sys = OPTS_GET(opts, sys_dir, NULL) ? opts->sys_dir : "/sys";
+	s->modules = OPTS_GET(opts, modules_dir, NULL) ? opts->modules_dir : "/lib/modules";
+	s->release = OPTS_GET(opts, osrelease, NULL);
 	if (!s->release) {
 		struct utsname u;
 
@@ -70,10 +71,10 @@ static int synth_init(struct synth *s, const struct sampo_synth_opts *opts, samp
 			snprintf(s->release_buf, sizeof(s->release_buf), "%s", u.release);
 		s->release = s->release_buf;
 	}
-	s->sid_size = opts ? opts->sample_id_size : 0;
+	s->sid_size = OPTS_GET(opts, sample_id_size, 0);
 	if (s->sid_size > 64 || s->sid_size % 8)
 		return -EINVAL;
-	s->mmap_data = opts ? opts->mmap_data : false;
+	s->mmap_data = OPTS_GET(opts, mmap_data, false);
 	s->fn = fn;
 	s->ctx = ctx;
 	return 0;
@@ -624,9 +625,11 @@ out:
 int sampo_synthesize__module_build_id(const struct sampo_synth_opts *opts, const char *name,
 				      struct sampo_build_id *ret)
 {
-	const char *sys = opts && opts->sys_dir ? opts->sys_dir : "/sys";
+	const char *sys = OPTS_GET(opts, sys_dir, NULL) ? opts->sys_dir : "/sys";
 	char mod[256], path[PATH_MAX];
 
+	if (!OPTS_VALID(opts, sampo_synth_opts))
+		return -EINVAL;
 	module_name(name, mod, sizeof(mod));
 	if (!mod[0])
 		return -ENOENT;
@@ -1235,7 +1238,7 @@ static int synth_features(const struct sampo_synth_opts *opts, struct feat_sink 
 		if (!err)
 			err = sink_string(
 				k, SAMPO_FEAT_OSRELEASE,
-				opts && opts->osrelease ? opts->osrelease : u.release);
+				OPTS_GET(opts, osrelease, NULL) ? opts->osrelease : u.release);
 		if (!err)
 			err = sink_string(k, SAMPO_FEAT_ARCH, u.machine);
 		if (err)

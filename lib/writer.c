@@ -59,6 +59,7 @@
 
 #include <sampo/writer.h>
 #include "internal/util.h"
+#include "internal/opts.h"
 
 #define WRITER_BUF_SIZE (256 * 1024)
 #define RECORD_MAX 65535u
@@ -103,32 +104,6 @@ struct sampo_writer {
 };
 
 /* ---- options --------------------------------------------------------- */
-
-/*
- * libbpf's rule: a caller built against a newer header may pass a bigger
- * struct, which is fine as long as the fields we do not know are zero. The
- * check starts after our whole struct, not after its last field, because
- * SAMPO_OPTS() does not zero the tail padding.
- */
-static bool writer_opts_valid(const struct sampo_writer_opts *opts)
-{
-	size_t known = sizeof(*opts);
-
-	if (!opts)
-		return true;
-	if (opts->sz < sizeof(opts->sz))
-		return false;
-	for (size_t i = known; i < opts->sz; i++) {
-		if (((const uint8_t *)opts)[i])
-			return false;
-	}
-	return true;
-}
-
-#define WRITER_OPTS_GET(opts, field, def)                                                          \
-	((opts) && (opts)->sz >= offsetof(struct sampo_writer_opts, field) + sizeof((opts)->field)  \
-		 ? (opts)->field                                                                   \
-		 : (def))
 
 /* ---- stores in the file's byte order, loads in the host's ------------ */
 
@@ -1875,9 +1850,9 @@ int sampo_writer__open_fd(int fd, const struct sampo_writer_opts *opts,
 	struct stat st;
 	uint8_t *dst;
 
-	if (!ret_writer || fd < 0 || !writer_opts_valid(opts))
+	if (!ret_writer || fd < 0 || !OPTS_VALID(opts, sampo_writer_opts))
 		return -EINVAL;
-	order = WRITER_OPTS_GET(opts, byte_order, SAMPO_BYTE_ORDER_HOST);
+	order = OPTS_GET(opts, byte_order, SAMPO_BYTE_ORDER_HOST);
 	if (order != SAMPO_BYTE_ORDER_HOST && order != SAMPO_BYTE_ORDER_LITTLE &&
 	    order != SAMPO_BYTE_ORDER_BIG)
 		return -EINVAL;
@@ -1888,7 +1863,7 @@ int sampo_writer__open_fd(int fd, const struct sampo_writer_opts *opts,
 	if (!w)
 		return -ENOMEM;
 	w->fd = fd;
-	w->pipe = WRITER_OPTS_GET(opts, pipe, false);
+	w->pipe = OPTS_GET(opts, pipe, false);
 	if (order == SAMPO_BYTE_ORDER_HOST)
 		w->big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	else
@@ -2001,7 +1976,7 @@ int sampo_writer__open(const char *path, const struct sampo_writer_opts *opts,
 		return -EINVAL;
 	if (strcmp(path, "-") == 0)
 		return sampo_writer__open_fd(STDOUT_FILENO, opts, ret_writer);
-	if (!writer_opts_valid(opts))
+	if (!OPTS_VALID(opts, sampo_writer_opts))
 		return -EINVAL;
 
 	fd = writer_open_path(path);
