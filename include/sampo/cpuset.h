@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * cpuset.h - a set of CPU numbers, as perf's -C/--cpu takes them ("0-3,7").
+ *
+ * The histograms keep only the samples of the CPUs in a set
+ * (sampo_hists_opts.cpus). Build one with sampo_cpu_set__parse() from
+ * perf's list syntax, or empty with sampo_cpu_set__new() and then
+ * sampo_cpu_set__add() each CPU.
+ */
+#ifndef SAMPO_CPUSET_H
+#define SAMPO_CPUSET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sampo/common.h>
+
+struct sampo_cpu_set;
+
+/* CPU numbers go from 0 to SAMPO_CPU_SET_MAX - 1 */
+#define SAMPO_CPU_SET_MAX 65536
+
+/** sampo_cpu_set__new() - an empty set; NULL: out of memory */
+SAMPO_API struct sampo_cpu_set *sampo_cpu_set__new(void);
+
+/** sampo_cpu_set__delete() - free @set (NULL is fine) */
+SAMPO_API void sampo_cpu_set__delete(struct sampo_cpu_set *set);
+
+/**
+ * sampo_cpu_set__parse() - the set a CPU list names, in perf's syntax
+ * @list: comma separated CPUs and ranges, "0-3,7"; "" is the empty set
+ * @ret_set: on success, the new set; free with sampo_cpu_set__delete()
+ * @errbuf: on -EINVAL, "invalid cpu list '@list'" (may be NULL)
+ * @errbuf_sz: its size
+ *
+ * Return: 0, -EINVAL (not a list, a CPU of SAMPO_CPU_SET_MAX or more, a
+ * range that ends before it starts), -ENOMEM.
+ */
+SAMPO_API int sampo_cpu_set__parse(const char *list, struct sampo_cpu_set **ret_set, char *errbuf,
+				   size_t errbuf_sz);
+
+/**
+ * sampo_cpu_set__add() - put @cpu in @set
+ *
+ * Return: 0, -EINVAL for a CPU of SAMPO_CPU_SET_MAX or more, -ENOMEM.
+ */
+SAMPO_API int sampo_cpu_set__add(struct sampo_cpu_set *set, uint32_t cpu);
+
+/** sampo_cpu_set__has() - whether @cpu is in @set */
+SAMPO_API bool sampo_cpu_set__has(const struct sampo_cpu_set *set, uint32_t cpu);
+
+/** sampo_cpu_set__nr() - how many CPUs @set holds */
+SAMPO_API size_t sampo_cpu_set__nr(const struct sampo_cpu_set *set);
+
+/** sampo_cpu_set__dup() - a copy of @set; NULL: out of memory */
+SAMPO_API struct sampo_cpu_set *sampo_cpu_set__dup(const struct sampo_cpu_set *set);
+
+#endif /* SAMPO_CPUSET_H */

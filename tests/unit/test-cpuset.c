@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * test-cpuset.c - CPU sets (lib/cpuset.c): perf's list syntax, the words
+ * it refuses with the message the CLI prints, the bounds, and copies.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <sampo/cpuset.h>
+
+static void test_cpu_set__parse_ranges(void **state)
+{
+	struct sampo_cpu_set *set = NULL;
+
+	(void)state;
+	assert_int_equal(sampo_cpu_set__parse("0-3,7,130,", &set, NULL, 0), 0);
+	assert_int_equal(sampo_cpu_set__nr(set), 6);
+	for (uint32_t c = 0; c < 4; c++)
+		assert_true(sampo_cpu_set__has(set, c));
+	assert_false(sampo_cpu_set__has(set, 4));
+	assert_true(sampo_cpu_set__has(set, 7));
+	assert_true(sampo_cpu_set__has(set, 130));
+	assert_false(sampo_cpu_set__has(set, 129));
+	assert_false(sampo_cpu_set__has(set, 1000)); /* past the last word */
+	sampo_cpu_set__delete(set);
+}
+
+static void test_cpu_set__parse_empty(void **state)
+{
+	struct sampo_cpu_set *set = NULL;
+
+	(void)state;
+	/* an empty list is a set of no CPUs, not "every CPU" */
+	assert_int_equal(sampo_cpu_set__parse("", &set, NULL, 0), 0);
+	assert_int_equal(sampo_cpu_set__nr(set), 0);
+	assert_false(sampo_cpu_set__has(set, 0));
+	sampo_cpu_set__delete(set);
+}
+
+static void test_cpu_set__parse_rejects(void **state)
+{
+	static const char *const bad[] = { "1-x",  "3-1",   "x",       "-1", "1;2",
+					   "1,,2", "65536", "0-65536", "1-" };
+	struct sampo_cpu_set *set = NULL;
+	char err[64], want[64];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		err[0] = 0;
+		assert_int_equal(sampo_cpu_set__parse(bad[i], &set, err, sizeof(err)), -EINVAL);
+		snprintf(want, sizeof(want), "invalid cpu list '%s'", bad[i]);
+		assert_string_equal(err, want);
+		assert_null(set);
+	}
+	assert_int_equal(sampo_cpu_set__parse("65535", &set, NULL, 0), 0);
+	assert_true(sampo_cpu_set__has(set, 65535));
+	sampo_cpu_set__delete(set);
+}
+
+static void test_cpu_set__add_and_dup(void **state)
+{
+	struct sampo_cpu_set *set = sampo_cpu_set__new(), *copy;
+
+	(void)state;
+	assert_non_null(set);
+	assert_int_equal(sampo_cpu_set__add(set, 64), 0);
+	assert_int_equal(sampo_cpu_set__add(set, 2), 0);
+	assert_int_equal(sampo_cpu_set__add(set, 2), 0);
+	assert_int_equal(sampo_cpu_set__add(set, SAMPO_CPU_SET_MAX), -EINVAL);
+	copy = sampo_cpu_set__dup(set);
+	sampo_cpu_set__delete(set);
+	assert_non_null(copy);
+	assert_int_equal(sampo_cpu_set__nr(copy), 2);
+	assert_true(sampo_cpu_set__has(copy, 64));
+	assert_true(sampo_cpu_set__has(copy, 2));
+	assert_false(sampo_cpu_set__has(copy, 63));
+	sampo_cpu_set__delete(copy);
+	sampo_cpu_set__delete(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cpu_set__parse_ranges),
+		cmocka_unit_test(test_cpu_set__parse_empty),
+		cmocka_unit_test(test_cpu_set__parse_rejects),
+		cmocka_unit_test(test_cpu_set__add_and_dup),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
