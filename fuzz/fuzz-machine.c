@@ -28,7 +28,6 @@ static void run(const uint8_t *data, size_t size)
 	struct sampo_machine *m;
 	struct sampo_reader *r;
 	struct sampo_event ev;
-	char err[128];
 	int max_attr = -1;
 
 	if (sampo_reader__open_mem(data, size, "fuzz", &ro, &r))
@@ -38,7 +37,7 @@ static void run(const uint8_t *data, size_t size)
 		goto out;
 	if (size && (data[size - 1] & 1))
 		sampo_machine__enable_guests(m);
-	if (sampo_hists__new(m, NULL, &ho, err, sizeof(err), &h))
+	if (sampo_hists__new(m, NULL, &ho, &h))
 		goto out;
 	while (sampo_reader__next(r, &ev) > 0) {
 		if (ev.record->header.type != SAMPO_RECORD_SAMPLE) {

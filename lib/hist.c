@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sampo/cpuset.h>
 #include <sampo/event.h>
 #include <sampo/hist.h>
 #include <sampo/machine.h>
@@ -39,6 +40,7 @@
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 
+#include "internal/cpuset.h"
 #include "internal/machine.h"
 #include "internal/util.h"
 
@@ -50,14 +52,6 @@
 #define SCACHE_BITS_CHAINS 18
 #define SCACHE_BITS_PLAIN 16
 #define RAW_MAX (16u << 20) /* u64 words of recorded callchains kept for the stack cache */
-
-enum sort_key {
-	KEY_COMM,
-	KEY_PID,
-	KEY_DSO,
-	KEY_SYM,
-	KEY_CPU,
-};
 
 /* ---- small helpers ---------------------------------------------------- */
 
@@ -277,8 +271,9 @@ struct entry_key {
 	bool has_sym;
 };
 
-struct entry {
+struct sampo_hist_entry {
 	struct entry_key key;
+	const struct sampo_hists *hists; /* for the accessors: the frame, the sort keys */
 	struct sampo_thread *thread; /* borrowed from a stack */
 	uint32_t frame;		     /* shown: dso and symbol */
 	uint64_t period, period_acc;
@@ -290,34 +285,33 @@ struct entry {
 	 * a filtered entry is not printed, but later samples still add to it
 	 */
 	bool filtered;
+	uint32_t row; /* position in the printed order, after resort */
 	struct cnode root;
 };
 
 struct evhists {
 	uint64_t nr_samples;
 	uint64_t total_period;
-	struct entry *entries;
+	struct sampo_hist_entry *entries;
 	size_t nr_entries, cap_entries;
 	struct index ix;
-	struct entry **sorted;
+	struct sampo_hist_entry **sorted;
 };
 
 struct sampo_hists {
 	struct sampo_machine *machine;
 	struct sampo_symbolizer *symbolizer;
 	struct sampo_hists_opts opts;
-	enum sort_key keys[8];
+	enum sampo_sort_key keys[SAMPO_SORT_MAX_KEYS]; /* SAMPO_SORT_TID is stored as _PID */
 	size_t nr_keys;
-	bool has_key[KEY_CPU + 1];
-	bool sort_starts_with_sym;
+	bool has_key[SAMPO_SORT_CPU + 1];
 
 	struct strings strings;
 	char **comm_filter, **dso_filter;
 	size_t nr_comm_filter, nr_dso_filter;
 	int32_t *pid_filter, *tid_filter;
 	size_t nr_pid_filter, nr_tid_filter;
-	uint8_t *cpu_filter; /* bitmap, NULL: all */
-	size_t cpu_filter_bits;
+	struct sampo_cpu_set *cpu_filter; /* NULL: all */
 
 	struct frame *frames;
 	size_t nr_frames, cap_frames;
@@ -363,37 +357,103 @@ static void set_err(char *buf, size_t sz, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* split a comma separated list into strdup'ed words */
-static int split_list(const char *s, char ***ret, size_t *ret_nr)
+static const char *const sort_key_names[] = {
+	[SAMPO_SORT_COMM] = "comm", [SAMPO_SORT_PID] = "pid", [SAMPO_SORT_TID] = "tid",
+	[SAMPO_SORT_DSO] = "dso",   [SAMPO_SORT_SYM] = "sym", [SAMPO_SORT_CPU] = "cpu",
+};
+
+const char *sampo_sort_key__name(enum sampo_sort_key key)
 {
-	char **words = NULL;
-	size_t nr = 0, cap = 0;
-	const char *p = s;
+	return (unsigned int)key < ARRAY_SIZE(sort_key_names) ? sort_key_names[key] : NULL;
+}
+
+static bool sort_key_word(const char *w, size_t len, enum sampo_sort_key *ret)
+{
+	if (len == 6 && !strncmp(w, "symbol", 6)) {
+		*ret = SAMPO_SORT_SYM;
+		return true;
+	}
+	for (size_t k = 0; k < ARRAY_SIZE(sort_key_names); k++) {
+		if (strlen(sort_key_names[k]) == len && !strncmp(w, sort_key_names[k], len)) {
+			*ret = (enum sampo_sort_key)k;
+			return true;
+		}
+	}
+	return false;
+}
+
+/* the same key: perf's pid key is per thread, so "pid" and "tid" are one */
+static enum sampo_sort_key sort_key_canon(enum sampo_sort_key k)
+{
+	return k == SAMPO_SORT_TID ? SAMPO_SORT_PID : k;
+}
+
+int sampo_sort_keys__parse(const char *list, enum sampo_sort_key *keys, size_t max_keys,
+			   size_t *ret_nr, char *errbuf, size_t errbuf_sz)
+{
+	size_t nr = 0, nr_words = 0;
+	const char *p = list;
 
 	while (*p) {
-		const char *e = strchr(p, ',');
-		size_t len = e ? (size_t)(e - p) : strlen(p);
+		size_t len = strcspn(p, ",");
+		enum sampo_sort_key k;
+		bool dup = false;
 
 		if (len) {
-			if (grow((void **)&words, &cap, nr + 1, sizeof(*words)))
-				goto nomem;
-			words[nr] = strndup(p, len);
-			if (!words[nr])
-				goto nomem;
-			nr++;
+			nr_words++;
+			if (!sort_key_word(p, len, &k)) {
+				set_err(errbuf, errbuf_sz,
+					"unknown sort key '%.*s' (known: comm, pid, tid, dso, sym, cpu)",
+					(int)len, p);
+				return -EINVAL;
+			}
+			/* perf ignores a repeated key */
+			for (size_t i = 0; i < nr && !dup; i++)
+				dup = sort_key_canon(keys[i]) == sort_key_canon(k);
+			if (!dup) {
+				if (nr == max_keys) {
+					set_err(errbuf, errbuf_sz, "more than %zu sort keys",
+						max_keys);
+					return -EINVAL;
+				}
+				keys[nr++] = k;
+			}
 		}
 		p += len;
 		if (*p == ',')
 			p++;
 	}
-	*ret = words;
+	if (!nr_words) {
+		set_err(errbuf, errbuf_sz, "empty sort key list");
+		return -EINVAL;
+	}
 	*ret_nr = nr;
 	return 0;
-nomem:
-	for (size_t i = 0; i < nr; i++)
-		free(words[i]);
-	free(words);
-	return -ENOMEM;
+}
+
+static int set_sort_keys(struct sampo_hists *h, const enum sampo_sort_key *keys, size_t nr)
+{
+	static const enum sampo_sort_key defaults[] = { SAMPO_SORT_COMM, SAMPO_SORT_DSO,
+							SAMPO_SORT_SYM };
+
+	if (!keys || !nr) {
+		keys = defaults;
+		nr = ARRAY_SIZE(defaults);
+	}
+	if (nr > ARRAY_SIZE(h->keys))
+		return -EINVAL;
+	for (size_t i = 0; i < nr; i++) {
+		enum sampo_sort_key k;
+
+		if (!sampo_sort_key__name(keys[i]))
+			return -EINVAL;
+		k = sort_key_canon(keys[i]);
+		if (h->has_key[k])
+			continue;
+		h->keys[h->nr_keys++] = k;
+		h->has_key[k] = true;
+	}
+	return 0;
 }
 
 static void free_list(char **words, size_t nr)
@@ -403,128 +463,60 @@ static void free_list(char **words, size_t nr)
 	free(words);
 }
 
-static int parse_ints(const char *what, const char *s, int32_t **ret, size_t *ret_nr, char *errbuf,
-		      size_t errbuf_sz)
+static int copy_strings(const char *const *src, size_t nr, char ***ret, size_t *ret_nr)
 {
 	char **words;
-	size_t nr;
-	int32_t *vals;
-	int err = split_list(s, &words, &nr);
 
-	if (err)
-		return err;
-	vals = calloc(nr ? nr : 1, sizeof(*vals));
-	if (!vals) {
-		free_list(words, nr);
+	if (!src || !nr)
+		return 0;
+	words = calloc(nr, sizeof(*words));
+	if (!words)
 		return -ENOMEM;
-	}
 	for (size_t i = 0; i < nr; i++) {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(words[i], &end, 10);
-		if (errno || *end || v < -1 || v > INT32_MAX) {
-			set_err(errbuf, errbuf_sz, "invalid %s '%s'", what, words[i]);
-			free_list(words, nr);
-			free(vals);
-			return -EINVAL;
+		words[i] = strdup(src[i]);
+		if (!words[i]) {
+			free_list(words, i);
+			return -ENOMEM;
 		}
-		vals[i] = (int32_t)v;
 	}
-	free_list(words, nr);
-	*ret = vals;
+	*ret = words;
 	*ret_nr = nr;
 	return 0;
 }
 
-/* "0-3,7": perf's cpu list syntax */
-static int parse_cpus(struct sampo_hists *h, const char *s, char *errbuf, size_t errbuf_sz)
+static int copy_ints(const int32_t *src, size_t nr, int32_t **ret, size_t *ret_nr)
 {
-	const size_t max_cpus = 1 << 16;
-	const char *p = s;
-
-	h->cpu_filter = calloc(max_cpus / 8, 1);
-	if (!h->cpu_filter)
+	if (!src || !nr)
+		return 0;
+	*ret = malloc(nr * sizeof(*src));
+	if (!*ret)
 		return -ENOMEM;
-	h->cpu_filter_bits = max_cpus;
-	while (*p) {
-		char *end;
-		unsigned long a, b;
-
-		errno = 0;
-		a = strtoul(p, &end, 10);
-		if (errno || end == p || a >= max_cpus)
-			goto bad;
-		b = a;
-		if (*end == '-') {
-			const char *q = end + 1;
-
-			b = strtoul(q, &end, 10);
-			if (errno || end == q || b >= max_cpus || b < a)
-				goto bad;
-		}
-		for (unsigned long c = a; c <= b; c++)
-			h->cpu_filter[c / 8] |= (uint8_t)(1u << (c % 8));
-		if (*end == ',')
-			end++;
-		else if (*end)
-			goto bad;
-		p = end;
-	}
+	memcpy(*ret, src, nr * sizeof(*src));
+	*ret_nr = nr;
 	return 0;
-bad:
-	set_err(errbuf, errbuf_sz, "invalid cpu list '%s'", s);
-	return -EINVAL;
 }
 
-static int parse_sort(struct sampo_hists *h, const char *sort, char *errbuf, size_t errbuf_sz)
+static int copy_filters(struct sampo_hists *h, const struct sampo_hists_opts *o)
 {
-	char **words;
-	size_t nr;
-	int err = split_list(sort, &words, &nr);
+	int err;
 
-	if (err)
-		return err;
-	if (!nr) {
-		set_err(errbuf, errbuf_sz, "empty sort key list");
-		return -EINVAL;
+	err = copy_strings(o->comms, o->nr_comms, &h->comm_filter, &h->nr_comm_filter);
+	if (!err)
+		err = copy_strings(o->dsos, o->nr_dsos, &h->dso_filter, &h->nr_dso_filter);
+	if (!err)
+		err = copy_ints(o->pids, o->nr_pids, &h->pid_filter, &h->nr_pid_filter);
+	if (!err)
+		err = copy_ints(o->tids, o->nr_tids, &h->tid_filter, &h->nr_tid_filter);
+	if (!err && o->cpus) {
+		h->cpu_filter = sampo_cpu_set__dup(o->cpus);
+		if (!h->cpu_filter)
+			err = -ENOMEM;
 	}
-	for (size_t i = 0; i < nr; i++) {
-		const char *w = words[i];
-		enum sort_key k;
-
-		if (!strcmp(w, "comm"))
-			k = KEY_COMM;
-		else if (!strcmp(w, "pid") || !strcmp(w, "tid"))
-			k = KEY_PID;
-		else if (!strcmp(w, "dso"))
-			k = KEY_DSO;
-		else if (!strcmp(w, "sym") || !strcmp(w, "symbol"))
-			k = KEY_SYM;
-		else if (!strcmp(w, "cpu"))
-			k = KEY_CPU;
-		else {
-			set_err(errbuf, errbuf_sz,
-				"unknown sort key '%s' (known: comm, pid, tid, dso, sym, cpu)", w);
-			free_list(words, nr);
-			return -EINVAL;
-		}
-		if (h->has_key[k])
-			continue; /* perf ignores a repeated key */
-		if (h->nr_keys == ARRAY_SIZE(h->keys))
-			break;
-		h->keys[h->nr_keys++] = k;
-		h->has_key[k] = true;
-	}
-	h->sort_starts_with_sym = !strncmp(sort, "sym", 3);
-	free_list(words, nr);
-	return 0;
+	return err;
 }
 
 int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *symbolizer,
-		     const struct sampo_hists_opts *opts, char *errbuf, size_t errbuf_sz,
-		     struct sampo_hists **ret)
+		     const struct sampo_hists_opts *opts, struct sampo_hists **ret)
 {
 	struct sampo_hists *h;
 	int err = -ENOMEM;
@@ -552,24 +544,17 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 	if (!h->rcache || !h->ccache || !h->scache)
 		goto out_err;
 
-	err = parse_sort(h, h->opts.sort ? h->opts.sort : "comm,dso,sym", errbuf, errbuf_sz);
+	err = set_sort_keys(h, h->opts.sort_keys, h->opts.nr_sort_keys);
 	if (err)
 		goto out_err;
-	if (h->opts.comms && (err = split_list(h->opts.comms, &h->comm_filter, &h->nr_comm_filter)))
+	err = copy_filters(h, &h->opts);
+	if (err)
 		goto out_err;
-	if (h->opts.dsos && (err = split_list(h->opts.dsos, &h->dso_filter, &h->nr_dso_filter)))
-		goto out_err;
-	if (h->opts.pids && (err = parse_ints("pid", h->opts.pids, &h->pid_filter,
-					      &h->nr_pid_filter, errbuf, errbuf_sz)))
-		goto out_err;
-	if (h->opts.tids && (err = parse_ints("tid", h->opts.tids, &h->tid_filter,
-					      &h->nr_tid_filter, errbuf, errbuf_sz)))
-		goto out_err;
-	if (h->opts.cpus && (err = parse_cpus(h, h->opts.cpus, errbuf, errbuf_sz)))
-		goto out_err;
-	/* the option strings are the caller's: keep only what was parsed */
-	h->opts.sort = h->opts.comms = h->opts.dsos = NULL;
-	h->opts.pids = h->opts.tids = h->opts.cpus = NULL;
+	/* the lists are the caller's: keep only the copies */
+	h->opts.sort_keys = NULL;
+	h->opts.comms = h->opts.dsos = NULL;
+	h->opts.pids = h->opts.tids = NULL;
+	h->opts.cpus = NULL;
 	*ret = h;
 	return 0;
 out_err:
@@ -619,7 +604,7 @@ void sampo_hists__delete(struct sampo_hists *h)
 	free_list(h->dso_filter, h->nr_dso_filter);
 	free(h->pid_filter);
 	free(h->tid_filter);
-	free(h->cpu_filter);
+	sampo_cpu_set__delete(h->cpu_filter);
 	strings_release(&h->strings);
 	free(h);
 }
@@ -989,7 +974,7 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	const char *comm;
 	uint32_t self, idx;
 	size_t nr = 0, nr_words, j;
-	int32_t cpu = h->has_key[KEY_CPU] ? (int32_t)sample->cpu : 0;
+	int32_t cpu = h->has_key[SAMPO_SORT_CPU] ? (int32_t)sample->cpu : 0;
 	bool filtered;
 	uint64_t hash, raw_hash;
 	int err = 0;
@@ -997,8 +982,7 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	if (!ev)
 		return -ENOMEM;
 	/* perf drops samples of other CPUs; the other filters still count in the totals */
-	if (h->cpu_filter && (sample->cpu >= h->cpu_filter_bits ||
-			      !(h->cpu_filter[sample->cpu / 8] & (1u << (sample->cpu % 8)))))
+	if (h->cpu_filter && !cpu_set_has(h->cpu_filter, sample->cpu))
 		return 0;
 	/* a guest's sample (guests enabled): its machine's thread and maps */
 	m = h->machine;
@@ -1118,15 +1102,15 @@ static void entry_key_init(const struct sampo_hists *h, struct entry_key *k, con
 			   const struct frame *f, bool cumulative)
 {
 	memset(k, 0, sizeof(*k));
-	if (h->has_key[KEY_COMM])
+	if (h->has_key[SAMPO_SORT_COMM])
 		k->comm = s->comm;
-	if (h->has_key[KEY_PID])
+	if (h->has_key[SAMPO_SORT_PID])
 		k->tid = sampo_thread__tid(s->thread);
-	if (h->has_key[KEY_CPU])
+	if (h->has_key[SAMPO_SORT_CPU])
 		k->cpu = s->cpu;
-	if (h->has_key[KEY_DSO])
+	if (h->has_key[SAMPO_SORT_DSO])
 		k->dso = f->dso_name;
-	if (h->has_key[KEY_SYM]) {
+	if (h->has_key[SAMPO_SORT_SYM]) {
 		if (f->sym) {
 			/* sort__sym_cmp: the dso, then the symbol's range */
 			k->has_sym = true;
@@ -1163,7 +1147,7 @@ static bool entry_key_equal(const struct entry_key *a, const struct entry_key *b
 	       a->cpu == b->cpu && a->has_sym == b->has_sym;
 }
 
-static struct entry *entry_findnew(const struct sampo_hists *h, struct evhists *ev,
+static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struct evhists *ev,
 				   const struct entry_key *k, const struct stack *s, uint32_t frame)
 {
 	uint64_t hash = entry_key_hash(k);
@@ -1172,7 +1156,7 @@ static struct entry *entry_findnew(const struct sampo_hists *h, struct evhists *
 	if ((ev->ix.nr + 1) * 2 > ev->ix.cap && index_grow(&ev->ix))
 		return NULL;
 	for (j = hash & (ev->ix.cap - 1); ev->ix.slots[j]; j = (j + 1) & (ev->ix.cap - 1)) {
-		struct entry *e = &ev->entries[ev->ix.slots[j] - 1];
+		struct sampo_hist_entry *e = &ev->entries[ev->ix.slots[j] - 1];
 
 		if (ev->ix.hashes[j] == hash && entry_key_equal(&e->key, k))
 			return e;
@@ -1180,10 +1164,11 @@ static struct entry *entry_findnew(const struct sampo_hists *h, struct evhists *
 	if (grow((void **)&ev->entries, &ev->cap_entries, ev->nr_entries + 1, sizeof(*ev->entries)))
 		return NULL;
 	{
-		struct entry *e = &ev->entries[ev->nr_entries];
+		struct sampo_hist_entry *e = &ev->entries[ev->nr_entries];
 
 		memset(e, 0, sizeof(*e));
 		e->key = *k;
+		e->hists = h;
 		e->thread = s->thread;
 		e->frame = frame;
 		/* fill_callchain_info() leaves al->level alone when there is no map */
@@ -1347,7 +1332,7 @@ static int append_chain_children(struct sampo_hists *h, struct cnode *node, uint
 	return 0;
 }
 
-static int entry_append(struct sampo_hists *h, struct entry *e, uint32_t pos, uint32_t end,
+static int entry_append(struct sampo_hists *h, struct sampo_hist_entry *e, uint32_t pos, uint32_t end,
 			uint64_t period)
 {
 	if (pos >= end)
@@ -1362,7 +1347,7 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 			size_t **cache, size_t *cache_cap)
 {
 	struct entry_key k;
-	struct entry *e;
+	struct sampo_hist_entry *e;
 	size_t nr_cache = 0;
 	int err;
 
@@ -1413,7 +1398,7 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
  * one thread), so the final order depends on the order of insertion and on
  * the shape of perf's rb-tree; sort_entries() replays both.
  */
-static int perf_sort(const struct sampo_hists *h, const struct entry *a, const struct entry *b)
+static int perf_sort(const struct sampo_hists *h, const struct sampo_hist_entry *a, const struct sampo_hist_entry *b)
 {
 	const struct frame *fa = &h->frames[a->frame], *fb = &h->frames[b->frame];
 	int c;
@@ -1432,25 +1417,26 @@ static int perf_sort(const struct sampo_hists *h, const struct entry *a, const s
 		return a->period > b->period ? 1 : -1;
 	for (size_t i = 0; i < h->nr_keys; i++) {
 		switch (h->keys[i]) {
-		case KEY_COMM: /* interned: equal pointers, equal strings */
+		case SAMPO_SORT_COMM: /* interned: equal pointers, equal strings */
 			c = a->key.comm == b->key.comm ? 0 : strcmp(b->key.comm, a->key.comm);
 			break;
-		case KEY_PID:
+		case SAMPO_SORT_PID:
+		case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
 			c = b->key.tid > a->key.tid ? 1 : -(b->key.tid < a->key.tid);
 			break;
-		case KEY_DSO:
+		case SAMPO_SORT_DSO:
 			/* a missing name goes last */
 			c = fa->dso_name == fb->dso_name ? 0 :
 			    (!fa->dso_name || !fb->dso_name) ?
 				    (fa->dso_name ? 1 : (fb->dso_name ? -1 : 0)) :
 				    strcmp(fb->dso_name, fa->dso_name);
 			break;
-		case KEY_SYM:
+		case SAMPO_SORT_SYM:
 			c = (!fa->sym || !fb->sym) ?
 				    (fa->sym ? 1 : (fb->sym ? -1 : 0)) :
 				    strcmp(sampo_symbol__name(fb->sym), sampo_symbol__name(fa->sym));
 			break;
-		case KEY_CPU:
+		case SAMPO_SORT_CPU:
 			c = b->key.cpu > a->key.cpu ? 1 : -(b->key.cpu < a->key.cpu);
 			break;
 		default:
@@ -1486,22 +1472,23 @@ static int addr_cmp(uint64_t a, uint64_t b)
 static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct sampo_hists *h = ctx;
-	const struct entry *a = *(const struct entry *const *)pa;
-	const struct entry *b = *(const struct entry *const *)pb;
+	const struct sampo_hist_entry *a = *(const struct sampo_hist_entry *const *)pa;
+	const struct sampo_hist_entry *b = *(const struct sampo_hist_entry *const *)pb;
 	int c = 0;
 
 	for (size_t i = 0; i < h->nr_keys && !c; i++) {
 		switch (h->keys[i]) {
-		case KEY_COMM:
+		case SAMPO_SORT_COMM:
 			c = a->key.comm == b->key.comm ? 0 : strcmp(a->key.comm, b->key.comm);
 			break;
-		case KEY_PID:
+		case SAMPO_SORT_PID:
+		case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
 			c = a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
 			break;
-		case KEY_DSO:
+		case SAMPO_SORT_DSO:
 			c = cmp_str_last(a->key.dso, b->key.dso);
 			break;
-		case KEY_SYM:
+		case SAMPO_SORT_SYM:
 			/*
 			 * perf compares addresses by their difference as an
 			 * int64_t: an address 2^63 or more above another
@@ -1521,7 +1508,7 @@ static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 			else
 				c = addr_cmp(a->key.sym_end, b->key.sym_end);
 			break;
-		case KEY_CPU:
+		case SAMPO_SORT_CPU:
 			c = a->key.cpu < b->key.cpu ? -1 : a->key.cpu > b->key.cpu;
 			break;
 		}
@@ -1590,7 +1577,7 @@ static void rb_insert_fixup(struct rbtree *t, uint32_t z)
 static int sort_entries(struct sampo_hists *h, struct evhists *ev)
 {
 	size_t n = ev->nr_entries, k = 0;
-	struct entry **in;
+	struct sampo_hist_entry **in;
 	struct rbtree t;
 	uint32_t x;
 	int err = -ENOMEM;
@@ -1633,6 +1620,7 @@ static int sort_entries(struct sampo_hists *h, struct evhists *ev)
 	while (x != RB_NONE && t.left[x] != RB_NONE)
 		x = t.left[x];
 	while (x != RB_NONE) {
+		ev->entries[x].row = (uint32_t)k;
 		ev->sorted[k++] = &ev->entries[x];
 		if (t.right[x] != RB_NONE) {
 			x = t.right[x];
@@ -1775,10 +1763,103 @@ size_t sampo_hists__nr_entries(const struct sampo_hists *h, int evsel)
 	return evsel >= 0 && (size_t)evsel < h->nr_ev ? h->ev[evsel].nr_entries : 0;
 }
 
+/* ---- entries, one by one ------------------------------------------------ */
+
+const struct sampo_hist_entry *sampo_hists__next_entry(const struct sampo_hists *h, int evsel,
+						       const struct sampo_hist_entry *entry)
+{
+	const struct evhists *ev;
+	size_t i;
+
+	if (!h->resorted || evsel < 0 || (size_t)evsel >= h->nr_ev)
+		return NULL;
+	ev = &h->ev[evsel];
+	if (!ev->sorted)
+		return NULL;
+	for (i = entry ? (size_t)entry->row + 1 : 0; i < ev->nr_entries; i++)
+		if (!ev->sorted[i]->filtered)
+			return ev->sorted[i];
+	return NULL;
+}
+
+static const struct frame *entry_frame(const struct sampo_hist_entry *e)
+{
+	return &e->hists->frames[e->frame];
+}
+
+uint64_t sampo_hist_entry__period(const struct sampo_hist_entry *e)
+{
+	return e->hists->opts.children ? e->period_acc : e->period;
+}
+
+uint64_t sampo_hist_entry__self_period(const struct sampo_hist_entry *e)
+{
+	return e->period;
+}
+
+uint64_t sampo_hist_entry__nr_samples(const struct sampo_hist_entry *e)
+{
+	return e->nr_samples;
+}
+
+const char *sampo_hist_entry__comm(const struct sampo_hist_entry *e)
+{
+	return e->key.comm ? e->key.comm : sampo_thread__comm(e->thread);
+}
+
+int32_t sampo_hist_entry__pid(const struct sampo_hist_entry *e)
+{
+	return sampo_thread__pid(e->thread);
+}
+
+int32_t sampo_hist_entry__tid(const struct sampo_hist_entry *e)
+{
+	return sampo_thread__tid(e->thread);
+}
+
+int32_t sampo_hist_entry__cpu(const struct sampo_hist_entry *e)
+{
+	return e->hists->has_key[SAMPO_SORT_CPU] ? e->key.cpu : -1;
+}
+
+struct sampo_dso *sampo_hist_entry__dso(const struct sampo_hist_entry *e)
+{
+	return entry_frame(e)->dso;
+}
+
+const char *sampo_hist_entry__dso_name(const struct sampo_hist_entry *e)
+{
+	return entry_frame(e)->dso_name;
+}
+
+const struct sampo_symbol *sampo_hist_entry__symbol(const struct sampo_hist_entry *e)
+{
+	return entry_frame(e)->sym;
+}
+
+const char *sampo_hist_entry__symbol_name(const struct sampo_hist_entry *e)
+{
+	const struct sampo_symbol *sym = entry_frame(e)->sym;
+
+	return sym ? sampo_symbol__name(sym) : NULL;
+}
+
+uint64_t sampo_hist_entry__ip(const struct sampo_hist_entry *e)
+{
+	if (!e->key.has_sym && e->hists->has_key[SAMPO_SORT_SYM])
+		return e->key.ip;
+	return entry_frame(e)->ip;
+}
+
+char sampo_hist_entry__level(const struct sampo_hist_entry *e)
+{
+	return e->level;
+}
+
 /* ---- printing (perf's ui/stdio/hist.c) ----------------------------------- */
 
 struct column {
-	enum sort_key key;
+	enum sampo_sort_key key;
 	const char *header;
 	size_t width;
 };
@@ -1886,7 +1967,7 @@ static size_t print_graph(const struct sampo_hists *h, FILE *fp, const struct cn
 }
 
 /* perf's callchain__fprintf_graph() */
-static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct entry *e,
+static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct sampo_hist_entry *e,
 			    uint64_t total, uint64_t min_hit)
 {
 	uint64_t parent_samples = h->opts.children ? e->period_acc : e->period;
@@ -1902,7 +1983,7 @@ static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct 
 
 		for (uint32_t i = 0; i < c->val_nr; i++) {
 			/* with --sort sym... the first entry is the entry itself */
-			if (!i && h->sort_starts_with_sym)
+			if (!i && h->keys[0] == SAMPO_SORT_SYM)
 				continue;
 			if (!started) {
 				print_margin(fp, left_margin);
@@ -1958,25 +2039,26 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		struct column *c;
 
 		/* perf's sort__setup_elide(): a one-value filter hides its column */
-		if ((h->keys[i] == KEY_COMM && h->nr_comm_filter == 1) ||
-		    (h->keys[i] == KEY_DSO && h->nr_dso_filter == 1))
+		if ((h->keys[i] == SAMPO_SORT_COMM && h->nr_comm_filter == 1) ||
+		    (h->keys[i] == SAMPO_SORT_DSO && h->nr_dso_filter == 1))
 			continue;
 		c = &cols[nr_cols++];
 		c->key = h->keys[i];
 		switch (c->key) {
-		case KEY_COMM:
+		case SAMPO_SORT_COMM:
 			c->header = "Command";
 			break;
-		case KEY_PID:
+		case SAMPO_SORT_PID:
+		case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
 			c->header = "    Pid:Command";
 			break;
-		case KEY_DSO:
+		case SAMPO_SORT_DSO:
 			c->header = "Shared Object";
 			break;
-		case KEY_SYM:
+		case SAMPO_SORT_SYM:
 			c->header = "Symbol";
 			break;
-		case KEY_CPU:
+		case SAMPO_SORT_CPU:
 			c->header = "CPU";
 			break;
 		}
@@ -1984,7 +2066,7 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 	}
 	/* hists__calc_col_len() over every entry */
 	for (size_t i = 0; i < ev->nr_entries; i++) {
-		const struct entry *e = &ev->entries[i];
+		const struct sampo_hist_entry *e = &ev->entries[i];
 		const struct frame *f = &h->frames[e->frame];
 		size_t comm_len = strlen(sampo_thread__comm(e->thread));
 
@@ -1996,19 +2078,20 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 			size_t w = 0;
 
 			switch (cols[j].key) {
-			case KEY_COMM:
+			case SAMPO_SORT_COMM:
 				w = comm_len;
 				break;
-			case KEY_PID:
+			case SAMPO_SORT_PID:
+			case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
 				w = comm_len + 8;
 				break;
-			case KEY_DSO:
+			case SAMPO_SORT_DSO:
 				w = f->dso_name ? strlen(f->dso_name) : 0;
 				break;
-			case KEY_SYM:
+			case SAMPO_SORT_SYM:
 				w = entry_sym_width(f);
 				break;
-			case KEY_CPU:
+			case SAMPO_SORT_CPU:
 				break;
 			}
 			if (w > cols[j].width)
@@ -2016,7 +2099,7 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		}
 	}
 	for (size_t j = 0; j < nr_cols; j++)
-		if (unresolved && cols[j].key == KEY_DSO && cols[j].width < 16)
+		if (unresolved && cols[j].key == SAMPO_SORT_DSO && cols[j].width < 16)
 			cols[j].width = 16; /* hists__set_unres_dso_col_len() */
 
 	/* the header */
@@ -2041,7 +2124,7 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 	fputs("\n#\n", fp);
 
 	for (size_t i = 0; i < ev->nr_entries; i++) {
-		const struct entry *e = ev->sorted[i];
+		const struct sampo_hist_entry *e = ev->sorted[i];
 		const struct frame *f = &h->frames[e->frame];
 		uint64_t shown = h->opts.children ? e->period_acc : e->period;
 		double pct = total ? shown * 100.0 / total : 0.0;
@@ -2062,20 +2145,21 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 
 			fputs("  ", fp);
 			switch (cols[j].key) {
-			case KEY_COMM:
+			case SAMPO_SORT_COMM:
 				fprintf(fp, "%-*.*s", w, w, e->key.comm);
 				break;
-			case KEY_PID: {
+			case SAMPO_SORT_PID:
+			case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */ {
 				int cw = w > 8 ? w - 8 : 0;
 
 				fprintf(fp, "%7d:%-*.*s", (int)sampo_thread__tid(e->thread), cw, cw,
 					sampo_thread__comm(e->thread));
 				break;
 			}
-			case KEY_DSO:
+			case SAMPO_SORT_DSO:
 				fprintf(fp, "%-*.*s", w, w, f->dso_name ? f->dso_name : "[unknown]");
 				break;
-			case KEY_SYM: {
+			case SAMPO_SORT_SYM: {
 				int n;
 
 				if (f->sym) {
@@ -2090,7 +2174,7 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 					fprintf(fp, "%*s", w - n, "");
 				break;
 			}
-			case KEY_CPU:
+			case SAMPO_SORT_CPU:
 				fprintf(fp, "%*.*d", w, w, (int)e->key.cpu);
 				break;
 			}

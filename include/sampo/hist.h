@@ -8,7 +8,14 @@
  * sampo_hists__add_sample() right after the machine saw the records before
  * it. Cached lookups follow the machine's generation counters
  * (sampo_machine__kernel_generation()), so nothing else needs telling.
- * Then sampo_hists__resort() once, and print each event's table.
+ * Then sampo_hists__resort() once, and print each event's table, or walk its
+ * rows with sampo_hists__for_each_entry():
+ *
+ *	const struct sampo_hist_entry *e;
+ *
+ *	sampo_hists__for_each_entry(hists, evsel, e)
+ *		printf("%" PRIu64 " %s\n", sampo_hist_entry__period(e),
+ *		       sampo_hist_entry__symbol_name(e));
  *
  * Identical samples are counted once: the stack of every sample (thread,
  * comm, cpu, resolved frames) is interned, and the histogram entries and
@@ -30,12 +37,29 @@ struct sampo_machine;
 struct sampo_symbolizer;
 struct sampo_sample;
 struct sampo_hists;
+struct sampo_hist_entry;
 struct sampo_dso;
+struct sampo_symbol;
+struct sampo_cpu_set;
+
+/* what samples are grouped by, as perf report's -s names them */
+enum sampo_sort_key {
+	SAMPO_SORT_COMM, /* "comm": the command */
+	SAMPO_SORT_PID,	 /* "pid": the thread (perf's pid key is per thread), shown tid:comm */
+	SAMPO_SORT_TID,	 /* "tid": the same key as SAMPO_SORT_PID */
+	SAMPO_SORT_DSO,	 /* "dso": the shared object */
+	SAMPO_SORT_SYM,	 /* "sym" or "symbol": the symbol, or the address where none is known */
+	SAMPO_SORT_CPU,	 /* "cpu" */
+};
+
+/* more sort keys than this are an error (there are only five distinct ones) */
+#define SAMPO_SORT_MAX_KEYS 8
 
 struct sampo_hists_opts {
 	size_t sz;
-	/* sort keys, comma separated: comm, pid, tid, dso, sym (symbol), cpu; NULL: comm,dso,sym */
-	const char *sort;
+	/* the sort keys, in order; a repeated key counts once; NULL: comm, dso, sym */
+	const enum sampo_sort_key *sort_keys;
+	size_t nr_sort_keys;
 	/* cumulate callees into their callers (perf's --children) */
 	bool children;
 	/* build call graphs from the samples' callchains */
@@ -52,27 +76,54 @@ struct sampo_hists_opts {
 	double percent_limit;
 	/* print a Samples column (-n) */
 	bool show_nr_samples;
-	/* filters, comma separated lists; NULL: no filter */
-	const char *comms;
-	const char *dsos;
-	const char *pids;
-	const char *tids;
-	const char *cpus; /* "0-3,7" */
+	/*
+	 * Filters (copied; an empty list is no filter). Samples of other
+	 * commands, objects (short or long name), processes or threads still
+	 * count in the totals, as in perf; samples of other CPUs do not.
+	 */
+	const char *const *comms;
+	size_t nr_comms;
+	const char *const *dsos;
+	size_t nr_dsos;
+	const int32_t *pids;
+	size_t nr_pids;
+	const int32_t *tids;
+	size_t nr_tids;
+	const struct sampo_cpu_set *cpus; /* NULL: every CPU */
 };
 #define sampo_hists_opts__last_field cpus
+
+/**
+ * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys
+ * @list: key names separated by commas: comm, pid, tid, dso, sym (or symbol), cpu
+ * @keys: where the keys go, in the order of @list, a repeated one once
+ * @max_keys: room in @keys
+ * @ret_nr: on success, how many keys were stored
+ * @errbuf: on -EINVAL, what is wrong ("unknown sort key 'x' (known: ...)",
+ *	"empty sort key list"); may be NULL
+ * @errbuf_sz: its size
+ *
+ * Return: 0, -EINVAL (an unknown key, no key at all, more distinct keys
+ * than @max_keys), -ENOMEM.
+ */
+SAMPO_API int sampo_sort_keys__parse(const char *list, enum sampo_sort_key *keys, size_t max_keys,
+				     size_t *ret_nr, char *errbuf, size_t errbuf_sz);
+
+/** sampo_sort_key__name() - a key's name for -s ("comm"), NULL for no key */
+SAMPO_API const char *sampo_sort_key__name(enum sampo_sort_key key);
 
 /**
  * sampo_hists__new() - empty histograms for a report
  * @machine: the machine samples are resolved in (borrowed)
  * @symbolizer: gives the symbols (borrowed; NULL: no symbols)
- * @opts: may be NULL
- * @errbuf: where a bad option is described ("unknown sort key 'x'")
+ * @opts: may be NULL; the library keeps copies of its lists
+ * @ret: on success, the histograms; free with sampo_hists__delete()
  *
- * Return: 0 and *@ret, -EINVAL for a bad option, -ENOMEM.
+ * Return: 0, -EINVAL for an unknown sort key value or more than
+ * SAMPO_SORT_MAX_KEYS keys, -ENOMEM.
  */
 SAMPO_API int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *symbolizer,
-			       const struct sampo_hists_opts *opts, char *errbuf, size_t errbuf_sz,
-			       struct sampo_hists **ret);
+			       const struct sampo_hists_opts *opts, struct sampo_hists **ret);
 
 SAMPO_API void sampo_hists__delete(struct sampo_hists *hists);
 
@@ -102,6 +153,75 @@ SAMPO_API uint64_t sampo_hists__total_period(const struct sampo_hists *hists, in
 
 /** sampo_hists__nr_entries() - rows of @evsel's table (after resort) */
 SAMPO_API size_t sampo_hists__nr_entries(const struct sampo_hists *hists, int evsel);
+
+/**
+ * sampo_hists__next_entry() - the row of @evsel's table after @entry
+ * @hists: the histograms, after sampo_hists__resort()
+ * @evsel: the event (the index of its attr in the file)
+ * @entry: NULL for the first row
+ *
+ * Rows come in the printed order: by period (with children: accumulated
+ * period), then by the sort keys, as perf orders them. Entries that a
+ * comm, dso, pid or tid filter left out are skipped; entries under
+ * percent_limit are not (that limit is the printer's).
+ *
+ * Return: the row (borrowed from @hists), or NULL after the last one and
+ * before resort.
+ */
+SAMPO_API const struct sampo_hist_entry *
+sampo_hists__next_entry(const struct sampo_hists *hists, int evsel,
+			const struct sampo_hist_entry *entry);
+
+#define sampo_hists__for_each_entry(hists, evsel, entry)                         \
+	for ((entry) = sampo_hists__next_entry((hists), (evsel), NULL); (entry); \
+	     (entry) = sampo_hists__next_entry((hists), (evsel), (entry)))
+
+/*
+ * What a row holds. Values of keys that are not among the sort keys (the
+ * pid when sorting by comm, dso, sym) are those of the first sample that
+ * made the entry, as in perf; the CPU is then -1.
+ */
+
+/**
+ * sampo_hist_entry__period() - the row's Overhead: its own period, or in
+ * children mode its own and its callees' (perf's Children column)
+ */
+SAMPO_API uint64_t sampo_hist_entry__period(const struct sampo_hist_entry *entry);
+/** sampo_hist_entry__self_period() - the period of the samples in the row itself */
+SAMPO_API uint64_t sampo_hist_entry__self_period(const struct sampo_hist_entry *entry);
+/** sampo_hist_entry__nr_samples() - the samples in the row itself (the -n column) */
+SAMPO_API uint64_t sampo_hist_entry__nr_samples(const struct sampo_hist_entry *entry);
+/** sampo_hist_entry__comm() - the command (borrowed) */
+SAMPO_API const char *sampo_hist_entry__comm(const struct sampo_hist_entry *entry);
+/** sampo_hist_entry__pid() / __tid() - the process and thread; the pid may be -1: unknown */
+SAMPO_API int32_t sampo_hist_entry__pid(const struct sampo_hist_entry *entry);
+SAMPO_API int32_t sampo_hist_entry__tid(const struct sampo_hist_entry *entry);
+/** sampo_hist_entry__cpu() - the CPU when cpu is a sort key, else -1 */
+SAMPO_API int32_t sampo_hist_entry__cpu(const struct sampo_hist_entry *entry);
+/** sampo_hist_entry__dso() - the shared object (borrowed), NULL when no map covers the address */
+SAMPO_API struct sampo_dso *sampo_hist_entry__dso(const struct sampo_hist_entry *entry);
+/**
+ * sampo_hist_entry__dso_name() - the name in the Shared Object column
+ * (borrowed): the DSO's short name, a module's "[name]" for kernel code no
+ * map covers, NULL when unknown (printed "[unknown]")
+ */
+SAMPO_API const char *sampo_hist_entry__dso_name(const struct sampo_hist_entry *entry);
+/** sampo_hist_entry__symbol() - the symbol (borrowed), NULL when unresolved */
+SAMPO_API const struct sampo_symbol *sampo_hist_entry__symbol(const struct sampo_hist_entry *entry);
+/** sampo_hist_entry__symbol_name() - its name (borrowed), NULL when unresolved */
+SAMPO_API const char *sampo_hist_entry__symbol_name(const struct sampo_hist_entry *entry);
+/**
+ * sampo_hist_entry__ip() - the address: for a row without a symbol, the
+ * one printed (map-relative for a sample's own address, as recorded for a
+ * callchain's in children mode); else the first sample's
+ */
+SAMPO_API uint64_t sampo_hist_entry__ip(const struct sampo_hist_entry *entry);
+/**
+ * sampo_hist_entry__level() - the letter between brackets before the
+ * symbol: 'k' kernel, '.' user, 'g'/'u' a guest's kernel/user, 'H' hypervisor
+ * or a guest's samples without guests
+ */
+SAMPO_API char sampo_hist_entry__level(const struct sampo_hist_entry *entry);
 
 /**
  * sampo_hists__fprintf() - print @evsel's table as perf report --stdio does:

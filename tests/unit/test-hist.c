@@ -109,15 +109,16 @@ struct setup {
 	size_t out_len;
 };
 
+static const enum sampo_sort_key sort_sym[] = { SAMPO_SORT_SYM };
+static const char *const only_app[] = { "app" };
+
 static void setup_with(struct setup *t, const struct sampo_hists_opts *opts)
 {
-	char err[128] = "";
-
 	t->m = sampo_machine__new();
 	assert_non_null(t->m);
 	comm(t->m, 100, "app");
 	mmap2(t->m, 100, 0x400000, 0, 1, "/opt/app");
-	assert_int_equal(sampo_hists__new(t->m, NULL, opts, err, sizeof(err), &t->h), 0);
+	assert_int_equal(sampo_hists__new(t->m, NULL, opts, &t->h), 0);
 }
 
 static const char *print(struct setup *t)
@@ -186,7 +187,7 @@ static void test_hist__callee_graph(void **state)
 static void test_hist__children_caller_graph(void **state)
 {
 	SAMPO_OPTS(sampo_hists_opts, o, .callchain = true, .children = true, .caller_order = true,
-		   .callchain_min_percent = -1, .sort = "sym");
+		   .callchain_min_percent = -1, .sort_keys = sort_sym, .nr_sort_keys = 1);
 	const uint64_t c1[] = { C, B, A }, c2[] = { D, B, A };
 	struct setup t = { 0 };
 	const char *out;
@@ -218,7 +219,7 @@ static void test_hist__children_caller_graph(void **state)
 static void test_hist__recursion_counts_once(void **state)
 {
 	SAMPO_OPTS(sampo_hists_opts, o, .callchain = true, .children = true, .caller_order = true,
-		   .callchain_min_percent = -1, .sort = "sym");
+		   .callchain_min_percent = -1, .sort_keys = sort_sym, .nr_sort_keys = 1);
 	const uint64_t rec[] = { C, B, A, B, A };
 	struct setup t = { 0 };
 	const char *out;
@@ -236,7 +237,7 @@ static void test_hist__recursion_counts_once(void **state)
 
 static void test_hist__one_comm_filter(void **state)
 {
-	SAMPO_OPTS(sampo_hists_opts, o, .comms = "app");
+	SAMPO_OPTS(sampo_hists_opts, o, .comms = only_app, .nr_comms = 1);
 	struct setup t = { 0 };
 	const char *out;
 	char *hdr = NULL;
@@ -343,19 +344,187 @@ static void test_hist__comm_between_samples(void **state)
 
 static void test_hist__bad_options(void **state)
 {
-	SAMPO_OPTS(sampo_hists_opts, o, .sort = "comm,nope");
-	SAMPO_OPTS(sampo_hists_opts, o2, .cpus = "3-1");
+	const enum sampo_sort_key bad_key[] = { SAMPO_SORT_COMM, (enum sampo_sort_key)42 };
+	const enum sampo_sort_key too_many[SAMPO_SORT_MAX_KEYS + 1] = { 0 };
+	SAMPO_OPTS(sampo_hists_opts, o, .sort_keys = bad_key, .nr_sort_keys = 2);
+	SAMPO_OPTS(sampo_hists_opts, o2, .sort_keys = too_many, .nr_sort_keys = SAMPO_SORT_MAX_KEYS + 1);
 	struct sampo_machine *m = sampo_machine__new();
 	struct sampo_hists *h = NULL;
+
+	(void)state;
+	assert_int_equal(sampo_hists__new(m, NULL, &o, &h), -EINVAL);
+	assert_int_equal(sampo_hists__new(m, NULL, &o2, &h), -EINVAL);
+	assert_null(h);
+	sampo_machine__delete(m);
+}
+
+static void test_hist__sort_keys_parse(void **state)
+{
+	enum sampo_sort_key keys[SAMPO_SORT_MAX_KEYS];
+	size_t nr = 0;
 	char err[128] = "";
 
 	(void)state;
-	assert_int_equal(sampo_hists__new(m, NULL, &o, err, sizeof(err), &h), -EINVAL);
-	assert_non_null(strstr(err, "unknown sort key 'nope'"));
-	assert_int_equal(sampo_hists__new(m, NULL, &o2, err, sizeof(err), &h), -EINVAL);
-	assert_non_null(strstr(err, "invalid cpu list '3-1'"));
-	assert_null(h);
-	sampo_machine__delete(m);
+	/* perf's names, "symbol" for sym, a repeated key (pid and tid are one) once */
+	assert_int_equal(sampo_sort_keys__parse("cpu,,symbol,pid,sym,tid,dso,comm", keys,
+						SAMPO_SORT_MAX_KEYS, &nr, err, sizeof(err)),
+			 0);
+	assert_int_equal(nr, 5);
+	assert_int_equal(keys[0], SAMPO_SORT_CPU);
+	assert_int_equal(keys[1], SAMPO_SORT_SYM);
+	assert_int_equal(keys[2], SAMPO_SORT_PID);
+	assert_int_equal(keys[3], SAMPO_SORT_DSO);
+	assert_int_equal(keys[4], SAMPO_SORT_COMM);
+	assert_string_equal(sampo_sort_key__name(SAMPO_SORT_TID), "tid");
+	assert_null(sampo_sort_key__name((enum sampo_sort_key)42));
+
+	/* the messages sampo report prints */
+	assert_int_equal(sampo_sort_keys__parse("comm,nope", keys, SAMPO_SORT_MAX_KEYS, &nr, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "unknown sort key 'nope' (known: comm, pid, tid, dso, sym, cpu)");
+	assert_int_equal(sampo_sort_keys__parse("symb", keys, SAMPO_SORT_MAX_KEYS, &nr, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(sampo_sort_keys__parse(",", keys, SAMPO_SORT_MAX_KEYS, &nr, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "empty sort key list");
+	assert_int_equal(sampo_sort_keys__parse("comm,dso", keys, 1, &nr, err, sizeof(err)), -EINVAL);
+	assert_int_equal(sampo_sort_keys__parse("comm,comm", keys, 1, &nr, NULL, 0), 0);
+	assert_int_equal(nr, 1);
+}
+
+/*
+ * Two processes, three addresses; periods chosen so that every row has its
+ * own: app C 500 (5 samples), app D 200 (2), other C 300 (1). Total 1000.
+ */
+static void add_three_rows(struct setup *t)
+{
+	comm(t->m, 200, "other");
+	mmap2(t->m, 200, 0x400000, 0, 2, "/opt/other");
+	for (int i = 0; i < 5; i++)
+		add(t->h, 100, C, NULL, 0, 100);
+	add(t->h, 100, D, NULL, 0, 150);
+	add(t->h, 100, D, NULL, 0, 50);
+	add(t->h, 200, C, NULL, 0, 300);
+}
+
+static void test_hist__iterate_rows(void **state)
+{
+	const struct sampo_hist_entry *e;
+	struct setup t = { 0 };
+	uint64_t sum = 0;
+	size_t n = 0;
+
+	(void)state;
+	setup_with(&t, NULL);
+	add_three_rows(&t);
+	/* nothing to walk before resort */
+	assert_null(sampo_hists__next_entry(t.h, 0, NULL));
+	(void)print(&t);
+
+	e = sampo_hists__next_entry(t.h, 0, NULL);
+	assert_non_null(e);
+	assert_int_equal(sampo_hist_entry__period(e), 500);
+	assert_int_equal(sampo_hist_entry__self_period(e), 500);
+	assert_int_equal(sampo_hist_entry__nr_samples(e), 5);
+	assert_string_equal(sampo_hist_entry__comm(e), "app");
+	assert_string_equal(sampo_hist_entry__dso_name(e), "app");
+	assert_non_null(sampo_hist_entry__dso(e));
+	assert_null(sampo_hist_entry__symbol(e));
+	assert_null(sampo_hist_entry__symbol_name(e));
+	assert_int_equal(sampo_hist_entry__ip(e), C - 0x400000); /* map-relative, as printed */
+	assert_int_equal(sampo_hist_entry__level(e), '.');
+	assert_int_equal(sampo_hist_entry__pid(e), 100);
+	assert_int_equal(sampo_hist_entry__tid(e), 100);
+	assert_int_equal(sampo_hist_entry__cpu(e), -1); /* cpu is no sort key */
+
+	e = sampo_hists__next_entry(t.h, 0, e);
+	assert_non_null(e);
+	assert_int_equal(sampo_hist_entry__period(e), 300);
+	assert_int_equal(sampo_hist_entry__nr_samples(e), 1);
+	assert_string_equal(sampo_hist_entry__comm(e), "other");
+	assert_string_equal(sampo_hist_entry__dso_name(e), "other");
+	assert_int_equal(sampo_hist_entry__pid(e), 200);
+
+	e = sampo_hists__next_entry(t.h, 0, e);
+	assert_non_null(e);
+	assert_int_equal(sampo_hist_entry__period(e), 200);
+	assert_int_equal(sampo_hist_entry__nr_samples(e), 2);
+	assert_int_equal(sampo_hist_entry__ip(e), D - 0x400000);
+	assert_null(sampo_hists__next_entry(t.h, 0, e));
+
+	sampo_hists__for_each_entry(t.h, 0, e) {
+		sum += sampo_hist_entry__period(e);
+		n++;
+	}
+	assert_int_equal(n, 3);
+	assert_int_equal(sum, sampo_hists__total_period(t.h, 0));
+	/* an event without samples has no rows */
+	assert_null(sampo_hists__next_entry(t.h, 1, NULL));
+	assert_null(sampo_hists__next_entry(t.h, -1, NULL));
+	teardown_with(&t);
+}
+
+static void test_hist__iterate_filtered_and_cpu(void **state)
+{
+	const enum sampo_sort_key keys[] = { SAMPO_SORT_CPU, SAMPO_SORT_PID };
+	const int32_t pids[] = { 100 };
+	SAMPO_OPTS(sampo_hists_opts, o, .sort_keys = keys, .nr_sort_keys = 2, .pids = pids,
+		   .nr_pids = 1);
+	const struct sampo_hist_entry *e;
+	struct setup t = { 0 };
+	size_t n = 0;
+
+	(void)state;
+	setup_with(&t, &o);
+	add_three_rows(&t);
+	(void)print(&t);
+	/* pid 200's row is left out; app's two addresses are one row per cpu and thread */
+	sampo_hists__for_each_entry(t.h, 0, e) {
+		assert_int_equal(sampo_hist_entry__pid(e), 100);
+		assert_int_equal(sampo_hist_entry__cpu(e), 0);
+		assert_int_equal(sampo_hist_entry__period(e), 700);
+		assert_int_equal(sampo_hist_entry__nr_samples(e), 7);
+		n++;
+	}
+	assert_int_equal(n, 1);
+	assert_int_equal(sampo_hists__total_period(t.h, 0), 1000);
+	teardown_with(&t);
+}
+
+static void test_hist__iterate_children(void **state)
+{
+	SAMPO_OPTS(sampo_hists_opts, o, .callchain = true, .children = true, .caller_order = true,
+		   .callchain_min_percent = -1, .sort_keys = sort_sym, .nr_sort_keys = 1);
+	const uint64_t c1[] = { C, B, A }, c2[] = { D, B, A };
+	const struct sampo_hist_entry *e;
+	/*
+	 * A and B 300 each (A first: the caller), then C and D, each twice:
+	 * without a symbol, a sample's own address (map-relative) and the same
+	 * address in callchains (raw) are two entries, as in perf.
+	 */
+	const uint64_t want_ip[] = { A, B, C - 0x400000, C, D - 0x400000, D };
+	const uint64_t want_period[] = { 300, 300, 200, 200, 100, 100 };
+	const uint64_t want_self[] = { 0, 0, 200, 0, 100, 0 };
+	struct setup t = { 0 };
+	size_t n = 0;
+
+	(void)state;
+	setup_with(&t, &o);
+	add(t.h, 100, C, c1, 3, 100);
+	add(t.h, 100, C, c1, 3, 100);
+	add(t.h, 100, D, c2, 3, 100);
+	(void)print(&t);
+	sampo_hists__for_each_entry(t.h, 0, e) {
+		assert_true(n < 6);
+		assert_int_equal(sampo_hist_entry__ip(e), want_ip[n]);
+		assert_int_equal(sampo_hist_entry__period(e), want_period[n]);
+		assert_int_equal(sampo_hist_entry__self_period(e), want_self[n]);
+		n++;
+	}
+	assert_int_equal(n, 6);
+	teardown_with(&t);
 }
 
 int main(void)
@@ -370,6 +539,10 @@ int main(void)
 		cmocka_unit_test(test_hist__kernel_remap_between_samples),
 		cmocka_unit_test(test_hist__comm_between_samples),
 		cmocka_unit_test(test_hist__bad_options),
+		cmocka_unit_test(test_hist__sort_keys_parse),
+		cmocka_unit_test(test_hist__iterate_rows),
+		cmocka_unit_test(test_hist__iterate_filtered_and_cpu),
+		cmocka_unit_test(test_hist__iterate_children),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sampo/cpuset.h>
 #include <sampo/event.h>
 #include <sampo/evsel.h>
 #include <sampo/feature.h>
@@ -38,6 +39,13 @@ static const char *const report_usage[] = {
 	"Show where the samples of a perf.data file went, per command, object and",
 	"symbol, as 'perf report --stdio' does.",
 	NULL,
+};
+
+/* the words of a comma separated option, pointing into one copy of it */
+struct word_list {
+	char *buf;
+	const char **words;
+	size_t nr;
 };
 
 struct report_ctx {
@@ -68,6 +76,12 @@ struct report_ctx {
 	struct sampo_symbolizer *symbolizer;
 	struct sampo_hists *hists;
 	uint64_t total_lost_samples;
+
+	/* the hists' options, parsed from the strings above */
+	enum sampo_sort_key sort_keys[SAMPO_SORT_MAX_KEYS];
+	struct word_list comm_list, dso_list;
+	int32_t *pid_list, *tid_list;
+	struct sampo_cpu_set *cpu_set;
 };
 
 /*
@@ -197,6 +211,112 @@ static int parse_percent(const char *s, double *ret)
 	return 0;
 }
 
+/* split @s at its commas; empty words are dropped ("a,,b" is a and b) */
+static int split_words(const char *s, struct word_list *list)
+{
+	size_t nr_max = 1;
+	char *save = NULL;
+
+	for (const char *p = s; *p; p++)
+		nr_max += *p == ',';
+	list->buf = strdup(s);
+	list->words = calloc(nr_max, sizeof(*list->words));
+	if (!list->buf || !list->words)
+		return -ENOMEM;
+	for (char *w = strtok_r(list->buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		list->words[list->nr++] = w;
+	return 0;
+}
+
+static void word_list_release(struct word_list *list)
+{
+	free(list->buf);
+	free(list->words);
+}
+
+/* --pid, --tid: numbers, -1 included (perf's "any") */
+static int parse_ids(const char *what, const char *s, int32_t **ret, size_t *ret_nr)
+{
+	struct word_list list = { 0 };
+	int err = split_words(s, &list);
+
+	if (err)
+		goto out;
+	*ret = calloc(list.nr ? list.nr : 1, sizeof(**ret));
+	if (!*ret) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < list.nr; i++) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(list.words[i], &end, 10);
+		if (errno || *end || v < -1 || v > INT32_MAX) {
+			err = cli_err(0, "invalid %s '%s'", what, list.words[i]);
+			goto out;
+		}
+		(*ret)[i] = (int32_t)v;
+	}
+	*ret_nr = list.nr;
+out:
+	word_list_release(&list);
+	return err == -ENOMEM ? cli_err(err, "out of memory") : err;
+}
+
+/*
+ * The sort keys and filters of the hists' options. The CLI parses the lists
+ * (the library takes them typed); sort key names and CPU lists are perf's
+ * syntax, which the library parses for any program that takes them.
+ */
+static int parse_hists_lists(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
+{
+	char errbuf[256] = "";
+	int err;
+
+	if (ctx->sort) {
+		err = sampo_sort_keys__parse(ctx->sort, ctx->sort_keys, SAMPO_SORT_MAX_KEYS,
+					     &hopts->nr_sort_keys, errbuf, sizeof(errbuf));
+		if (err)
+			return err == -EINVAL ? cli_err(0, "%s", errbuf) :
+						cli_err(err, "out of memory");
+		hopts->sort_keys = ctx->sort_keys;
+	}
+	if (ctx->comms) {
+		if (split_words(ctx->comms, &ctx->comm_list))
+			return cli_err(-ENOMEM, "out of memory");
+		hopts->comms = ctx->comm_list.words;
+		hopts->nr_comms = ctx->comm_list.nr;
+	}
+	if (ctx->dsos) {
+		if (split_words(ctx->dsos, &ctx->dso_list))
+			return cli_err(-ENOMEM, "out of memory");
+		hopts->dsos = ctx->dso_list.words;
+		hopts->nr_dsos = ctx->dso_list.nr;
+	}
+	if (ctx->pids) {
+		err = parse_ids("pid", ctx->pids, &ctx->pid_list, &hopts->nr_pids);
+		if (err)
+			return err;
+		hopts->pids = ctx->pid_list;
+	}
+	if (ctx->tids) {
+		err = parse_ids("tid", ctx->tids, &ctx->tid_list, &hopts->nr_tids);
+		if (err)
+			return err;
+		hopts->tids = ctx->tid_list;
+	}
+	if (ctx->cpus) {
+		err = sampo_cpu_set__parse(ctx->cpus, &ctx->cpu_set, errbuf, sizeof(errbuf));
+		if (err)
+			return err == -EINVAL ? cli_err(0, "%s", errbuf) :
+						cli_err(err, "out of memory");
+		hopts->cpus = ctx->cpu_set;
+	}
+	return 0;
+}
+
 static const char *evsel_display_name(struct report_ctx *ctx, size_t idx, char **owned)
 {
 	*owned = NULL;
@@ -209,7 +329,6 @@ static const char *evsel_display_name(struct report_ctx *ctx, size_t idx, char *
 
 static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 {
-	char errbuf[256] = "";
 	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = ctx->errbuf,
 		   .errbuf_sz = sizeof(ctx->errbuf), .threaded = true);
 	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
@@ -272,14 +391,8 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		if (none)
 			hopts->no_graph = true;
 	}
-	hopts->sort = ctx->sort;
 	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
 	hopts->show_nr_samples = ctx->show_nr_samples;
-	hopts->comms = ctx->comms;
-	hopts->dsos = ctx->dsos;
-	hopts->pids = ctx->pids;
-	hopts->tids = ctx->tids;
-	hopts->cpus = ctx->cpus;
 	if (ctx->percent_limit) {
 		if (parse_percent(ctx->percent_limit, &hopts->percent_limit))
 			return usage_error(report_usage, NULL, "invalid --percent-limit '%s'",
@@ -296,10 +409,12 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		if (!has_cpu)
 			return cli_err(0, "'%s' has no CPU in its samples: remove --cpu", ctx->input);
 	}
-	err = sampo_hists__new(ctx->machine, ctx->symbolizer, hopts, errbuf, sizeof(errbuf),
-			       &ctx->hists);
+	err = parse_hists_lists(ctx, hopts);
 	if (err)
-		return err == -EINVAL ? cli_err(0, "%s", errbuf) : cli_err(err, "out of memory");
+		return err;
+	err = sampo_hists__new(ctx->machine, ctx->symbolizer, hopts, &ctx->hists);
+	if (err)
+		return cli_err(err, "cannot set up the histograms");
 	return 0;
 }
 
@@ -436,6 +551,11 @@ static void report_ctx_release(struct report_ctx *ctx)
 	sampo_features__delete(ctx->features);
 	sampo_module_sections__delete(ctx->module_sections);
 	sampo_reader__close(ctx->reader);
+	word_list_release(&ctx->comm_list);
+	word_list_release(&ctx->dso_list);
+	free(ctx->pid_list);
+	free(ctx->tid_list);
+	sampo_cpu_set__delete(ctx->cpu_set);
 }
 
 int cmd_report(int argc, const char **argv)
