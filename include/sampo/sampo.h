@@ -11,6 +11,7 @@
 #include <sampo/buildid-cache.h>
 #include <sampo/buildid.h>
 #include <sampo/common.h>
+#include <sampo/cpuset.h>
 #include <sampo/dsohits.h>
 #include <sampo/event.h>
 #include <sampo/evlist.h>
