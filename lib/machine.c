@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
- * machine.c - threads, maps and DSOs of the recorded machine, rebuilt from
- * COMM, FORK, EXIT, MMAP, MMAP2 and KSYMBOL records the way perf 6.1 does it
- * (util/machine.c, thread.c, maps.c, map.c), so that `sampo dump` prints the
- * same " ... thread:" and " ...... dso:" lines as `perf report -D`.
+ * machine.c - the recorded machine: its threads, DSOs and kernel maps,
+ * rebuilt from COMM, FORK, EXIT, MMAP, MMAP2 and KSYMBOL records the way
+ * perf 6.1 does it (util/machine.c), so that `sampo dump` prints the same
+ * " ... thread:" and " ...... dso:" lines as `perf report -D`. The objects
+ * have files of their own: dso.c, map.c (map and maps), thread.c, and
+ * guest.c for the guest machines of a host.
  *
  * Data structures:
  *
  *	machine ── threads: hash table by tid (chained), + last-hit pointer
  *	        ├─ dsos:    hash table by long name, + list in creation order
  *	        ├─ kmaps:   the kernel maps (kernel, modules, BPF, trampolines)
+ *	        ├─ generation counters: the kernel's, and one per pid
  *	        └─ guests:  guest machines by pid, each all of the above (host only,
  *	                    once enabled)
  *	thread  ── maps:    shared by every thread of a process (the leader's)
@@ -17,12 +20,12 @@
  *	map     ── dso reference
  *
  * Invariants:
- * - a map is never modified once inserted; cutting an old map makes new
- *   maps, so containers (parent and child after a fork) share map objects;
- * - user maps of one process do not overlap: an insert first removes or
- *   trims what the new map covers (perf's maps__fixup_overlappings);
+ * - a map is never modified once inserted (map.c);
  * - every pointer stored in a container is a reference; objects are freed
- *   when their last reference goes.
+ *   when their last reference goes;
+ * - a record that changes what an address or a thread resolves to moves a
+ *   generation counter before it is applied, so caches of lookups
+ *   (lib/hist.c) know when they are stale.
  *
  * Known differences from perf, all in situations perf itself handles
  * arbitrarily: where kernel maps overlap (a zero-length kernel MMAP), perf's
@@ -72,191 +75,12 @@ static size_t hash_tid(int32_t tid, size_t cap)
 	return (size_t)(((uint64_t)(uint32_t)tid * 0x9e3779b97f4a7c15ULL) >> 32) & (cap - 1);
 }
 
-static const char *path_basename(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	return slash ? slash + 1 : path;
-}
-
 static bool str_starts(const char *s, const char *prefix)
 {
 	return strncmp(s, prefix, strlen(prefix)) == 0;
 }
 
-/*
- * perf's kmod_path__parse_name(): is @path a kernel module, and what is its
- * DSO short name? "[name]" is a module unless it names the kernel, a guest
- * kernel or a vdso; a path is a module when it ends in .ko (possibly
- * compressed), and its name becomes "[base]" with '-' turned into '_'.
- * @ret_name: optional; a malloc'ed short name.
- */
-static int kmod_parse(const char *path, bool *ret_kmod, char **ret_name)
-{
-	static const char *const not_kmod[] = {
-		"[kernel.kallsyms]", "[guest.kernel.kallsyms", "[vdso]", "[vdso32]", "[vdsox32]",
-		"[vsyscall]",
-	};
-	static const char *const comp_ext[] = { ".gz", ".xz", ".zst", ".bz2", ".lzma", ".lz4" };
-	const char *name = path_basename(path);
-	const char *ext = strrchr(path, '.');
-	bool kmod = false;
-	char *out;
-
-	if (name[0] == '[') {
-		kmod = true;
-		for (size_t i = 0; i < ARRAY_SIZE(not_kmod); i++) {
-			if (str_starts(name, not_kmod[i]))
-				kmod = false;
-		}
-		ext = NULL;
-	}
-	if (ext) {
-		for (size_t i = 0; i < ARRAY_SIZE(comp_ext); i++) {
-			if (!strcmp(ext, comp_ext[i])) {
-				/* perf steps back over a 3-character ".ko" before the compression suffix */
-				ext = ext - 3 >= path ? ext - 3 : path;
-				break;
-			}
-		}
-		if (ext > name)
-			kmod = !strncmp(ext, ".ko", 3);
-	}
-	*ret_kmod = kmod;
-	if (!ret_name)
-		return 0;
-	if (kmod && ext && name[0] != '[') {
-		int n = (int)(ext - name);
-
-		out = malloc((size_t)n + 3);
-		if (out)
-			snprintf(out, (size_t)n + 3, "[%.*s]", n, name);
-	} else {
-		out = strdup(name);
-	}
-	if (!out)
-		return -ENOMEM;
-	if (ext && name[0] != '[') {
-		for (char *c = out; *c; c++) {
-			if (*c == '-')
-				*c = '_';
-		}
-	}
-	*ret_name = out;
-	return 0;
-}
-
-static bool is_kernel_module(const char *path)
-{
-	bool kmod = false;
-
-	(void)kmod_parse(path, &kmod, NULL);
-	return kmod;
-}
-
-bool sampo_kmod__is_module(const char *path)
-{
-	return is_kernel_module(path);
-}
-
-int sampo_kmod__name(const char *path, char **ret_name)
-{
-	bool kmod;
-
-	return kmod_parse(path, &kmod, ret_name);
-}
-
-/* ---- DSOs --------------------------------------------------------------- */
-
-static struct sampo_dso *dso_new(const char *long_name, const char *short_name)
-{
-	struct sampo_dso *dso = calloc(1, sizeof(*dso));
-	char jit[32];
-	int tid;
-
-	if (!dso)
-		return NULL;
-	/* perf's dso__set_basename(): a JIT's perf map is "[JIT] tid N" */
-	if (!short_name && sscanf(long_name, "/tmp/perf-%d.map", &tid) == 1) {
-		snprintf(jit, sizeof(jit), "[JIT] tid %d", tid);
-		short_name = jit;
-	}
-	dso->refcnt = 1;
-	dso->machine_pid = -1;
-	dso->long_name = strdup(long_name);
-	dso->short_name = strdup(short_name ? short_name : path_basename(long_name));
-	if (!dso->long_name || !dso->short_name) {
-		free(dso->long_name);
-		free(dso->short_name);
-		free(dso);
-		return NULL;
-	}
-	return dso;
-}
-
-struct sampo_dso *sampo_dso__get(struct sampo_dso *dso)
-{
-	if (dso)
-		dso->refcnt++;
-	return dso;
-}
-
-void sampo_dso__put(struct sampo_dso *dso)
-{
-	if (!dso || --dso->refcnt > 0)
-		return;
-	free(dso->long_name);
-	free(dso->short_name);
-	free(dso);
-}
-
-const char *sampo_dso__long_name(const struct sampo_dso *dso)
-{
-	return dso->long_name;
-}
-
-const char *sampo_dso__short_name(const struct sampo_dso *dso)
-{
-	return dso->short_name;
-}
-
-bool sampo_dso__is_kernel(const struct sampo_dso *dso)
-{
-	return dso->space != SAMPO_DSO_SPACE_USER;
-}
-
-int32_t sampo_dso__machine_pid(const struct sampo_dso *dso)
-{
-	return dso->machine_pid;
-}
-
-const uint8_t *sampo_dso__build_id(const struct sampo_dso *dso, size_t *size)
-{
-	*size = dso->build_id_size;
-	return dso->build_id_size ? dso->build_id : NULL;
-}
-
-static void dso_set_build_id(struct sampo_dso *dso, const uint8_t *bid, size_t size)
-{
-	if (size > SAMPO_BUILD_ID_MAX)
-		size = SAMPO_BUILD_ID_MAX;
-	memcpy(dso->build_id, bid, size);
-	dso->build_id_size = (uint8_t)size;
-}
-
-static bool dso_id_empty(const struct sampo_dso_id *id)
-{
-	return !id->maj && !id->min && !id->ino && !id->ino_generation;
-}
-
-/* perf's dso_id__cmp(): an unknown identity matches any */
-static bool dso_id_match(const struct sampo_dso_id *a, const struct sampo_dso_id *b)
-{
-	if (dso_id_empty(a) || dso_id_empty(b))
-		return true;
-	return a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
-	       a->ino_generation == b->ino_generation;
-}
+/* ---- the DSO table ------------------------------------------------------ */
 
 static struct sampo_dso *machine_find_dso(const struct sampo_machine *m, const char *long_name,
 					  const struct sampo_dso_id *id)
@@ -267,7 +91,8 @@ static struct sampo_dso *machine_find_dso(const struct sampo_machine *m, const c
 		return NULL;
 	dso = m->dsos[hash_str(long_name) & (m->dsos_cap - 1)];
 	for (; dso; dso = dso->hnext) {
-		if (!strcmp(dso->long_name, long_name) && (!id || dso_id_match(id, &dso->id)))
+		if (!strcmp(dso->long_name, long_name) &&
+		    (!id || sampo_dso_id__match(id, &dso->id)))
 			return dso;
 	}
 	return NULL;
@@ -331,7 +156,7 @@ static struct sampo_dso *machine_findnew_dso(struct sampo_machine *m, const char
 
 	if (dso)
 		return sampo_dso__get(dso);
-	dso = dso_new(long_name, NULL);
+	dso = sampo_dso__new(long_name, NULL);
 	if (!dso)
 		return NULL;
 	if (id)
@@ -356,382 +181,22 @@ static struct sampo_dso *machine_findnew_dso_bid(struct sampo_machine *m, const 
 	if (bid_size > SAMPO_BUILD_ID_MAX)
 		bid_size = SAMPO_BUILD_ID_MAX;
 	if (m->dsos_cap) {
-		for (dso = m->dsos[hash_str(long_name) & (m->dsos_cap - 1)]; dso; dso = dso->hnext) {
+		for (dso = m->dsos[hash_str(long_name) & (m->dsos_cap - 1)]; dso;
+		     dso = dso->hnext) {
 			if (!strcmp(dso->long_name, long_name) && dso->build_id_size == bid_size &&
 			    !memcmp(dso->build_id, bid, bid_size))
 				return sampo_dso__get(dso);
 		}
 	}
-	dso = dso_new(long_name, NULL);
+	dso = sampo_dso__new(long_name, NULL);
 	if (!dso)
 		return NULL;
-	dso_set_build_id(dso, bid, bid_size);
+	sampo_dso__set_build_id(dso, bid, bid_size);
 	if (machine_add_dso(m, dso)) {
 		sampo_dso__put(dso);
 		return NULL;
 	}
 	return dso;
-}
-
-/* ---- maps --------------------------------------------------------------- */
-
-static struct sampo_map *map_new(uint64_t start, uint64_t end, uint64_t pgoff,
-				 struct sampo_dso *dso)
-{
-	struct sampo_map *map = calloc(1, sizeof(*map));
-
-	if (!map)
-		return NULL;
-	map->refcnt = 1;
-	map->start = start;
-	map->end = end;
-	map->pgoff = pgoff;
-	map->dso = sampo_dso__get(dso);
-	return map;
-}
-
-static struct sampo_map *map_clone_range(const struct sampo_map *from, uint64_t start, uint64_t end,
-					 uint64_t pgoff)
-{
-	struct sampo_map *map = map_new(start, end, pgoff, from->dso);
-
-	if (!map)
-		return NULL;
-	map->prot = from->prot;
-	map->flags = from->flags;
-	map->identity = from->identity;
-	return map;
-}
-
-struct sampo_map *sampo_map__get(struct sampo_map *map)
-{
-	if (map)
-		map->refcnt++;
-	return map;
-}
-
-void sampo_map__put(struct sampo_map *map)
-{
-	if (!map || --map->refcnt > 0)
-		return;
-	sampo_dso__put(map->dso);
-	free(map);
-}
-
-uint64_t sampo_map__start(const struct sampo_map *map)
-{
-	return map->start;
-}
-
-uint64_t sampo_map__end(const struct sampo_map *map)
-{
-	return map->end;
-}
-
-uint64_t sampo_map__pgoff(const struct sampo_map *map)
-{
-	return map->pgoff;
-}
-
-uint32_t sampo_map__prot(const struct sampo_map *map)
-{
-	return map->prot;
-}
-
-uint32_t sampo_map__flags(const struct sampo_map *map)
-{
-	return map->flags;
-}
-
-struct sampo_dso *sampo_map__dso(const struct sampo_map *map)
-{
-	return map->dso;
-}
-
-uint64_t sampo_map__map_ip(const struct sampo_map *map, uint64_t addr)
-{
-	return map->identity ? addr : addr - map->start + map->pgoff;
-}
-
-static struct sampo_maps *maps_new(void)
-{
-	struct sampo_maps *maps = calloc(1, sizeof(*maps));
-
-	if (maps)
-		maps->refcnt = 1;
-	return maps;
-}
-
-static struct sampo_maps *maps_get(struct sampo_maps *maps)
-{
-	if (maps)
-		maps->refcnt++;
-	return maps;
-}
-
-static void maps_put(struct sampo_maps *maps)
-{
-	if (!maps || --maps->refcnt > 0)
-		return;
-	for (size_t i = 0; i < maps->nr; i++)
-		sampo_map__put(maps->entries[i]);
-	free(maps->entries);
-	free(maps);
-}
-
-/* Index of the first map whose start is greater than @addr. */
-static size_t maps_upper_bound(const struct sampo_maps *maps, uint64_t addr)
-{
-	size_t lo = 0, hi = maps->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (maps->entries[mid]->start <= addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Index of the first map whose start is @addr or more. */
-static size_t maps_lower_bound(const struct sampo_maps *maps, uint64_t addr)
-{
-	size_t lo = 0, hi = maps->nr;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (maps->entries[mid]->start < addr)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
-/* Takes a new reference to @map; keeps the array sorted, after maps of equal start. */
-static int maps_insert(struct sampo_maps *maps, struct sampo_map *map)
-{
-	size_t pos;
-
-	if (maps->nr == maps->cap) {
-		size_t ncap = maps->cap ? maps->cap * 2 : 16;
-		struct sampo_map **ne = realloc(maps->entries, ncap * sizeof(*ne));
-
-		if (!ne)
-			return -ENOMEM;
-		maps->entries = ne;
-		maps->cap = ncap;
-	}
-	pos = maps_upper_bound(maps, map->start);
-	memmove(&maps->entries[pos + 1], &maps->entries[pos],
-		(maps->nr - pos) * sizeof(*maps->entries));
-	maps->entries[pos] = sampo_map__get(map);
-	maps->nr++;
-	maps->last = pos;
-	return 0;
-}
-
-static void maps_remove_at(struct sampo_maps *maps, size_t idx)
-{
-	struct sampo_map *map = maps->entries[idx];
-
-	memmove(&maps->entries[idx], &maps->entries[idx + 1],
-		(maps->nr - idx - 1) * sizeof(*maps->entries));
-	maps->nr--;
-	maps->last = 0;
-	sampo_map__put(map);
-}
-
-static void maps_remove(struct sampo_maps *maps, const struct sampo_map *map)
-{
-	for (size_t i = 0; i < maps->nr; i++) {
-		if (maps->entries[i] == map) {
-			maps_remove_at(maps, i);
-			return;
-		}
-	}
-}
-
-/* The map covering @addr (borrowed), or NULL. */
-static struct sampo_map *maps_find(struct sampo_maps *maps, uint64_t addr)
-{
-	struct sampo_map *map;
-	size_t i;
-
-	if (maps->last < maps->nr) {
-		map = maps->entries[maps->last];
-		if (addr >= map->start && addr < map->end)
-			return map;
-	}
-	/* the candidates start at or before @addr; without overlaps only the last one can hold it */
-	i = maps_upper_bound(maps, addr);
-	while (i > 0) {
-		map = maps->entries[--i];
-		if (addr < map->end) {
-			maps->last = i;
-			return map;
-		}
-		if (!maps->may_overlap && map->start != map->end)
-			break;
-	}
-	return NULL;
-}
-
-/*
- * Make room for @map: remove the maps it overlaps and put back the parts of
- * them it does not cover, with their file offsets adjusted (perf's
- * maps__fixup_overlappings).
- */
-static int maps_fixup_overlaps(struct sampo_maps *maps, const struct sampo_map *map)
-{
-	size_t end_idx = maps_lower_bound(maps, map->end);
-	size_t i = end_idx;
-
-	/* a map starting exactly at map->end does not overlap, but one of length 0 before it may */
-	while (i > 0) {
-		struct sampo_map *pos = maps->entries[i - 1];
-		struct sampo_map *before = NULL, *after = NULL;
-		int err = 0;
-
-		if (pos->end <= map->start && pos->start < map->start)
-			break;
-		i--;
-		if (pos->start >= map->end)
-			continue;
-		if (map->start > pos->start) {
-			before = map_clone_range(pos, pos->start, map->start, pos->pgoff);
-			if (!before)
-				return -ENOMEM;
-		}
-		if (map->end < pos->end) {
-			after = map_clone_range(pos, map->end, pos->end,
-						pos->pgoff + (map->end - pos->start));
-			if (!after) {
-				sampo_map__put(before);
-				return -ENOMEM;
-			}
-		}
-		maps_remove_at(maps, i);
-		if (before)
-			err = maps_insert(maps, before);
-		if (after && !err)
-			err = maps_insert(maps, after);
-		sampo_map__put(before);
-		sampo_map__put(after);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* Copy every map of @from into @to, as perf's maps__clone (no overlap fixup). */
-static int maps_clone_into(struct sampo_maps *to, const struct sampo_maps *from)
-{
-	if (to->nr && from->nr)
-		to->may_overlap = true;
-	for (size_t i = 0; i < from->nr; i++) {
-		int err = maps_insert(to, from->entries[i]);
-
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-/* ---- threads ------------------------------------------------------------ */
-
-static int thread_set_comm(struct sampo_thread *t, const char *comm, bool exec)
-{
-	char *copy = strdup(comm);
-
-	if (!copy)
-		return -ENOMEM;
-	/* TODO(machine): keep the comm history with timestamps for time-sorted reports */
-	free(t->comm);
-	t->comm = copy;
-	t->comm_set = true;
-	t->comm_exec = exec;
-	return 0;
-}
-
-static struct sampo_thread *thread_new(int32_t pid, int32_t tid)
-{
-	struct sampo_thread *t = calloc(1, sizeof(*t));
-	char comm[16];
-
-	if (!t)
-		return NULL;
-	snprintf(comm, sizeof(comm), ":%" PRId32, tid);
-	t->comm = strdup(comm);
-	if (!t->comm) {
-		free(t);
-		return NULL;
-	}
-	t->refcnt = 1;
-	t->pid = pid;
-	t->tid = tid;
-	t->ppid = -1;
-	t->ns_pid = pid;
-	return t;
-}
-
-struct sampo_thread *sampo_thread__get(struct sampo_thread *thread)
-{
-	if (thread)
-		thread->refcnt++;
-	return thread;
-}
-
-void sampo_thread__put(struct sampo_thread *thread)
-{
-	if (!thread || --thread->refcnt > 0)
-		return;
-	maps_put(thread->maps);
-	free(thread->comm);
-	free(thread);
-}
-
-int32_t sampo_thread__pid(const struct sampo_thread *thread)
-{
-	return thread->pid;
-}
-
-int32_t sampo_thread__tid(const struct sampo_thread *thread)
-{
-	return thread->tid;
-}
-
-int32_t sampo_thread__ppid(const struct sampo_thread *thread)
-{
-	return thread->ppid;
-}
-
-const char *sampo_thread__comm(const struct sampo_thread *thread)
-{
-	return thread->comm;
-}
-
-bool sampo_thread__comm_set(const struct sampo_thread *thread)
-{
-	return thread->comm_set;
-}
-
-bool sampo_thread__exited(const struct sampo_thread *thread)
-{
-	return thread->exited;
-}
-
-size_t sampo_thread__nr_maps(const struct sampo_thread *thread)
-{
-	return thread->maps ? thread->maps->nr : 0;
-}
-
-struct sampo_map *sampo_thread__map(const struct sampo_thread *thread, size_t idx)
-{
-	return thread->maps && idx < thread->maps->nr ? thread->maps->entries[idx] : NULL;
 }
 
 /* ---- the thread table --------------------------------------------------- */
@@ -833,10 +298,10 @@ static void machine_update_thread_pid(struct sampo_machine *m, struct sampo_thre
 	if (!leader)
 		return;
 	if (!leader->maps)
-		leader->maps = maps_new();
+		leader->maps = sampo_maps__new();
 	if (leader->maps && t->maps != leader->maps) {
-		maps_put(t->maps);
-		t->maps = maps_get(leader->maps);
+		sampo_maps__put(t->maps);
+		t->maps = sampo_maps__get(leader->maps);
 	}
 	sampo_thread__put(leader);
 }
@@ -854,7 +319,7 @@ static struct sampo_thread *machine_findnew(struct sampo_machine *m, int32_t pid
 	}
 	if (!create)
 		return NULL;
-	t = thread_new(pid, tid);
+	t = sampo_thread__new(pid, tid);
 	if (!t)
 		return NULL;
 	if (machine_insert_thread(m, t)) {
@@ -863,14 +328,14 @@ static struct sampo_thread *machine_findnew(struct sampo_machine *m, int32_t pid
 	}
 	/* maps after the insert: finding the leader may create it (perf's thread__init_maps) */
 	if (pid == tid || pid == -1) {
-		t->maps = maps_new();
+		t->maps = sampo_maps__new();
 	} else {
 		struct sampo_thread *leader = machine_findnew(m, pid, pid, true);
 
 		if (leader) {
 			if (!leader->maps)
-				leader->maps = maps_new();
-			t->maps = maps_get(leader->maps);
+				leader->maps = sampo_maps__new();
+			t->maps = sampo_maps__get(leader->maps);
 			sampo_thread__put(leader);
 		}
 	}
@@ -932,7 +397,7 @@ static struct sampo_machine *machine_new(int32_t pid)
 	m->dso_tail = &m->dso_list;
 	m->threads_cap = pid == -1 ? 1024 : 64;
 	m->threads = calloc(m->threads_cap, sizeof(*m->threads));
-	m->kmaps = maps_new();
+	m->kmaps = sampo_maps__new();
 	if (pid == -1)
 		m->mmap_name = strdup(KERNEL_MMAP_NAME);
 	else if (pid == 0)
@@ -954,7 +419,7 @@ static struct sampo_machine *machine_new(int32_t pid)
 		snprintf(comm, sizeof(comm), "swapper");
 	else
 		snprintf(comm, sizeof(comm), "[guest/%" PRId32 "]", pid);
-	if (thread_set_comm(first, comm, false)) {
+	if (sampo_thread__set_comm(first, comm, false)) {
 		sampo_thread__put(first);
 		goto out_delete;
 	}
@@ -969,6 +434,11 @@ out_delete:
 struct sampo_machine *sampo_machine__new(void)
 {
 	return machine_new(-1);
+}
+
+struct sampo_machine *sampo_machine__new_guest(int32_t pid)
+{
+	return machine_new(pid);
 }
 
 void sampo_machine__delete(struct sampo_machine *machine)
@@ -989,7 +459,7 @@ void sampo_machine__delete(struct sampo_machine *machine)
 	}
 	free(machine->threads);
 	sampo_map__put(machine->vmlinux_map);
-	maps_put(machine->kmaps);
+	sampo_maps__put(machine->kmaps);
 	for (dso = machine->dso_list; dso; dso = next) {
 		next = dso->lnext;
 		sampo_dso__put(dso);
@@ -1000,17 +470,6 @@ void sampo_machine__delete(struct sampo_machine *machine)
 	free(machine->gen_pids);
 	free(machine->gen_gens);
 	free(machine);
-}
-
-void sampo_machine__enable_guests(struct sampo_machine *machine)
-{
-	if (machine->pid == -1)
-		machine->guests_enabled = true;
-}
-
-bool sampo_machine__guests_enabled(const struct sampo_machine *machine)
-{
-	return machine->guests_enabled;
 }
 
 int32_t sampo_machine__pid(const struct sampo_machine *machine)
@@ -1026,80 +485,6 @@ bool sampo_machine__is_guest(const struct sampo_machine *machine)
 const char *sampo_machine__mmap_name(const struct sampo_machine *machine)
 {
 	return machine->mmap_name;
-}
-
-struct sampo_machine *sampo_machine__find_guest(const struct sampo_machine *host, int32_t pid)
-{
-	for (struct sampo_machine *g = host->guests; g; g = g->gnext) {
-		if (g->pid == pid)
-			return g;
-	}
-	return NULL;
-}
-
-/*
- * Guests kept at most: a host runs a handful of VMs, and a hostile file
- * naming a new guest in every record must not cost a machine each.
- */
-#define MAX_GUESTS 1024
-
-/* the guest machine of exactly @pid, created when missing (NULL: none, or too many) */
-static struct sampo_machine *machine_findnew_guest_exact(struct sampo_machine *host, int32_t pid)
-{
-	struct sampo_machine *g, **pos;
-
-	/* no guest is -1 (the host's id) or below: such a guest's maps are the default guest's */
-	if (pid < 0)
-		pid = 0;
-	g = sampo_machine__find_guest(host, pid);
-	if (g || host->pid != -1)
-		return g;
-	if (host->nr_guests >= MAX_GUESTS && pid != 0) { /* the default guest is always there */
-		if (!host->guests_dropped)
-			pr_warn("more than %d guest machines: the maps of the others are ignored\n",
-				MAX_GUESTS);
-		host->guests_dropped = true;
-		return NULL;
-	}
-	g = machine_new(pid);
-	if (!g)
-		return NULL;
-	for (pos = &host->guests; *pos && (*pos)->pid < g->pid; pos = &(*pos)->gnext)
-		;
-	g->gnext = *pos;
-	*pos = g;
-	host->nr_guests++;
-	return g;
-}
-
-struct sampo_machine *sampo_machine__findnew_guest(struct sampo_machine *host, int32_t pid)
-{
-	struct sampo_machine *g;
-
-	if (host->pid != -1)
-		return NULL;
-	/* perf's machines__find_guest(): that pid's machine, else the default guest (pid 0) */
-	g = sampo_machine__find_guest(host, pid);
-	return g ? g : machine_findnew_guest_exact(host, 0);
-}
-
-struct sampo_machine *sampo_machine__next_guest(const struct sampo_machine *host,
-						const struct sampo_machine *prev)
-{
-	return prev ? prev->gnext : host->guests;
-}
-
-static bool is_guest_cpumode(uint8_t cpumode)
-{
-	return cpumode == SAMPO_CPUMODE_GUEST_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_USER;
-}
-
-struct sampo_machine *sampo_machine__for_cpumode(struct sampo_machine *machine, uint8_t cpumode,
-						 int32_t pid)
-{
-	if (!machine->guests_enabled || !is_guest_cpumode(cpumode))
-		return machine;
-	return sampo_machine__findnew_guest(machine, pid);
 }
 
 struct sampo_map *sampo_machine__kernel_map(const struct sampo_machine *machine)
@@ -1128,7 +513,7 @@ static struct sampo_dso *machine_findnew_kernel_dso(struct sampo_machine *m)
 	struct sampo_dso *dso;
 
 	for (dso = m->dso_list; dso; dso = dso->lnext) {
-		if (dso->space == SAMPO_DSO_SPACE_KERNEL && !is_kernel_module(dso->long_name))
+		if (dso->space == SAMPO_DSO_SPACE_KERNEL && !sampo_kmod__is_module(dso->long_name))
 			return sampo_dso__get(dso);
 	}
 	dso = machine_findnew_dso(m, m->mmap_name, NULL);
@@ -1151,18 +536,18 @@ static int machine_set_kernel_map(struct sampo_machine *m, uint64_t start, uint6
 	/* perf: "some perf.data file came with a zero sized synthesized MMAP event" */
 	if (start == 0 && end == 0)
 		end = UINT64_MAX;
-	map = map_new(start, end, 0, kernel);
+	map = sampo_map__new(start, end, 0, kernel);
 	sampo_dso__put(kernel);
 	if (!map)
 		return -ENOMEM;
 	map->identity = true;
 
 	if (m->vmlinux_map) {
-		maps_remove(m->kmaps, m->vmlinux_map);
+		sampo_maps__remove(m->kmaps, m->vmlinux_map);
 		sampo_map__put(m->vmlinux_map);
 		m->vmlinux_map = NULL;
 	}
-	err = maps_insert(m->kmaps, map);
+	err = sampo_maps__insert(m->kmaps, map);
 	if (err) {
 		sampo_map__put(map);
 		return err;
@@ -1192,14 +577,14 @@ static int machine_add_module_map(struct sampo_machine *m, uint64_t start, uint6
 	bool kmod;
 	int err;
 
-	err = kmod_parse(filename, &kmod, &short_name);
+	err = sampo_kmod__parse(filename, &kmod, &short_name);
 	if (err)
 		return err;
 	dso = machine_find_dso_short(m, short_name);
 	if (dso) {
 		sampo_dso__get(dso);
 	} else {
-		dso = dso_new(filename, short_name);
+		dso = sampo_dso__new(filename, short_name);
 		if (!dso || machine_add_dso(m, dso)) {
 			sampo_dso__put(dso);
 			free(short_name);
@@ -1210,13 +595,13 @@ static int machine_add_module_map(struct sampo_machine *m, uint64_t start, uint6
 	}
 	free(short_name);
 	if (bid_size)
-		dso_set_build_id(dso, bid, bid_size);
+		sampo_dso__set_build_id(dso, bid, bid_size);
 
-	map = map_new(start, start + len, 0, dso);
+	map = sampo_map__new(start, start + len, 0, dso);
 	sampo_dso__put(dso);
 	if (!map)
 		return -ENOMEM;
-	err = maps_insert(m->kmaps, map);
+	err = sampo_maps__insert(m->kmaps, map);
 	sampo_map__put(map);
 	return err;
 }
@@ -1235,16 +620,17 @@ static int machine_process_kernel_mmap(struct sampo_machine *m, uint64_t start, 
 	if (is_kernel) {
 		err = machine_set_kernel_map(m, start, len, pgoff, filename);
 		if (!err && bid_size)
-			dso_set_build_id(m->vmlinux_map->dso, bid, bid_size);
+			sampo_dso__set_build_id(m->vmlinux_map->dso, bid, bid_size);
 		return err;
 	}
 	if (!strcmp(filename, ENTRY_TRAMPOLINE_NAME) && m->vmlinux_map) {
 		/* x86_64 PTI entry trampolines: extra maps onto the kernel */
-		struct sampo_map *map = map_new(start, start + len, pgoff, m->vmlinux_map->dso);
+		struct sampo_map *map =
+			sampo_map__new(start, start + len, pgoff, m->vmlinux_map->dso);
 
 		if (!map)
 			return -ENOMEM;
-		err = maps_insert(m->kmaps, map);
+		err = sampo_maps__insert(m->kmaps, map);
 		sampo_map__put(map);
 		return err;
 	}
@@ -1313,9 +699,9 @@ static int machine_process_user_mmap(struct sampo_machine *m, const struct mmap_
 		return -ENOMEM;
 	}
 	if (a->bid_size && !dso->build_id_size)
-		dso_set_build_id(dso, a->bid, a->bid_size); /* [vdso] */
+		sampo_dso__set_build_id(dso, a->bid, a->bid_size); /* [vdso] */
 
-	map = map_new(a->start, a->start + a->len, pgoff, dso);
+	map = sampo_map__new(a->start, a->start + a->len, pgoff, dso);
 	sampo_dso__put(dso);
 	if (!map) {
 		sampo_thread__put(t);
@@ -1325,9 +711,9 @@ static int machine_process_user_mmap(struct sampo_machine *m, const struct mmap_
 	map->flags = a->flags;
 	map->identity = anon || no_dso;
 
-	err = maps_fixup_overlaps(t->maps, map);
+	err = sampo_maps__fixup_overlaps(t->maps, map);
 	if (!err)
-		err = maps_insert(t->maps, map);
+		err = sampo_maps__insert(t->maps, map);
 	sampo_map__put(map);
 	sampo_thread__put(t);
 	return err;
@@ -1399,25 +785,9 @@ static int machine_process_comm(struct sampo_machine *m, const struct sampo_even
 		return -ENOMEM;
 	if (exec)
 		m->comm_exec = true;
-	err = thread_set_comm(t, e->comm, exec);
+	err = sampo_thread__set_comm(t, e->comm, exec);
 	sampo_thread__put(t);
 	return err;
-}
-
-/* perf's thread__fork(): the child takes the parent's comm and, for a new process, its maps */
-static int thread_fork(struct sampo_thread *t, const struct sampo_thread *parent, bool clone_maps)
-{
-	int err;
-
-	if (parent->comm_set) {
-		err = thread_set_comm(t, parent->comm, false);
-		if (err)
-			return err;
-	}
-	t->ppid = parent->tid;
-	if (t->pid == parent->pid || t->maps == parent->maps || !clone_maps)
-		return 0;
-	return maps_clone_into(t->maps, parent->maps);
 }
 
 static int machine_process_fork(struct sampo_machine *m, const struct sampo_event *ev)
@@ -1446,7 +816,7 @@ static int machine_process_fork(struct sampo_machine *m, const struct sampo_even
 	t = machine_findnew(m, pid, tid, true);
 	if (t && parent) {
 		/* synthesized FORKs of existing tasks say so with FORK_EXEC: their MMAPs follow */
-		err = thread_fork(t, parent, !(e->header.misc & SAMPO_MISC_FORK_EXEC));
+		err = sampo_thread__fork(t, parent, !(e->header.misc & SAMPO_MISC_FORK_EXEC));
 	}
 	sampo_thread__put(t);
 	sampo_thread__put(parent);
@@ -1473,29 +843,29 @@ static bool is_bpf_image(const char *name)
 static int machine_process_ksymbol(struct sampo_machine *m, const struct sampo_event *ev)
 {
 	const struct sampo_record_ksymbol *e = &ev->record->ksymbol;
-	struct sampo_map *map = maps_find(m->kmaps, e->addr);
+	struct sampo_map *map = sampo_maps__find(m->kmaps, e->addr);
 	struct sampo_dso *dso;
 	int err;
 
 	if (e->flags & SAMPO_KSYMBOL_FLAG_UNREGISTER) {
 		if (map && map != m->vmlinux_map)
-			maps_remove(m->kmaps, map);
+			sampo_maps__remove(m->kmaps, map);
 		return 0;
 	}
 	if (map)
 		return 0;
 	/* perf keeps these DSOs out of the machine's DSO list */
-	dso = dso_new(is_bpf_image(e->name) ? "" : e->name, e->name);
+	dso = sampo_dso__new(is_bpf_image(e->name) ? "" : e->name, e->name);
 	if (!dso)
 		return -ENOMEM;
 	dso->space = SAMPO_DSO_SPACE_KERNEL;
 	dso->is_ksymbol = true;
 	dso->machine_pid = m->pid;
-	map = map_new(e->addr, e->addr + e->len, 0, dso);
+	map = sampo_map__new(e->addr, e->addr + e->len, 0, dso);
 	sampo_dso__put(dso);
 	if (!map)
 		return -ENOMEM;
-	err = maps_insert(m->kmaps, map);
+	err = sampo_maps__insert(m->kmaps, map);
 	sampo_map__put(map);
 	return err;
 }
@@ -1612,11 +982,11 @@ int sampo_machine__process_event(struct sampo_machine *machine, const struct sam
 	 * map replaces the others and one guest's samples take another's
 	 * symbols: sampo keeps every guest apart.
 	 */
-	if (machine->guests_enabled && is_guest_cpumode(ev->sample.cpumode) &&
+	if (machine->guests_enabled && sampo_cpumode__is_guest(ev->sample.cpumode) &&
 	    (type == SAMPO_RECORD_MMAP || type == SAMPO_RECORD_MMAP2)) {
 		int32_t pid = type == SAMPO_RECORD_MMAP ? (int32_t)ev->record->mmap.pid :
 							  (int32_t)ev->record->mmap2.pid;
-		struct sampo_machine *guest = machine_findnew_guest_exact(machine, pid);
+		struct sampo_machine *guest = sampo_machine__findnew_guest_exact(machine, pid);
 
 		if (!guest)
 			return machine->guests_dropped ? 0 : -ENOMEM;
@@ -1676,7 +1046,7 @@ struct sampo_map *sampo_machine__find_map(struct sampo_machine *machine,
 		al->level = 'H';
 		return NULL;
 	}
-	map = maps ? maps_find(maps, addr) : NULL;
+	map = maps ? sampo_maps__find(maps, addr) : NULL;
 	if (map) {
 		al->map = sampo_map__get(map);
 		al->addr = sampo_map__map_ip(map, addr);

@@ -39,7 +39,8 @@
  * MMAPs land in the host's kernel maps and guest samples resolve to
  * nothing, as in perf without --guest.
  *
- * Symbols are the symbolizer's (symbolizer.h).
+ * The objects have headers of their own: thread.h, map.h and dso.h (this
+ * header includes them). Symbols are the symbolizer's (symbolizer.h).
  */
 #ifndef SAMPO_MACHINE_H
 #define SAMPO_MACHINE_H
@@ -49,6 +50,9 @@
 #include <stdint.h>
 
 #include <sampo/common.h>
+#include <sampo/dso.h>
+#include <sampo/map.h>
+#include <sampo/thread.h>
 
 struct sampo_event;
 struct sampo_sample;
@@ -253,71 +257,5 @@ SAMPO_API struct sampo_thread *sampo_machine__next_thread(const struct sampo_mac
 #define sampo_machine__for_each_thread(machine, thread)                        \
 	for ((thread) = sampo_machine__next_thread((machine), NULL); (thread); \
 	     (thread) = sampo_machine__next_thread((machine), (thread)))
-
-/* ---- threads ----------------------------------------------------------- */
-
-/** sampo_thread__get() - take a reference; returns @thread (NULL is allowed) */
-SAMPO_API struct sampo_thread *sampo_thread__get(struct sampo_thread *thread);
-/** sampo_thread__put() - drop a reference; NULL is allowed */
-SAMPO_API void sampo_thread__put(struct sampo_thread *thread);
-
-SAMPO_API int32_t sampo_thread__pid(const struct sampo_thread *thread); /* -1: unknown */
-SAMPO_API int32_t sampo_thread__tid(const struct sampo_thread *thread);
-SAMPO_API int32_t sampo_thread__ppid(const struct sampo_thread *thread); /* -1: unknown */
-/** sampo_thread__comm() - the current comm, ":<tid>" until one is known (borrowed) */
-SAMPO_API const char *sampo_thread__comm(const struct sampo_thread *thread);
-/** sampo_thread__comm_set() - a COMM (or a FORK from a named parent) gave the comm */
-SAMPO_API bool sampo_thread__comm_set(const struct sampo_thread *thread);
-/** sampo_thread__exited() - an EXIT record was seen for the thread */
-SAMPO_API bool sampo_thread__exited(const struct sampo_thread *thread);
-/** sampo_thread__nr_maps() - maps of the thread's process */
-SAMPO_API size_t sampo_thread__nr_maps(const struct sampo_thread *thread);
-/** sampo_thread__map() - map @idx of the process, by increasing start (borrowed) */
-SAMPO_API struct sampo_map *sampo_thread__map(const struct sampo_thread *thread, size_t idx);
-
-/* ---- maps -------------------------------------------------------------- */
-
-SAMPO_API struct sampo_map *sampo_map__get(struct sampo_map *map);
-SAMPO_API void sampo_map__put(struct sampo_map *map);
-
-SAMPO_API uint64_t sampo_map__start(const struct sampo_map *map);
-SAMPO_API uint64_t sampo_map__end(const struct sampo_map *map); /* exclusive */
-SAMPO_API uint64_t sampo_map__pgoff(const struct sampo_map *map);
-SAMPO_API uint32_t sampo_map__prot(const struct sampo_map *map);  /* PROT_* */
-SAMPO_API uint32_t sampo_map__flags(const struct sampo_map *map); /* MAP_* */
-/** sampo_map__dso() - the DSO mapped (borrowed, lives as long as the map) */
-SAMPO_API struct sampo_dso *sampo_map__dso(const struct sampo_map *map);
-/**
- * sampo_map__map_ip() - turn an address into an offset in the DSO
- *
- * addr - start + pgoff, or @addr itself for maps with no file behind them
- * (anonymous, heap, stack, the kernel map).
- */
-SAMPO_API uint64_t sampo_map__map_ip(const struct sampo_map *map, uint64_t addr);
-
-/* ---- DSOs -------------------------------------------------------------- */
-
-SAMPO_API struct sampo_dso *sampo_dso__get(struct sampo_dso *dso);
-SAMPO_API void sampo_dso__put(struct sampo_dso *dso);
-
-/**
- * sampo_dso__long_name() - perf's long name: the mmap'ed path,
- * "[kernel.kallsyms]" for the kernel, the module path or "[name]" for
- * modules, "/tmp/perf-<pid>.map" for anonymous code (borrowed)
- */
-SAMPO_API const char *sampo_dso__long_name(const struct sampo_dso *dso);
-/** sampo_dso__short_name() - the base name, or "[name]" for modules (borrowed) */
-SAMPO_API const char *sampo_dso__short_name(const struct sampo_dso *dso);
-/** sampo_dso__is_kernel() - the kernel or a kernel module (or another kernel map) */
-SAMPO_API bool sampo_dso__is_kernel(const struct sampo_dso *dso);
-/** sampo_dso__machine_pid() - the pid of the machine it belongs to: -1 the host, else a guest */
-SAMPO_API int32_t sampo_dso__machine_pid(const struct sampo_dso *dso);
-/**
- * sampo_dso__build_id() - the build-id an MMAP2 carried, if any
- * @size: set to its length in bytes (0 when unknown)
- *
- * Return: the bytes (borrowed), or NULL.
- */
-SAMPO_API const uint8_t *sampo_dso__build_id(const struct sampo_dso *dso, size_t *size);
 
 #endif /* SAMPO_MACHINE_H */

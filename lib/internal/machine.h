@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
- * internal/machine.h - struct bodies of the machine, its threads, maps and
- * DSOs (see include/sampo/machine.h and lib/machine.c).
+ * internal/machine.h - the struct body of the machine (see
+ * include/sampo/machine.h, lib/machine.c and lib/guest.c); it includes the
+ * bodies of its threads, maps and DSOs.
  */
 #ifndef SAMPO_INTERNAL_MACHINE_H
 #define SAMPO_INTERNAL_MACHINE_H
@@ -13,77 +14,9 @@
 #include <sampo/event.h>
 #include <sampo/machine.h>
 
-enum sampo_dso_space {
-	SAMPO_DSO_SPACE_USER,
-	SAMPO_DSO_SPACE_KERNEL,
-};
-
-/* Identity of a mapped file from MMAP2 (all zero: unknown, matches anything). */
-struct sampo_dso_id {
-	uint32_t maj;
-	uint32_t min;
-	uint64_t ino;
-	uint64_t ino_generation;
-};
-
-struct sampo_dso {
-	int refcnt;
-	char *long_name;  /* owned */
-	char *short_name; /* owned; basename, or "[name]" for modules */
-	struct sampo_dso_id id;
-	enum sampo_dso_space space;
-	bool is_kmod; /* a kernel module, by perf's kmod_path rules */
-	bool is_ksymbol; /* from a KSYMBOL record: a BPF program, trampoline or dispatcher */
-	int32_t machine_pid; /* the machine it belongs to: -1 the host, else a guest's pid */
-	uint8_t build_id_size;
-	uint8_t build_id[SAMPO_BUILD_ID_MAX];
-	struct sampo_dso *hnext; /* chain of the machine's DSO table (by long name) */
-	struct sampo_dso *lnext; /* machine's list, in creation order */
-};
-
-/* Immutable once inserted: containers share map objects (fork) by reference. */
-struct sampo_map {
-	int refcnt;
-	uint64_t start;
-	uint64_t end; /* exclusive */
-	uint64_t pgoff;
-	uint32_t prot;
-	uint32_t flags;
-	bool identity;	       /* map_ip is the identity (anonymous memory, the kernel map) */
-	struct sampo_dso *dso; /* reference */
-};
-
-/*
- * The maps of one process (or the kernel), sorted by start. User maps never
- * overlap (an insert first cuts what it covers); kernel maps may.
- */
-struct sampo_maps {
-	int refcnt;
-	size_t nr;
-	size_t cap;
-	struct sampo_map **entries; /* references */
-	size_t last;		    /* index of the last hit: lookups come in runs */
-	bool may_overlap; /* kernel maps; user maps after a fork into a non-empty process */
-};
-
-struct sampo_thread {
-	int refcnt;
-	int32_t pid; /* -1 until known */
-	int32_t tid;
-	int32_t ppid;
-	/*
-	 * perf names anonymous code maps after the pid its thread had when it
-	 * was created (its nsinfo); 0 means none (the idle task).
-	 */
-	int32_t ns_pid;
-	bool comm_set;
-	bool comm_exec;
-	bool exited;
-	bool in_table;
-	char *comm;		    /* owned */
-	struct sampo_maps *maps;    /* reference; shared by the threads of a process */
-	struct sampo_thread *hnext; /* chain of the machine's thread table */
-};
+#include "internal/dso.h"
+#include "internal/map.h"
+#include "internal/thread.h"
 
 struct sampo_machine {
 	/* threads, hashed by tid */
@@ -126,15 +59,20 @@ struct sampo_machine {
 	int32_t pid;
 	char *mmap_name;
 	bool guests_enabled;
-	bool guests_dropped; /* past MAX_GUESTS (lib/machine.c) */
+	bool guests_dropped; /* past MAX_GUESTS (lib/guest.c) */
 	size_t nr_guests;
 	struct sampo_machine *guests; /* list, by increasing pid */
 	struct sampo_machine *gnext;
 };
 
-/* perf's kmod_path__parse rules: is @path ("[name]" or a .ko path) a kernel module? */
-bool sampo_kmod__is_module(const char *path);
-/* its DSO short name ("[name]", '-' made '_'); malloc'ed in *@ret_name. Return: 0 or -ENOMEM */
-int sampo_kmod__name(const char *path, char **ret_name);
+static inline bool sampo_cpumode__is_guest(uint8_t cpumode)
+{
+	return cpumode == SAMPO_CPUMODE_GUEST_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_USER;
+}
+
+/* an empty guest machine (perf's machine__init()); NULL: no memory */
+struct sampo_machine *sampo_machine__new_guest(int32_t pid);
+/* the guest machine of exactly @pid (< 0: the default guest), created when missing; NULL: none */
+struct sampo_machine *sampo_machine__findnew_guest_exact(struct sampo_machine *host, int32_t pid);
 
 #endif /* SAMPO_INTERNAL_MACHINE_H */

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * test-machine.c - the machine state (lib/machine.c) fed with records built
- * in memory: threads and their comm, maps cut by newer maps, what FORK
- * inherits, lookups by cpumode, kernel and module maps, anonymous code maps,
- * BPF ksymbols, a table with many threads, and the generation counters
- * (which records move them).
+ * test-machine.c - the machine state (lib/machine.c, thread.c, map.c,
+ * dso.c, guest.c) fed with records built in memory: threads and their
+ * comm, maps cut by newer maps, what FORK inherits, lookups by cpumode,
+ * kernel and module maps, anonymous code maps, BPF ksymbols, a table with
+ * many threads, and the generation counters (which records move them).
  *
  * The expected results are perf 6.1's (checked against `perf report -D` on
  * files made of the same records, see tests/cli/t1001-dump-synthetic.sh).
