@@ -12,6 +12,7 @@
 #include <sampo/buildid.h>
 #include <sampo/common.h>
 #include <sampo/cpuset.h>
+#include <sampo/dso.h>
 #include <sampo/dsohits.h>
 #include <sampo/event.h>
 #include <sampo/evlist.h>
@@ -19,6 +20,7 @@
 #include <sampo/feature.h>
 #include <sampo/hist.h>
 #include <sampo/machine.h>
+#include <sampo/map.h>
 #include <sampo/modsections.h>
 #include <sampo/parse-events.h>
 #include <sampo/proc-modules.h>
@@ -29,6 +31,7 @@
 #include <sampo/symbolizer.h>
 #include <sampo/synthesize.h>
 #include <sampo/target.h>
+#include <sampo/thread.h>
 #include <sampo/workload.h>
 #include <sampo/writer.h>
 
