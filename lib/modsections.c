@@ -24,6 +24,7 @@
 #include <sampo/symbol.h>
 #include <sampo/writer.h>
 #include "internal/modsections.h"
+#include "internal/path.h"
 #include "internal/util.h"
 
 #define MODSECTIONS_VERSION 1
@@ -184,8 +185,7 @@ int sampo_module_sections__collect_one(struct sampo_module_sections *ms, const c
 	DIR *d;
 	int err = 0;
 
-	if (!ms || !sysfs_root || !name || strchr(name, '/') || !strcmp(name, "..") ||
-	    !strcmp(name, "."))
+	if (!ms || !sysfs_root || !sampo_path__is_name(name))
 		return -EINVAL;
 	if (asprintf(&dir, "%s/module/%s/sections", sysfs_root, name) < 0)
 		return -ENOMEM;

@@ -50,6 +50,7 @@
 #include <sampo/symbol.h>
 #include "internal/demangle.h"
 #include "internal/log.h"
+#include "internal/path.h"
 #include "internal/symbol.h"
 #include "internal/util.h"
 #include "internal/opts.h"
@@ -710,7 +711,7 @@ static int read_debuglink(const char *elf_path, char **ret_name, uint32_t *ret_c
 	p = data->d_buf;
 	nlen = strnlen((const char *)p, data->d_size);
 	crc_off = ALIGN_UP(nlen + 1, (size_t)4);
-	if (nlen == 0 || nlen == data->d_size || crc_off + 4 > data->d_size || memchr(p, '/', nlen))
+	if (nlen == 0 || nlen == data->d_size || crc_off + 4 > data->d_size)
 		goto out;
 	*ret_crc = ehdr.e_ident[EI_DATA] == ELFDATA2MSB ?
 			   (uint32_t)p[crc_off] << 24 | (uint32_t)p[crc_off + 1] << 16 |
@@ -719,6 +720,12 @@ static int read_debuglink(const char *elf_path, char **ret_name, uint32_t *ret_c
 				   (uint32_t)p[crc_off + 1] << 8 | p[crc_off];
 	*ret_name = strndup((const char *)p, nlen);
 	err = *ret_name ? 0 : -ENOMEM;
+	/* the link is joined to directories: one file name, nothing that climbs */
+	if (!err && !sampo_path__is_name(*ret_name)) {
+		free(*ret_name);
+		*ret_name = NULL;
+		err = -ENOENT;
+	}
 out:
 	elf_end(elf);
 	close(fd);

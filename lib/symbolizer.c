@@ -57,6 +57,7 @@
 #include "internal/machine.h"
 #include "internal/modsections.h"
 #include "internal/kmodule.h"
+#include "internal/path.h"
 #include "internal/symbol.h"
 #include "internal/util.h"
 
@@ -231,10 +232,16 @@ static void bid_hex(const struct sampo_build_id *bid, char *hex)
 		strcpy(hex, "(none)");
 }
 
+/*
+ * @a/@b; NULL when out of memory, or when @b (a recorded name) would climb
+ * out of @a (see internal/path.h).
+ */
 static char *path_join(const char *a, const char *b)
 {
 	char *out;
 
+	if (!sampo_path__is_clean(b))
+		return NULL;
 	while (*b == '/')
 		b++;
 	if (asprintf(&out, "%s/%s", a, b) < 0)
@@ -459,8 +466,12 @@ static void src_load_user(const struct sampo_symbolizer *s, struct sym_src *src)
 	}
 	if (!done && vdso && !s->guest)
 		done = !load_own_vdso(s, src);
-	/* a guest's paths name files of the guest: only under its --guestmount tree */
-	if (!done && src->name[0] == '/' && !s->guest)
+	/*
+	 * A guest's paths name files of the guest: only under its --guestmount
+	 * tree. A recorded name that climbs ("/usr/lib/../../x") is nobody's
+	 * real path: no kernel or perf writes one (path_join() refuses it too).
+	 */
+	if (!done && src->name[0] == '/' && !s->guest && sampo_path__is_clean(src->name))
 		done = try_user_file(s, src, src->name, &tried, &mismatched);
 	if (!done && s->symfs && src->name[0] == '/') {
 		path = path_join(s->symfs, src->name);
@@ -515,7 +526,8 @@ static char *live_osrelease(const struct sampo_symbolizer *s)
 	}
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
-	return strdup(buf);
+	/* a guest's tree is the guest's: its release names a directory only if it is a name */
+	return sampo_path__is_name(buf) ? strdup(buf) : NULL;
 }
 
 /*
@@ -955,8 +967,12 @@ static struct sym_src *src_findnew_locked(struct sampo_symbolizer *s, enum src_k
 	src->kind = kind;
 	src->bid = *bid;
 	src->name = strdup(name);
-	src->hint = hint && hint[0] == '/' ? strdup(hint) : NULL;
-	if (!src->name || (hint && hint[0] == '/' && !src->hint)) {
+	/* the recorded module path, tried as is and under --symfs: never one that climbs */
+	if (hint && hint[0] == '/' && sampo_path__is_clean(hint))
+		src->hint = strdup(hint);
+	else
+		hint = NULL;
+	if (!src->name || (hint && !src->hint)) {
 		free(src->name);
 		free(src->hint);
 		free(src);
@@ -1273,8 +1289,15 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 		err = dup_opt(&s->live_root, SOPTS_GET(opts, live_root, NULL) ? opts->live_root : "/");
 	if (!err && !s->live_root)
 		err = dup_opt(&s->live_root, "/");
-	if (!err && features && sampo_features__has(features, SAMPO_FEAT_OSRELEASE))
-		err = dup_opt(&s->osrelease, features->osrelease);
+	if (!err && features && sampo_features__has(features, SAMPO_FEAT_OSRELEASE) &&
+	    features->osrelease && *features->osrelease) {
+		/* it names directories (/lib/modules/R, /boot/vmlinux-R): "../../.." must not */
+		if (sampo_path__is_name(features->osrelease))
+			err = dup_opt(&s->osrelease, features->osrelease);
+		else
+			pr_warn("the recorded OS release is not a plain name (it has '/', '..' or "
+				"control characters): the kernel's files are not looked up by it\n");
+	}
 	if (err)
 		goto out_delete;
 	s->buildid_dir = sampo_buildid_cache__dir(SOPTS_GET(opts, buildid_dir, NULL));

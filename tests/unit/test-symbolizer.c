@@ -702,6 +702,8 @@ static struct synth syn;
 
 /* the kernel map's name in synth_write(): perf's spelling, or the old "[kernel.kallsyms.text]" */
 static const char *syn_kmap_name = "[kernel.kallsyms]_text";
+/* the OS release synth_write() records */
+static const char *syn_release = SYN_RELEASE;
 
 /* Build the kernel, its twin with another build-id, and a module in 4 compressions. */
 static bool synth_build(void)
@@ -873,7 +875,7 @@ static void synth_write(const char *path, const struct synth_module *mods, size_
 		lines_add(expect, line);
 	}
 
-	assert_int_equal(sampo_writer__set_feature_string(w, SAMPO_FEAT_OSRELEASE, SYN_RELEASE), 0);
+	assert_int_equal(sampo_writer__set_feature_string(w, SAMPO_FEAT_OSRELEASE, syn_release), 0);
 	if (with_kernel_bid) {
 		/* the kernel's entry under a vmlinux path: recognised by what it is, not its name */
 		assert_int_equal(sampo_writer__add_build_id(w, SAMPO_CPUMODE_KERNEL, -1, syn.kbid.data,
@@ -912,6 +914,60 @@ static void synth_modules(struct synth_module *mods)
 		mods[i].base = 0xffffffffc0000000ULL + ((uint64_t)i << 24) +
 			       ((uint64_t)(rand() % 1024) << 12);
 	}
+}
+
+/*
+ * Recorded strings never become paths that climb: a release of
+ * "../../planted" would make SYMFS/lib/modules/R the directory SYMFS/planted,
+ * and a recorded module path "/lib/modules/R/../../../planted/x.ko" would
+ * be SYMFS/planted/x.ko; a module planted there must not name samples.
+ */
+static void test_symbolizer__recorded_paths_do_not_climb(void **state)
+{
+	const struct synth_module planted[] = {
+		{ "[mod_planted]", 0xffffffffc0000000ULL },
+		{ "/lib/modules/" SYN_RELEASE "/../../../planted/mod_climb.ko", 0xffffffffc1000000ULL },
+	};
+	struct lines got = { 0 }, want = { 0 };
+	char path[700], cmd[2000];
+
+	(void)state;
+	NEED_FIXTURES();
+	if (!synth_build())
+		skip();
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p '%s/planted' && cp '%s' '%s/planted/mod_planted.ko' && "
+		 "cp '%s' '%s/planted/mod_climb.ko'",
+		 syn.symfs, syn.obj, syn.symfs, syn.obj, syn.symfs);
+	assert_int_equal(run(cmd), 0);
+	snprintf(path, sizeof(path), "%s/climb.data", syn.dir);
+	CACHE_OPTS(o, .vmlinux = syn.vmlinux, .symfs = syn.symfs);
+
+	/* the release climbs: refused with one warning, no module file is looked up by it */
+	syn_release = "../../planted";
+	synth_write(path, planted, 1, true, NULL, 0, &want);
+	syn_release = SYN_RELEASE;
+	walk(path, &o, &got);
+	assert_int_equal(got.nr, 9);
+	for (size_t i = 0; i < 3; i++)
+		assert_string_equal(got.v[i], want.v[i]);
+	for (size_t i = 3; i < 8; i++)
+		assert_non_null(strstr(got.v[i], " [unknown] ([mod_planted])"));
+	assert_int_equal(nr_warnings, 1);
+	assert_non_null(strstr(warnings, "OS release is not a plain name"));
+	lines_free(&got);
+	lines_free(&want);
+
+	/* the recorded path climbs out of SYMFS: neither it nor SYMFS + it is opened */
+	warnings_reset();
+	synth_write(path, planted + 1, 1, true, NULL, 0, &want);
+	walk(path, &o, &got);
+	assert_int_equal(got.nr, 9);
+	for (size_t i = 3; i < 8; i++)
+		assert_non_null(strstr(got.v[i], " [unknown] (/lib/modules/"));
+	assert_int_equal(nr_warnings, 0);
+	lines_free(&got);
+	lines_free(&want);
 }
 
 /* -k vmlinux (right build-id) and modules from SYMFS: every sample right, whatever the slide */
@@ -1840,6 +1896,7 @@ int main(void)
 		cmocka_unit_test(test_symbolizer__synthetic_module_mismatch),
 		cmocka_unit_test(test_symbolizer__live_record_matches_proc_kallsyms),
 		cmocka_unit_test(test_symbolizer__perf_map_for_jit_code),
+		cmocka_unit_test(test_symbolizer__recorded_paths_do_not_climb),
 		cmocka_unit_test(test_symbolizer__two_versions_of_one_path),
 		cmocka_unit_test(test_symbolizer__vdso_of_the_running_kernel),
 		cmocka_unit_test(test_symbolizer__guest_kernels),
