@@ -341,53 +341,57 @@ static bool try_user_file(const struct sampo_symbolizer *s, struct sym_src *src,
 	return true;
 }
 
-/* A JIT's perf map, /tmp/perf-PID.map (parsed by lib/symbol-perfmap.c) */
-static int load_perf_map(const char *path, struct sampo_symtab **ret)
-{
-	FILE *f = fopen(path, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	for (;;) {
-		size_t n;
-
-		if (len == cap) {
-			char *nb;
-
-			if (cap >= (256u << 20)) {
-				err = -EFBIG; /* no JIT writes that much */
-				break;
-			}
-			cap = cap ? cap * 2 : 65536;
-			nb = realloc(buf, cap);
-			if (!nb) {
-				err = -ENOMEM;
-				break;
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-		if (n == 0)
-			break;
-	}
-	if (!err && ferror(f))
-		err = -EIO;
-	fclose(f);
-	if (!err)
-		err = sampo_symtab__load_perf_map_mem(buf ? buf : "", len, ret);
-	free(buf);
-	return err;
-}
-
 static bool is_perf_map(const char *name)
 {
 	size_t n = strlen(name);
 
 	return !strncmp(name, "/tmp/perf-", 10) && n > 14 && !strcmp(name + n - 4, ".map");
+}
+
+/*
+ * A JIT's perf map, /tmp/perf-PID.map: only by that exact shape (the name is
+ * recorded, the PID in it must be a number), and only a regular file of
+ * ours or root's (see sampo_symtab__load_perf_map()); --force takes another
+ * user's file, as perf's -f does.
+ */
+static void src_load_perf_map(const struct sampo_symbolizer *s, struct sym_src *src)
+{
+	const char *pid = src->name + strlen("/tmp/perf-");
+	size_t digits = strspn(pid, "0123456789");
+	const char *why;
+	int err;
+
+	if (!digits || strcmp(pid + digits, ".map")) {
+		if (asprintf(&src->debug, "no symbols for '%s': not a perf map name (/tmp/perf-PID.map)",
+			     src->name) < 0)
+			src->debug = NULL;
+		return;
+	}
+	err = sampo_symtab__load_perf_map(src->name, s->force, &src->symtab);
+	if (!err) {
+		src->path = strdup(src->name);
+		src->absolute = true;
+		src->placement = SAMPO_PLACED_FILE;
+		return;
+	}
+	if (err == -ENOENT)
+		return;
+	switch (err) {
+	case -EPERM:
+		why = "it belongs to another user (--force uses it)";
+		break;
+	case -ELOOP:
+		why = "it is a symbolic link";
+		break;
+	case -EINVAL:
+		why = "it is not a regular file";
+		break;
+	default:
+		why = strerror(-err);
+		break;
+	}
+	if (asprintf(&src->warning, "ignoring the JIT perf map '%s': %s", src->name, why) < 0)
+		src->warning = NULL;
 }
 
 /* Bytes mapped at our [vdso], from /proc/self/maps (0 when unknown): the image must fit. */
@@ -451,11 +455,7 @@ static void src_load_user(const struct sampo_symbolizer *s, struct sym_src *src)
 	char *path = NULL;
 
 	if (is_perf_map(src->name)) {
-		if (!load_perf_map(src->name, &src->symtab)) {
-			src->path = strdup(src->name);
-			src->absolute = true;
-			src->placement = SAMPO_PLACED_FILE;
-		}
+		src_load_perf_map(s, src);
 		return;
 	}
 	if (src->bid.size && s->buildid_dir &&

@@ -6,6 +6,7 @@
 #ifndef SAMPO_INTERNAL_SYMBOL_H
 #define SAMPO_INTERNAL_SYMBOL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -100,6 +101,17 @@ int sampo_symtab_builder__finish(struct sampo_symtab_builder *b, enum sampo_symt
 /* Writes "<what> in '<file>'..." style messages to a caller's buffer, if any. */
 void sampo_symtab__set_err(char *errbuf, size_t errbuf_sz, const char *fmt, ...)
 	SAMPO_PRINTF(3, 4);
+
+/*
+ * sampo_symtab__load_perf_map() - the symbols of the JIT perf map at @path
+ * (lib/symbol-perfmap.c). The file sits in a world-writable directory, so
+ * it is opened without following a symbolic link and without blocking (a
+ * FIFO planted there would hang the reader), and must be a regular file
+ * owned by the caller's effective user or root, unless @any_owner.
+ * Return: 0, -ENOENT, -ELOOP (a symbolic link), -EINVAL (not a regular
+ * file), -EPERM (another user's), -EFBIG (over 256 MiB), -EIO, -ENOMEM.
+ */
+int sampo_symtab__load_perf_map(const char *path, bool any_owner, struct sampo_symtab **ret);
 
 struct Elf;
 struct sampo_build_id;

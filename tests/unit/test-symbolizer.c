@@ -1334,6 +1334,94 @@ static void test_symbolizer__perf_map_for_jit_code(void **state)
 	lines_free(&got);
 }
 
+/*
+ * /tmp is anybody's: a FIFO planted at /tmp/perf-PID.map must not hang the
+ * reader, a symbolic link is not followed, and another user's map is
+ * ignored (one warning) unless --force.
+ */
+static void test_symbolizer__perf_map_trust(void **state)
+{
+	static const char map_path[] = "/tmp/perf-4000322.map";
+	SAMPO_OPTS(sampo_writer_opts, wo);
+	struct sampo_event_attr attr = { 0 };
+	struct sampo_writer_map m = {
+		.misc = SAMPO_CPUMODE_USER, .pid = 4000322, .tid = 4000322,
+		.start = 0x7f0000100000ULL, .len = 0x10000, .prot = 5, .flags = 2,
+		.filename = "//anon",
+	};
+	struct sampo_sample smp = { 0 };
+	struct lines got = { 0 };
+	struct sampo_writer *w;
+	char path[600], target[600];
+	uint64_t id = 1;
+
+	(void)state;
+	NEED_FIXTURES();
+	snprintf(path, sizeof(path), "%s/jit-trust.data", cache_dir);
+	attr.type = 1;
+	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
+	attr.sample_period = 1;
+	assert_int_equal(sampo_writer__open(path, &wo, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &attr, &id, 1), 0);
+	assert_int_equal(sampo_writer__write_mmap2(w, &m, NULL), 0);
+	smp.ip = 0x7f0000100010ULL;
+	smp.pid = smp.tid = 4000322;
+	assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &smp), 0);
+	assert_int_equal(sampo_writer__close(w), 0);
+	CACHE_OPTS(o);
+	CACHE_OPTS(of, .force = true);
+
+	/* a FIFO: read it and the walk would block forever (the alarm makes that a failure) */
+	(void)unlink(map_path);
+	assert_int_equal(mkfifo(map_path, 0666), 0);
+	warnings_reset();
+	alarm(20);
+	walk(path, &of, &got);
+	alarm(0);
+	(void)unlink(map_path);
+	assert_int_equal(got.nr, 1);
+	assert_string_equal(got.v[0], "7f0000100010 [unknown] (/tmp/perf-4000322.map)");
+	assert_int_equal(nr_warnings, 1);
+	assert_non_null(strstr(warnings, "not a regular file"));
+	lines_free(&got);
+
+	/* a symbolic link to a good map */
+	snprintf(target, sizeof(target), "%s/jit-target.map", cache_dir);
+	write_file(target, "7f0000100000 40 planted_fn\n", strlen("7f0000100000 40 planted_fn\n"));
+	assert_int_equal(symlink(target, map_path), 0);
+	warnings_reset();
+	walk(path, &of, &got);
+	(void)unlink(map_path);
+	assert_string_equal(got.v[0], "7f0000100010 [unknown] (/tmp/perf-4000322.map)");
+	assert_non_null(strstr(warnings, "symbolic link"));
+	lines_free(&got);
+
+	/* ours: believed */
+	write_file(map_path, "7f0000100000 40 jit_fn\n", strlen("7f0000100000 40 jit_fn\n"));
+	warnings_reset();
+	walk(path, &o, &got);
+	assert_string_equal(got.v[0], "7f0000100010 jit_fn (/tmp/perf-4000322.map)");
+	assert_int_equal(nr_warnings, 0);
+	lines_free(&got);
+
+	/* another user's (only root can make one): ignored, unless --force */
+	if (geteuid() == 0) {
+		assert_int_equal(chown(map_path, 4000322, 4000322), 0);
+		warnings_reset();
+		walk(path, &o, &got);
+		assert_string_equal(got.v[0], "7f0000100010 [unknown] (/tmp/perf-4000322.map)");
+		assert_int_equal(nr_warnings, 1);
+		assert_non_null(strstr(warnings, "belongs to another user"));
+		lines_free(&got);
+		warnings_reset();
+		walk(path, &of, &got);
+		assert_string_equal(got.v[0], "7f0000100010 jit_fn (/tmp/perf-4000322.map)");
+		assert_int_equal(nr_warnings, 0);
+		lines_free(&got);
+	}
+	(void)unlink(map_path);
+}
+
 /* a tiny program standing for another version of burn: other code, other build-id */
 static bool build_app_v2(char *out, size_t len, struct sampo_build_id *bid, uint64_t *fn_vaddr)
 {
@@ -1896,6 +1984,7 @@ int main(void)
 		cmocka_unit_test(test_symbolizer__synthetic_module_mismatch),
 		cmocka_unit_test(test_symbolizer__live_record_matches_proc_kallsyms),
 		cmocka_unit_test(test_symbolizer__perf_map_for_jit_code),
+		cmocka_unit_test(test_symbolizer__perf_map_trust),
 		cmocka_unit_test(test_symbolizer__recorded_paths_do_not_climb),
 		cmocka_unit_test(test_symbolizer__two_versions_of_one_path),
 		cmocka_unit_test(test_symbolizer__vdso_of_the_running_kernel),

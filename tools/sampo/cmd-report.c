@@ -598,7 +598,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "kallsyms", &ctx.kallsyms, "file", "the kernel's kallsyms snapshot"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "dir", "look for files under this root too"),
 		OPT_BOOLEAN('f', "force", &ctx.force,
-			    "use files whose build-id differs from the recorded one"),
+			    "use files whose build-id differs, and other users' JIT perf maps"),
 		OPT_GROUP("Guests (perf kvm --host --guest report)"),
 		OPT_BOOLEAN(0, "guest", &ctx.guest,
 			    "show guest samples too, each guest as a machine of its own"),

@@ -705,7 +705,7 @@ int cmd_script(int argc, const char **argv)
 	struct script_ctx *ctx;
 	const char *input = NULL, *vmlinux = NULL, *kallsyms = NULL, *symfs = NULL;
 	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
-	bool hide_callchain = false, guest = false;
+	bool hide_callchain = false, guest = false, force = false;
 	int ret;
 
 	/* the context holds the 64 KiB output buffer: keep it off the stack */
@@ -728,6 +728,8 @@ int cmd_script(int argc, const char **argv)
 			OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
 			OPT_STRING(0, "symfs", &symfs, "dir",
 				   "look for files with symbols under this directory"),
+			OPT_BOOLEAN('f', "force", &force,
+				    "use files whose build-id differs, and other users' JIT perf maps"),
 			OPT_BOOLEAN(0, "guest", &guest,
 				    "print guest samples too, each guest as a machine of its own"),
 			OPT_STRING(0, "guestvmlinux", &guest_vmlinux, "file",
@@ -760,6 +762,7 @@ int cmd_script(int argc, const char **argv)
 		.vmlinux = vmlinux,
 		.kallsyms = kallsyms,
 		.symfs = symfs,
+		.force = force,
 		.guest_vmlinux = guest_vmlinux,
 		.guest_kallsyms = guest_kallsyms,
 		.guestmount = guestmount,
