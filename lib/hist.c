@@ -7,8 +7,9 @@
  * 1. Frames. An address seen from a process (the kernel: from anywhere) in
  *    a cpumode resolves to a map and a symbol once; a direct-mapped cache
  *    remembers it until that process's maps change (epochs: the machine's
- *    generation counters, one for the kernel, one per process). Frames are interned: one per (dso, symbol), or per
- *    (map, address) when no symbol covers it.
+ *    generation counters, one for the kernel, one per process). Frames are
+ *    interned: one per (dso, symbol), or per (map, address) when no symbol
+ *    covers it.
  * 2. Stacks. A sample is its event, thread, comm, cpu, own frame and the
  *    frames of its callchain (in perf's cursor order, cut at --max-stack).
  *    Equal stacks are merged, adding their periods; a raw sample seen
@@ -24,11 +25,15 @@
  *
  * The comparison rules (what merges into one entry, how rows and graph
  * branches are ordered) follow perf 6.1's sort.c, hist.c, callchain.c and
- * ui/stdio/hist.c; each function below names the perf code it mirrors.
+ * ui/stdio/hist.c; each function names the perf code it mirrors.
+ *
+ * Files: this one holds the options, the three stages and the entries'
+ * accessors; the struct bodies are in internal/hist.h, the sort keys and
+ * the order of rows in hist-sort.c, the call graph tries in callchain.c,
+ * the printer in hist-print.c, the hash index and string pool in hash.c.
  */
 #include <errno.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +45,10 @@
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 
+#include "internal/callchain.h"
 #include "internal/cpuset.h"
+#include "internal/hash.h"
+#include "internal/hist.h"
 #include "internal/machine.h"
 #include "internal/util.h"
 
@@ -52,384 +60,6 @@
 #define SCACHE_BITS_CHAINS 18
 #define SCACHE_BITS_PLAIN 16
 #define RAW_MAX (16u << 20) /* u64 words of recorded callchains kept for the stack cache */
-
-/* ---- small helpers ---------------------------------------------------- */
-
-static inline uint64_t mix64(uint64_t z)
-{
-	z ^= z >> 33;
-	z *= 0xff51afd7ed558ccdULL;
-	z ^= z >> 33;
-	z *= 0xc4ceb9fe1a85ec53ULL;
-	z ^= z >> 33;
-	return z;
-}
-
-static inline uint64_t hash_combine(uint64_t h, uint64_t v)
-{
-	return mix64(h ^ (v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2)));
-}
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 1469598103934665603ULL;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
-	return mix64(h);
-}
-
-static int grow(void **arr, size_t *cap, size_t need, size_t elem)
-{
-	size_t ncap;
-	void *n;
-
-	if (need <= *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 64;
-	while (ncap < need)
-		ncap *= 2;
-	n = realloc(*arr, ncap * elem);
-	if (!n)
-		return -ENOMEM;
-	*arr = n;
-	*cap = ncap;
-	return 0;
-}
-
-/*
- * An open-addressing index: slots hold 1 + the position of an item in some
- * array (0: empty), probed linearly from the item's hash.
- */
-struct index {
-	uint32_t *slots;
-	uint64_t *hashes;
-	size_t cap; /* power of two */
-	size_t nr;
-};
-
-static int index_grow(struct index *ix)
-{
-	size_t ncap = ix->cap ? ix->cap * 2 : 1024;
-	uint32_t *slots = calloc(ncap, sizeof(*slots));
-	uint64_t *hashes = calloc(ncap, sizeof(*hashes));
-
-	if (!slots || !hashes) {
-		free(slots);
-		free(hashes);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < ix->cap; i++) {
-		size_t j;
-
-		if (!ix->slots[i])
-			continue;
-		for (j = ix->hashes[i] & (ncap - 1); slots[j]; j = (j + 1) & (ncap - 1))
-			;
-		slots[j] = ix->slots[i];
-		hashes[j] = ix->hashes[i];
-	}
-	free(ix->slots);
-	free(ix->hashes);
-	ix->slots = slots;
-	ix->hashes = hashes;
-	ix->cap = ncap;
-	return 0;
-}
-
-static void index_release(struct index *ix)
-{
-	free(ix->slots);
-	free(ix->hashes);
-	memset(ix, 0, sizeof(*ix));
-}
-
-/* ---- interned strings --------------------------------------------------- */
-
-struct strings {
-	struct index ix;
-	char **strs;
-	size_t nr, cap;
-};
-
-static const char *strings_intern(struct strings *st, const char *s)
-{
-	uint64_t h = hash_str(s);
-	size_t j;
-
-	if ((st->ix.nr + 1) * 2 > st->ix.cap && index_grow(&st->ix))
-		return NULL;
-	for (j = h & (st->ix.cap - 1); st->ix.slots[j]; j = (j + 1) & (st->ix.cap - 1)) {
-		if (st->ix.hashes[j] == h && !strcmp(st->strs[st->ix.slots[j] - 1], s))
-			return st->strs[st->ix.slots[j] - 1];
-	}
-	if (grow((void **)&st->strs, &st->cap, st->nr + 1, sizeof(*st->strs)))
-		return NULL;
-	st->strs[st->nr] = strdup(s);
-	if (!st->strs[st->nr])
-		return NULL;
-	st->nr++;
-	st->ix.slots[j] = (uint32_t)st->nr;
-	st->ix.hashes[j] = h;
-	st->ix.nr++;
-	return st->strs[st->nr - 1];
-}
-
-static void strings_release(struct strings *st)
-{
-	for (size_t i = 0; i < st->nr; i++)
-		free(st->strs[i]);
-	free(st->strs);
-	index_release(&st->ix);
-}
-
-/* ---- frames ----------------------------------------------------------- */
-
-struct frame {
-	struct sampo_map *map;		/* reference, or NULL: no map covers ip */
-	struct sampo_dso *dso;		/* borrowed from map */
-	const struct sampo_symbol *sym; /* NULL when unresolved */
-	const char *dso_name;		/* interned short name, NULL without a map */
-	uint64_t ip;			/* the address as sampled */
-	uint64_t rel_ip;		/* map-relative (perf's al->addr) */
-	uint64_t sym_start, sym_end;
-	uint64_t match_addr; /* what perf's match_chain compares: sym start or ip */
-	uint32_t dso_seq;    /* creation order of the DSO (perf compares dso pointers) */
-	char level;	     /* 'k', '.' or 'H' */
-};
-
-/*
- * Cached lookups are valid for one "epoch": the machine's kernel generation
- * in the high half, the generation of the sample's process (its maps, comm,
- * threads) in the low half (sampo_machine__kernel_generation(),
- * sampo_machine__process_generation()).
- */
-struct rcache_slot {
-	const void *owner; /* the process's maps (user), the machine (kernel) */
-	uint64_t ip;
-	uint64_t epoch;
-	int32_t pid;
-	uint32_t frame;
-	uint8_t cpumode;
-};
-
-struct ccache_slot {
-	const void *thread;
-	uint64_t epoch;
-	const char *comm;
-};
-
-/* the last stack of a raw sample (thread, cpu, ip, callchain as recorded) */
-struct scache_slot {
-	uint64_t hash;
-	uint64_t epoch;
-	const void *thread;
-	uint64_t ip;
-	uint64_t period; /* added to the stack when the slot is reused, or at resort */
-	uint32_t count;
-	uint32_t stack;
-	uint32_t raw_off, raw_nr; /* the recorded callchain in hists->raw */
-	int32_t cpu;
-	uint16_t evsel;
-	uint8_t cpumode;
-	bool used;
-};
-_Static_assert(sizeof(struct scache_slot) == 64, "one cache line per stack cache slot");
-
-/* ---- stacks ----------------------------------------------------------- */
-
-struct stack {
-	uint64_t hash;
-	struct sampo_thread *thread; /* reference */
-	const char *comm;	     /* interned */
-	uint32_t off, nr;	     /* cursor frames in hists->arena */
-	uint32_t self;		     /* frame of the sample's ip */
-	int32_t cpu;
-	int evsel;
-	bool filtered; /* by --comms, --dsos, --pid, --tid */
-	uint64_t period;
-	uint64_t count;
-};
-
-/* ---- entries and call graphs ------------------------------------------- */
-
-/* perf's struct callchain_node */
-struct cnode {
-	struct cnode *parent;
-	uint32_t val_off, val_nr; /* frames in hists->arena */
-	uint64_t hit, children_hit;
-	struct cnode **children; /* perf's rb_root_in order: match key descending */
-	uint32_t nr_children, cap_children;
-};
-
-struct entry_key {
-	const char *comm;
-	const char *dso;
-	uint64_t sym_start, sym_end, ip;
-	int32_t tid;
-	int32_t cpu;
-	bool has_sym;
-};
-
-struct sampo_hist_entry {
-	struct entry_key key;
-	const struct sampo_hists *hists; /* for the accessors: the frame, the sort keys */
-	struct sampo_thread *thread; /* borrowed from a stack */
-	uint32_t frame;		     /* shown: dso and symbol */
-	uint64_t period, period_acc;
-	uint64_t nr_samples; /* self samples, for -n */
-	uint32_t max_depth;
-	char level; /* '[k]' or '[.]': the frame's, or the sample's for a frame with no map */
-	/*
-	 * perf keeps the filter verdict of the sample that created the entry:
-	 * a filtered entry is not printed, but later samples still add to it
-	 */
-	bool filtered;
-	uint32_t row; /* position in the printed order, after resort */
-	struct cnode root;
-};
-
-struct evhists {
-	uint64_t nr_samples;
-	uint64_t total_period;
-	struct sampo_hist_entry *entries;
-	size_t nr_entries, cap_entries;
-	struct index ix;
-	struct sampo_hist_entry **sorted;
-};
-
-struct sampo_hists {
-	struct sampo_machine *machine;
-	struct sampo_symbolizer *symbolizer;
-	struct sampo_hists_opts opts;
-	enum sampo_sort_key keys[SAMPO_SORT_MAX_KEYS]; /* SAMPO_SORT_TID is stored as _PID */
-	size_t nr_keys;
-	bool has_key[SAMPO_SORT_CPU + 1];
-
-	struct strings strings;
-	char **comm_filter, **dso_filter;
-	size_t nr_comm_filter, nr_dso_filter;
-	int32_t *pid_filter, *tid_filter;
-	size_t nr_pid_filter, nr_tid_filter;
-	struct sampo_cpu_set *cpu_filter; /* NULL: all */
-
-	struct frame *frames;
-	size_t nr_frames, cap_frames;
-	struct index frame_ix;
-
-	uint64_t kernel_epoch; /* of the sample being added: its high half only */
-	uint64_t cur_epoch;    /* of the sample being added */
-	struct rcache_slot *rcache;
-	uint32_t rcache_mask;
-	struct ccache_slot *ccache;
-	struct scache_slot *scache;
-	uint32_t scache_mask;
-	uint64_t *raw;
-	size_t raw_nr, raw_cap;
-
-	uint32_t *arena;
-	size_t arena_nr, arena_cap;
-	uint32_t *scratch;
-	size_t scratch_cap;
-
-	struct stack *stacks;
-	size_t nr_stacks, cap_stacks;
-	struct index stack_ix;
-
-	struct evhists *ev;
-	size_t nr_ev;
-	bool resorted;
-	struct sampo_dso **dsos; /* the DSOs of the frames, for sampo_hists__dso() */
-	size_t nr_dsos;
-};
-
-/* ---- options ------------------------------------------------------------ */
-
-static void set_err(char *buf, size_t sz, const char *fmt, ...) SAMPO_PRINTF(3, 4);
-static void set_err(char *buf, size_t sz, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (!buf || !sz)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(buf, sz, fmt, ap);
-	va_end(ap);
-}
-
-static const char *const sort_key_names[] = {
-	[SAMPO_SORT_COMM] = "comm", [SAMPO_SORT_PID] = "pid", [SAMPO_SORT_TID] = "tid",
-	[SAMPO_SORT_DSO] = "dso",   [SAMPO_SORT_SYM] = "sym", [SAMPO_SORT_CPU] = "cpu",
-};
-
-const char *sampo_sort_key__name(enum sampo_sort_key key)
-{
-	return (unsigned int)key < ARRAY_SIZE(sort_key_names) ? sort_key_names[key] : NULL;
-}
-
-static bool sort_key_word(const char *w, size_t len, enum sampo_sort_key *ret)
-{
-	if (len == 6 && !strncmp(w, "symbol", 6)) {
-		*ret = SAMPO_SORT_SYM;
-		return true;
-	}
-	for (size_t k = 0; k < ARRAY_SIZE(sort_key_names); k++) {
-		if (strlen(sort_key_names[k]) == len && !strncmp(w, sort_key_names[k], len)) {
-			*ret = (enum sampo_sort_key)k;
-			return true;
-		}
-	}
-	return false;
-}
-
-/* the same key: perf's pid key is per thread, so "pid" and "tid" are one */
-static enum sampo_sort_key sort_key_canon(enum sampo_sort_key k)
-{
-	return k == SAMPO_SORT_TID ? SAMPO_SORT_PID : k;
-}
-
-int sampo_sort_keys__parse(const char *list, enum sampo_sort_key *keys, size_t max_keys,
-			   size_t *ret_nr, char *errbuf, size_t errbuf_sz)
-{
-	size_t nr = 0, nr_words = 0;
-	const char *p = list;
-
-	while (*p) {
-		size_t len = strcspn(p, ",");
-		enum sampo_sort_key k;
-		bool dup = false;
-
-		if (len) {
-			nr_words++;
-			if (!sort_key_word(p, len, &k)) {
-				set_err(errbuf, errbuf_sz,
-					"unknown sort key '%.*s' (known: comm, pid, tid, dso, sym, cpu)",
-					(int)len, p);
-				return -EINVAL;
-			}
-			/* perf ignores a repeated key */
-			for (size_t i = 0; i < nr && !dup; i++)
-				dup = sort_key_canon(keys[i]) == sort_key_canon(k);
-			if (!dup) {
-				if (nr == max_keys) {
-					set_err(errbuf, errbuf_sz, "more than %zu sort keys",
-						max_keys);
-					return -EINVAL;
-				}
-				keys[nr++] = k;
-			}
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	if (!nr_words) {
-		set_err(errbuf, errbuf_sz, "empty sort key list");
-		return -EINVAL;
-	}
-	*ret_nr = nr;
-	return 0;
-}
 
 static int set_sort_keys(struct sampo_hists *h, const enum sampo_sort_key *keys, size_t nr)
 {
@@ -562,15 +192,6 @@ out_err:
 	return err;
 }
 
-static void cnode_free_children(struct cnode *n)
-{
-	for (uint32_t i = 0; i < n->nr_children; i++) {
-		cnode_free_children(n->children[i]);
-		free(n->children[i]);
-	}
-	free(n->children);
-}
-
 void sampo_hists__delete(struct sampo_hists *h)
 {
 	if (!h)
@@ -579,21 +200,21 @@ void sampo_hists__delete(struct sampo_hists *h)
 		struct evhists *ev = &h->ev[i];
 
 		for (size_t j = 0; j < ev->nr_entries; j++)
-			cnode_free_children(&ev->entries[j].root);
+			sampo_callchain__release(&ev->entries[j].root);
 		free(ev->entries);
 		free(ev->sorted);
-		index_release(&ev->ix);
+		sampo_hash_index__release(&ev->ix);
 	}
 	free(h->ev);
 	free(h->dsos);
 	for (size_t i = 0; i < h->nr_stacks; i++)
 		sampo_thread__put(h->stacks[i].thread);
 	free(h->stacks);
-	index_release(&h->stack_ix);
+	sampo_hash_index__release(&h->stack_ix);
 	for (size_t i = 0; i < h->nr_frames; i++)
 		sampo_map__put(h->frames[i].map);
 	free(h->frames);
-	index_release(&h->frame_ix);
+	sampo_hash_index__release(&h->frame_ix);
 	free(h->arena);
 	free(h->scratch);
 	free(h->rcache);
@@ -605,7 +226,7 @@ void sampo_hists__delete(struct sampo_hists *h)
 	free(h->pid_filter);
 	free(h->tid_filter);
 	sampo_cpu_set__delete(h->cpu_filter);
-	strings_release(&h->strings);
+	sampo_strpool__release(&h->strings);
 	free(h);
 }
 
@@ -648,8 +269,8 @@ static uint64_t frame_hash(const struct sampo_dso *dso, const struct sampo_symbo
 			   const struct sampo_map *map, uint64_t ip, char level)
 {
 	if (sym)
-		return hash_combine(mix64((uintptr_t)dso), (uintptr_t)sym);
-	return hash_combine(hash_combine(mix64((uintptr_t)map), ip), (uint64_t)level);
+		return hash_combine(hash_mix64((uintptr_t)dso), (uintptr_t)sym);
+	return hash_combine(hash_combine(hash_mix64((uintptr_t)map), ip), (uint64_t)level);
 }
 
 static bool frame_equal(const struct frame *f, const struct sampo_dso *dso,
@@ -674,7 +295,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 	const void *owner = kernel ? (const void *)m : (const void *)thread->maps;
 	int32_t pid = kernel ? 0 : thread->pid;
 	uint64_t epoch = kernel ? h->kernel_epoch : h->cur_epoch;
-	uint64_t slot_hash = hash_combine(mix64((uintptr_t)owner ^ cpumode), ip);
+	uint64_t slot_hash = hash_combine(hash_mix64((uintptr_t)owner ^ cpumode), ip);
 	struct rcache_slot *slot = &h->rcache[slot_hash & h->rcache_mask];
 	struct sampo_addr_location al = { 0 };
 	const struct sampo_symbol *sym = NULL;
@@ -718,7 +339,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 	}
 
 	hash = frame_hash(dso, sym, map, ip, level);
-	if ((h->frame_ix.nr + 1) * 2 > h->frame_ix.cap && index_grow(&h->frame_ix)) {
+	if ((h->frame_ix.nr + 1) * 2 > h->frame_ix.cap && sampo_hash_index__grow(&h->frame_ix)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -732,7 +353,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 			goto cache;
 		}
 	}
-	if (grow((void **)&h->frames, &h->cap_frames, h->nr_frames + 1, sizeof(*h->frames))) {
+	if (sampo_array_grow((void **)&h->frames, &h->cap_frames, h->nr_frames + 1, sizeof(*h->frames))) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -752,7 +373,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 
 			if (!dso)
 				snprintf(modname, sizeof(modname), "[%s]", unmapped_module);
-			f->dso_name = strings_intern(&h->strings, name);
+			f->dso_name = sampo_strpool__intern(&h->strings, name);
 			if (!f->dso_name) {
 				sampo_map__put(f->map);
 				err = -ENOMEM;
@@ -783,12 +404,12 @@ out:
 
 static const char *thread_comm(struct sampo_hists *h, struct sampo_thread *thread)
 {
-	uint64_t hash = mix64((uintptr_t)thread);
+	uint64_t hash = hash_mix64((uintptr_t)thread);
 	struct ccache_slot *slot = &h->ccache[hash & ((1u << CCACHE_BITS) - 1)];
 
 	if (slot->epoch == h->cur_epoch && slot->thread == thread)
 		return slot->comm;
-	slot->comm = strings_intern(&h->strings, sampo_thread__comm(thread));
+	slot->comm = sampo_strpool__intern(&h->strings, sampo_thread__comm(thread));
 	slot->thread = thread;
 	slot->epoch = slot->comm ? h->cur_epoch : 0;
 	return slot->comm;
@@ -842,7 +463,7 @@ static int resolve_chain(struct sampo_hists *h, struct sampo_machine *m,
 	*ret_nr = 0;
 	if (!(sample->sample_type & SAMPO_SAMPLE_CALLCHAIN) || !nr || !ips)
 		return 0;
-	if (grow((void **)&h->scratch, &h->scratch_cap, MIN(nr, h->opts.max_stack) + 1,
+	if (sampo_array_grow((void **)&h->scratch, &h->scratch_cap, MIN(nr, h->opts.max_stack) + 1,
 		 sizeof(*h->scratch)))
 		return -ENOMEM;
 	if (caller && !prev_cpumode(ips, nr, &cpumode))
@@ -946,7 +567,7 @@ static void scache_store(struct sampo_hists *h, struct scache_slot *slot, uint64
 		h->raw_nr = 0;
 	}
 	scache_flush(h, slot);
-	if (n > RAW_MAX || grow((void **)&h->raw, &h->raw_cap, h->raw_nr + n, sizeof(*h->raw)))
+	if (n > RAW_MAX || sampo_array_grow((void **)&h->raw, &h->raw_cap, h->raw_nr + n, sizeof(*h->raw)))
 		return;
 	if (n)
 		memcpy(h->raw + h->raw_nr, words, n * sizeof(*words));
@@ -1002,7 +623,7 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 
 	/* the same raw sample as before, in the same epoch: the same stack */
 	nr_words = raw_chain(h, sample, &words);
-	raw_hash = hash_combine(mix64((uintptr_t)thread ^ ((uint64_t)(uint32_t)evsel << 40)),
+	raw_hash = hash_combine(hash_mix64((uintptr_t)thread ^ ((uint64_t)(uint32_t)evsel << 40)),
 				sample->ip ^ ((uint64_t)sample->cpumode << 56));
 	raw_hash = hash_combine(raw_hash, (uint32_t)cpu);
 	for (size_t i = 0; i < nr_words; i++)
@@ -1035,13 +656,13 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 			goto out;
 	}
 
-	hash = hash_combine(hash_combine(mix64((uintptr_t)thread), (uintptr_t)comm),
+	hash = hash_combine(hash_combine(hash_mix64((uintptr_t)thread), (uintptr_t)comm),
 			    ((uint64_t)(uint32_t)evsel << 32) | (uint32_t)cpu);
 	hash = hash_combine(hash, ((uint64_t)self << 1) | filtered);
 	for (size_t i = 0; i < nr; i++)
 		hash = hash_combine(hash, h->scratch[i]);
 
-	if ((h->stack_ix.nr + 1) * 2 > h->stack_ix.cap && index_grow(&h->stack_ix)) {
+	if ((h->stack_ix.nr + 1) * 2 > h->stack_ix.cap && sampo_hash_index__grow(&h->stack_ix)) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -1061,8 +682,8 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 			goto remember;
 		}
 	}
-	if (grow((void **)&h->stacks, &h->cap_stacks, h->nr_stacks + 1, sizeof(*h->stacks)) ||
-	    grow((void **)&h->arena, &h->arena_cap, h->arena_nr + nr, sizeof(*h->arena))) {
+	if (sampo_array_grow((void **)&h->stacks, &h->cap_stacks, h->nr_stacks + 1, sizeof(*h->stacks)) ||
+	    sampo_array_grow((void **)&h->arena, &h->arena_cap, h->arena_nr + nr, sizeof(*h->arena))) {
 		err = -ENOMEM;
 		goto out;
 	}
@@ -1130,7 +751,7 @@ static void entry_key_init(const struct sampo_hists *h, struct entry_key *k, con
 
 static uint64_t entry_key_hash(const struct entry_key *k)
 {
-	uint64_t hash = mix64((uintptr_t)k->comm);
+	uint64_t hash = hash_mix64((uintptr_t)k->comm);
 
 	hash = hash_combine(hash, (uintptr_t)k->dso);
 	hash = hash_combine(hash, k->sym_start);
@@ -1153,7 +774,7 @@ static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struc
 	uint64_t hash = entry_key_hash(k);
 	size_t j;
 
-	if ((ev->ix.nr + 1) * 2 > ev->ix.cap && index_grow(&ev->ix))
+	if ((ev->ix.nr + 1) * 2 > ev->ix.cap && sampo_hash_index__grow(&ev->ix))
 		return NULL;
 	for (j = hash & (ev->ix.cap - 1); ev->ix.slots[j]; j = (j + 1) & (ev->ix.cap - 1)) {
 		struct sampo_hist_entry *e = &ev->entries[ev->ix.slots[j] - 1];
@@ -1161,7 +782,7 @@ static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struc
 		if (ev->ix.hashes[j] == hash && entry_key_equal(&e->key, k))
 			return e;
 	}
-	if (grow((void **)&ev->entries, &ev->cap_entries, ev->nr_entries + 1, sizeof(*ev->entries)))
+	if (sampo_array_grow((void **)&ev->entries, &ev->cap_entries, ev->nr_entries + 1, sizeof(*ev->entries)))
 		return NULL;
 	{
 		struct sampo_hist_entry *e = &ev->entries[ev->nr_entries];
@@ -1181,157 +802,6 @@ static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struc
 	return &ev->entries[ev->nr_entries - 1];
 }
 
-/* perf's match_chain() with CCKEY_FUNCTION: dso, then symbol start (or address) */
-static int match_cmp(const struct sampo_hists *h, uint32_t a, uint32_t b)
-{
-	const struct frame *fa = &h->frames[a], *fb = &h->frames[b];
-
-	if (fa->dso_seq != fb->dso_seq)
-		return fa->dso_seq < fb->dso_seq ? -1 : 1;
-	if (fa->match_addr != fb->match_addr)
-		return fa->match_addr < fb->match_addr ? -1 : 1;
-	return 0;
-}
-
-static struct cnode *cnode_new(struct cnode *parent, uint32_t off, uint32_t nr)
-{
-	struct cnode *n = calloc(1, sizeof(*n));
-
-	if (!n)
-		return NULL;
-	n->parent = parent;
-	n->val_off = off;
-	n->val_nr = nr;
-	return n;
-}
-
-/* insert @child among @parent's children, kept in perf's rb_root_in order */
-static int cnode_add_child(struct sampo_hists *h, struct cnode *parent, struct cnode *child)
-{
-	uint32_t key = h->arena[child->val_off];
-	uint32_t lo = 0, hi = parent->nr_children;
-
-	if (parent->nr_children == parent->cap_children) {
-		uint32_t ncap = parent->cap_children ? parent->cap_children * 2 : 2;
-		struct cnode **c = realloc(parent->children, ncap * sizeof(*c));
-
-		if (!c)
-			return -ENOMEM;
-		parent->children = c;
-		parent->cap_children = ncap;
-	}
-	/* descending: a bigger key goes left of a smaller one */
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-
-		if (match_cmp(h, h->arena[parent->children[mid]->val_off], key) > 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	memmove(parent->children + lo + 1, parent->children + lo,
-		(parent->nr_children - lo) * sizeof(*parent->children));
-	parent->children[lo] = child;
-	parent->nr_children++;
-	child->parent = parent;
-	return 0;
-}
-
-static int append_chain_children(struct sampo_hists *h, struct cnode *node, uint32_t pos,
-				 uint32_t end, uint64_t period);
-
-/* perf's append_chain() for a child whose first entry matches */
-static int append_chain(struct sampo_hists *h, struct cnode *node, uint32_t pos, uint32_t end,
-			uint64_t period)
-{
-	uint32_t m = 0;
-
-	while (m < node->val_nr && pos + m < end &&
-	       !match_cmp(h, h->arena[node->val_off + m], h->arena[pos + m]))
-		m++;
-
-	if (m < node->val_nr) {
-		/* split_add_child(): the tail of the node moves to a new child */
-		struct cnode *tail = cnode_new(node, node->val_off + m, node->val_nr - m);
-
-		if (!tail)
-			return -ENOMEM;
-		tail->hit = node->hit;
-		tail->children_hit = node->children_hit;
-		tail->children = node->children;
-		tail->nr_children = node->nr_children;
-		tail->cap_children = node->cap_children;
-		for (uint32_t i = 0; i < tail->nr_children; i++)
-			tail->children[i]->parent = tail;
-		node->children = NULL;
-		node->nr_children = node->cap_children = 0;
-		node->val_nr = m;
-		node->children_hit = tail->hit + tail->children_hit;
-		if (cnode_add_child(h, node, tail)) {
-			free(tail);
-			return -ENOMEM;
-		}
-		if (pos + m < end) {
-			struct cnode *branch = cnode_new(node, pos + m, end - pos - m);
-
-			if (!branch || cnode_add_child(h, node, branch)) {
-				free(branch);
-				return -ENOMEM;
-			}
-			branch->hit = period;
-			node->hit = 0;
-			node->children_hit += period;
-		} else {
-			node->hit = period;
-		}
-		return 0;
-	}
-	if (pos + m == end) {
-		node->hit += period;
-		return 0;
-	}
-	return append_chain_children(h, node, pos + m, end, period);
-}
-
-/* perf's append_chain_children() */
-static int append_chain_children(struct sampo_hists *h, struct cnode *node, uint32_t pos,
-				 uint32_t end, uint64_t period)
-{
-	uint32_t key = h->arena[pos];
-	uint32_t lo = 0, hi = node->nr_children;
-	int err;
-
-	while (lo < hi) {
-		uint32_t mid = (lo + hi) / 2;
-		int c = match_cmp(h, h->arena[node->children[mid]->val_off], key);
-
-		if (!c) {
-			err = append_chain(h, node->children[mid], pos, end, period);
-			if (err)
-				return err;
-			node->children_hit += period;
-			return 0;
-		}
-		if (c > 0)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	{
-		struct cnode *child = cnode_new(node, pos, end - pos);
-
-		if (!child)
-			return -ENOMEM;
-		child->hit = period;
-		if (cnode_add_child(h, node, child)) {
-			free(child);
-			return -ENOMEM;
-		}
-	}
-	node->children_hit += period;
-	return 0;
-}
-
 static int entry_append(struct sampo_hists *h, struct sampo_hist_entry *e, uint32_t pos, uint32_t end,
 			uint64_t period)
 {
@@ -1339,7 +809,7 @@ static int entry_append(struct sampo_hists *h, struct sampo_hist_entry *e, uint3
 		return 0;
 	if (end - pos > e->max_depth)
 		e->max_depth = end - pos;
-	return append_chain_children(h, &e->root, pos, end, period);
+	return sampo_callchain__append(h, &e->root, pos, end, period);
 }
 
 /* perf's hist_entry_iter with the cumulative (children) or the normal ops */
@@ -1367,7 +837,7 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 		return 0;
 
 	/* perf's he_cache; indexes, since entry_findnew() may move the entries */
-	if (grow((void **)cache, cache_cap, s->nr + 1, sizeof(**cache)))
+	if (sampo_array_grow((void **)cache, cache_cap, s->nr + 1, sizeof(**cache)))
 		return -ENOMEM;
 	(*cache)[nr_cache++] = (size_t)(e - ev->entries);
 	for (uint32_t i = 0; i < s->nr; i++) {
@@ -1390,260 +860,6 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 			return err;
 	}
 	return 0;
-}
-
-/*
- * perf's hist_entry__sort(): > 0 when @a goes before @b in the output. It is
- * not a total order (the caller-above-callee rule only compares entries of
- * one thread), so the final order depends on the order of insertion and on
- * the shape of perf's rb-tree; sort_entries() replays both.
- */
-static int perf_sort(const struct sampo_hists *h, const struct sampo_hist_entry *a, const struct sampo_hist_entry *b)
-{
-	const struct frame *fa = &h->frames[a->frame], *fb = &h->frames[b->frame];
-	int c;
-
-	if (h->opts.children) {
-		if (a->period_acc != b->period_acc)
-			return a->period_acc > b->period_acc ? 1 : -1;
-		/* __hpp__sort_acc(): put the caller above the callee */
-		if (a->thread == b->thread && h->opts.callchain && !h->opts.no_graph &&
-		    a->max_depth != b->max_depth) {
-			c = b->max_depth > a->max_depth ? 1 : -1;
-			return h->opts.caller_order ? -c : c;
-		}
-	}
-	if (a->period != b->period)
-		return a->period > b->period ? 1 : -1;
-	for (size_t i = 0; i < h->nr_keys; i++) {
-		switch (h->keys[i]) {
-		case SAMPO_SORT_COMM: /* interned: equal pointers, equal strings */
-			c = a->key.comm == b->key.comm ? 0 : strcmp(b->key.comm, a->key.comm);
-			break;
-		case SAMPO_SORT_PID:
-		case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
-			c = b->key.tid > a->key.tid ? 1 : -(b->key.tid < a->key.tid);
-			break;
-		case SAMPO_SORT_DSO:
-			/* a missing name goes last */
-			c = fa->dso_name == fb->dso_name ? 0 :
-			    (!fa->dso_name || !fb->dso_name) ?
-				    (fa->dso_name ? 1 : (fb->dso_name ? -1 : 0)) :
-				    strcmp(fb->dso_name, fa->dso_name);
-			break;
-		case SAMPO_SORT_SYM:
-			c = (!fa->sym || !fb->sym) ?
-				    (fa->sym ? 1 : (fb->sym ? -1 : 0)) :
-				    strcmp(sampo_symbol__name(fb->sym), sampo_symbol__name(fa->sym));
-			break;
-		case SAMPO_SORT_CPU:
-			c = b->key.cpu > a->key.cpu ? 1 : -(b->key.cpu < a->key.cpu);
-			break;
-		default:
-			c = 0;
-		}
-		if (c)
-			return c;
-	}
-	return 0;
-}
-
-static int cmp_str_last(const char *a, const char *b)
-{
-	if (a == b)
-		return 0; /* interned */
-	if (!a || !b)
-		return a ? -1 : (b ? 1 : 0); /* perf's cmp_null: a missing one sorts last */
-	return strcmp(a, b);
-}
-
-/* perf's _sort__addr_cmp(): the sign of the difference as an int64_t */
-static int addr_cmp(uint64_t a, uint64_t b)
-{
-	int64_t d = (int64_t)(a - b);
-
-	return d < 0 ? -1 : d > 0;
-}
-
-/*
- * perf's hist_entry__cmp(), the order of its input tree, which the output
- * sort walks: < 0 when @a comes first. A total order over the entry keys.
- */
-static int collapse_cmp(const void *pa, const void *pb, void *ctx)
-{
-	const struct sampo_hists *h = ctx;
-	const struct sampo_hist_entry *a = *(const struct sampo_hist_entry *const *)pa;
-	const struct sampo_hist_entry *b = *(const struct sampo_hist_entry *const *)pb;
-	int c = 0;
-
-	for (size_t i = 0; i < h->nr_keys && !c; i++) {
-		switch (h->keys[i]) {
-		case SAMPO_SORT_COMM:
-			c = a->key.comm == b->key.comm ? 0 : strcmp(a->key.comm, b->key.comm);
-			break;
-		case SAMPO_SORT_PID:
-		case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
-			c = a->key.tid < b->key.tid ? -1 : a->key.tid > b->key.tid;
-			break;
-		case SAMPO_SORT_DSO:
-			c = cmp_str_last(a->key.dso, b->key.dso);
-			break;
-		case SAMPO_SORT_SYM:
-			/*
-			 * perf compares addresses by their difference as an
-			 * int64_t: an address 2^63 or more above another
-			 * sorts before it
-			 */
-			if (!a->key.has_sym && !b->key.has_sym) {
-				c = addr_cmp(a->key.ip, b->key.ip);
-				break;
-			}
-			c = cmp_str_last(a->key.dso, b->key.dso);
-			if (c)
-				break;
-			if (a->key.has_sym != b->key.has_sym)
-				c = a->key.has_sym ? -1 : 1;
-			else if (a->key.sym_start != b->key.sym_start)
-				c = addr_cmp(a->key.sym_start, b->key.sym_start);
-			else
-				c = addr_cmp(a->key.sym_end, b->key.sym_end);
-			break;
-		case SAMPO_SORT_CPU:
-			c = a->key.cpu < b->key.cpu ? -1 : a->key.cpu > b->key.cpu;
-			break;
-		}
-	}
-	return c;
-}
-
-/* a red-black tree over entry indexes, balanced exactly as the kernel's rbtree.h */
-struct rbtree {
-	uint32_t *left, *right, *parent; /* UINT32_MAX: none */
-	uint8_t *red;
-	uint32_t root;
-};
-
-#define RB_NONE UINT32_MAX
-
-static void rb_rotate(struct rbtree *t, uint32_t x, bool to_left)
-{
-	uint32_t *down = to_left ? t->right : t->left; /* the child that moves up */
-	uint32_t *side = to_left ? t->left : t->right;
-	uint32_t y = down[x], p = t->parent[x];
-
-	down[x] = side[y];
-	if (side[y] != RB_NONE)
-		t->parent[side[y]] = x;
-	t->parent[y] = p;
-	if (p == RB_NONE)
-		t->root = y;
-	else if (t->left[p] == x)
-		t->left[p] = y;
-	else
-		t->right[p] = y;
-	side[y] = x;
-	t->parent[x] = y;
-}
-
-/* rb_insert_color(): the classic fix-up, the same rotations as the kernel */
-static void rb_insert_fixup(struct rbtree *t, uint32_t z)
-{
-	while (t->parent[z] != RB_NONE && t->red[t->parent[z]]) {
-		uint32_t p = t->parent[z], g = t->parent[p];
-		bool p_is_left = t->left[g] == p;
-		uint32_t u = p_is_left ? t->right[g] : t->left[g];
-
-		if (u != RB_NONE && t->red[u]) {
-			t->red[p] = 0;
-			t->red[u] = 0;
-			t->red[g] = 1;
-			z = g;
-			continue;
-		}
-		if (z == (p_is_left ? t->right[p] : t->left[p])) {
-			z = p;
-			rb_rotate(t, z, p_is_left);
-			p = t->parent[z];
-		}
-		t->red[p] = 0;
-		t->red[g] = 1;
-		rb_rotate(t, g, !p_is_left);
-		break;
-	}
-	t->red[t->root] = 0;
-}
-
-/* perf's output_resort(): insert in input order into an rb-tree, then walk it */
-static int sort_entries(struct sampo_hists *h, struct evhists *ev)
-{
-	size_t n = ev->nr_entries, k = 0;
-	struct sampo_hist_entry **in;
-	struct rbtree t;
-	uint32_t x;
-	int err = -ENOMEM;
-
-	in = calloc(n ? n : 1, sizeof(*in));
-	t.left = calloc(n ? n : 1, sizeof(uint32_t));
-	t.right = calloc(n ? n : 1, sizeof(uint32_t));
-	t.parent = calloc(n ? n : 1, sizeof(uint32_t));
-	t.red = calloc(n ? n : 1, 1);
-	if (!in || !t.left || !t.right || !t.parent || !t.red)
-		goto out;
-	for (size_t i = 0; i < n; i++)
-		in[i] = &ev->entries[i];
-	qsort_r(in, n, sizeof(*in), collapse_cmp, h);
-
-	t.root = RB_NONE;
-	for (size_t i = 0; i < n; i++) {
-		uint32_t z = (uint32_t)(in[i] - ev->entries), p = RB_NONE, cur = t.root;
-		bool go_left = false;
-
-		while (cur != RB_NONE) {
-			p = cur;
-			go_left = perf_sort(h, &ev->entries[z], &ev->entries[cur]) > 0;
-			cur = go_left ? t.left[cur] : t.right[cur];
-		}
-		t.left[z] = t.right[z] = RB_NONE;
-		t.parent[z] = p;
-		t.red[z] = 1;
-		if (p == RB_NONE)
-			t.root = z;
-		else if (go_left)
-			t.left[p] = z;
-		else
-			t.right[p] = z;
-		rb_insert_fixup(&t, z);
-	}
-
-	/* in-order walk */
-	x = t.root;
-	while (x != RB_NONE && t.left[x] != RB_NONE)
-		x = t.left[x];
-	while (x != RB_NONE) {
-		ev->entries[x].row = (uint32_t)k;
-		ev->sorted[k++] = &ev->entries[x];
-		if (t.right[x] != RB_NONE) {
-			x = t.right[x];
-			while (t.left[x] != RB_NONE)
-				x = t.left[x];
-		} else {
-			uint32_t c = x;
-
-			x = t.parent[x];
-			while (x != RB_NONE && t.right[x] == c) {
-				c = x;
-				x = t.parent[x];
-			}
-		}
-	}
-	err = 0;
-out:
-	free(in);
-	free(t.left);
-	free(t.right);
-	free(t.parent);
-	free(t.red);
-	return err;
 }
 
 struct dso_seq {
@@ -1678,7 +894,7 @@ int sampo_hists__resort(struct sampo_hists *h)
 		size_t nr = 0, cap = 0;
 
 		for (struct sampo_dso *dso = h->machine->dso_list; dso; dso = dso->lnext) {
-			if (grow((void **)&seqs, &cap, nr + 1, sizeof(*seqs))) {
+			if (sampo_array_grow((void **)&seqs, &cap, nr + 1, sizeof(*seqs))) {
 				free(seqs);
 				return -ENOMEM;
 			}
@@ -1729,7 +945,7 @@ int sampo_hists__resort(struct sampo_hists *h)
 			err = -ENOMEM;
 			goto out;
 		}
-		err = sort_entries(h, ev);
+		err = sampo_hists__sort_entries(h, ev);
 		if (err)
 			goto out;
 	}
@@ -1856,334 +1072,3 @@ char sampo_hist_entry__level(const struct sampo_hist_entry *e)
 	return e->level;
 }
 
-/* ---- printing (perf's ui/stdio/hist.c) ----------------------------------- */
-
-struct column {
-	enum sampo_sort_key key;
-	const char *header;
-	size_t width;
-};
-
-static uint64_t cumul(const struct cnode *n)
-{
-	return n->hit + n->children_hit;
-}
-
-static const char *frame_name(const struct sampo_hists *h, uint32_t fidx, char *buf, size_t sz)
-{
-	const struct frame *f = &h->frames[fidx];
-
-	if (f->sym)
-		return sampo_symbol__name(f->sym);
-	snprintf(buf, sz, "%#" PRIx64, f->ip);
-	return buf;
-}
-
-/* the children of @n that perf keeps (>= min_hit), by cumulated hits, stably */
-static size_t sorted_children(const struct cnode *n, uint64_t min_hit, struct cnode ***ret)
-{
-	struct cnode **v;
-	size_t nr = 0;
-
-	*ret = NULL;
-	if (!n->nr_children)
-		return 0;
-	v = malloc(n->nr_children * sizeof(*v));
-	if (!v)
-		return 0;
-	for (uint32_t i = 0; i < n->nr_children; i++)
-		if (cumul(n->children[i]) >= min_hit)
-			v[nr++] = n->children[i];
-	/* insertion sort: stable, and sibling lists are short */
-	for (size_t i = 1; i < nr; i++) {
-		struct cnode *x = v[i];
-		size_t j = i;
-
-		while (j > 0 && cumul(v[j - 1]) < cumul(x)) {
-			v[j] = v[j - 1];
-			j--;
-		}
-		v[j] = x;
-	}
-	*ret = v;
-	return nr;
-}
-
-static void print_margin(FILE *fp, int left_margin)
-{
-	fprintf(fp, "%*s", 12 + left_margin, "");
-}
-
-static void print_graph_line(FILE *fp, int depth, uint64_t depth_mask, int left_margin)
-{
-	print_margin(fp, left_margin);
-	for (int i = 0; i < depth; i++)
-		fputs(depth_mask & (1ULL << i) ? "|          " : "           ", fp);
-	fputc('\n', fp);
-}
-
-static void print_graph_entry(const struct sampo_hists *h, FILE *fp, const struct cnode *node,
-			      uint32_t fidx, int depth, uint64_t depth_mask, int period,
-			      uint64_t total, int left_margin)
-{
-	char buf[32];
-
-	print_margin(fp, left_margin);
-	for (int i = 0; i < depth; i++) {
-		fputc(depth_mask & (1ULL << i) ? '|' : ' ', fp);
-		if (!period && i == depth - 1)
-			fprintf(fp, "--%.2f%%--", total ? cumul(node) * 100.0 / total : 0.0);
-		else
-			fputs("          ", fp);
-	}
-	fputs(frame_name(h, fidx, buf, sizeof(buf)), fp);
-	fputc('\n', fp);
-}
-
-/* perf's __callchain__fprintf_graph() for CHAIN_GRAPH_ABS */
-static size_t print_graph(const struct sampo_hists *h, FILE *fp, const struct cnode *root,
-			  uint64_t total, uint64_t min_hit, int depth, uint64_t depth_mask,
-			  int left_margin)
-{
-	struct cnode **kids;
-	size_t nr = sorted_children(root, min_hit, &kids), printed = 0;
-	uint64_t new_mask = depth_mask;
-
-	for (size_t c = 0; c < nr; c++) {
-		const struct cnode *child = kids[c];
-
-		if (c + 1 == nr && depth > 0)
-			new_mask &= ~(1ULL << (depth - 1));
-		print_graph_line(fp, depth, depth_mask, left_margin);
-		for (uint32_t i = 0; i < child->val_nr; i++)
-			print_graph_entry(h, fp, child, h->arena[child->val_off + i], depth, new_mask,
-					  (int)i, total, left_margin);
-		printed++;
-		printed += print_graph(h, fp, child, total, min_hit, depth + 1,
-				       new_mask | (depth < 63 ? 1ULL << depth : 0), left_margin);
-	}
-	free(kids);
-	return printed;
-}
-
-/* perf's callchain__fprintf_graph() */
-static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct sampo_hist_entry *e,
-			    uint64_t total, uint64_t min_hit)
-{
-	uint64_t parent_samples = h->opts.children ? e->period_acc : e->period;
-	const struct cnode *root = &e->root;
-	struct cnode **kids;
-	size_t nr = sorted_children(root, min_hit, &kids), printed = 0;
-	int left_margin = 0;
-	char buf[32];
-
-	if (nr == 1 && cumul(kids[0]) == parent_samples) {
-		const struct cnode *c = kids[0];
-		bool started = false;
-
-		for (uint32_t i = 0; i < c->val_nr; i++) {
-			/* with --sort sym... the first entry is the entry itself */
-			if (!i && h->keys[0] == SAMPO_SORT_SYM)
-				continue;
-			if (!started) {
-				print_margin(fp, left_margin);
-				fputs("|\n", fp);
-				print_margin(fp, left_margin);
-				fputs("---", fp);
-				left_margin += 3;
-				started = true;
-			} else {
-				print_margin(fp, left_margin);
-			}
-			fprintf(fp, "%s\n", frame_name(h, h->arena[c->val_off + i], buf, sizeof(buf)));
-			printed++;
-		}
-		root = c;
-	}
-	free(kids);
-	printed += print_graph(h, fp, root, total, min_hit, 1, 1, left_margin);
-	if (printed)
-		fputc('\n', fp);
-}
-
-static size_t entry_sym_width(const struct frame *f)
-{
-	if (f->sym)
-		return strlen(sampo_symbol__name(f->sym)) + 4;
-	return 16 + 4 + 2;
-}
-
-void sampo_hists__fprintf_filters(const struct sampo_hists *h, FILE *fp)
-{
-	if (h->nr_comm_filter == 1)
-		fprintf(fp, "# comm: %s\n", h->comm_filter[0]);
-	if (h->nr_dso_filter == 1)
-		fprintf(fp, "# dso: %s\n", h->dso_filter[0]);
-}
-
-int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
-{
-	struct evhists *ev;
-	struct column cols[8];
-	size_t nr_cols = 0;
-	uint64_t total, min_hit;
-	bool unresolved = false;
-
-	if (evsel < 0 || (size_t)evsel >= h->nr_ev)
-		return 0;
-	ev = &h->ev[evsel];
-	total = ev->total_period;
-	min_hit = (uint64_t)((double)total * (h->opts.callchain_min_percent / 100.0));
-
-	for (size_t i = 0; i < h->nr_keys; i++) {
-		struct column *c;
-
-		/* perf's sort__setup_elide(): a one-value filter hides its column */
-		if ((h->keys[i] == SAMPO_SORT_COMM && h->nr_comm_filter == 1) ||
-		    (h->keys[i] == SAMPO_SORT_DSO && h->nr_dso_filter == 1))
-			continue;
-		c = &cols[nr_cols++];
-		c->key = h->keys[i];
-		switch (c->key) {
-		case SAMPO_SORT_COMM:
-			c->header = "Command";
-			break;
-		case SAMPO_SORT_PID:
-		case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
-			c->header = "    Pid:Command";
-			break;
-		case SAMPO_SORT_DSO:
-			c->header = "Shared Object";
-			break;
-		case SAMPO_SORT_SYM:
-			c->header = "Symbol";
-			break;
-		case SAMPO_SORT_CPU:
-			c->header = "CPU";
-			break;
-		}
-		c->width = strlen(c->header);
-	}
-	/* hists__calc_col_len() over every entry */
-	for (size_t i = 0; i < ev->nr_entries; i++) {
-		const struct sampo_hist_entry *e = &ev->entries[i];
-		const struct frame *f = &h->frames[e->frame];
-		size_t comm_len = strlen(sampo_thread__comm(e->thread));
-
-		if (e->filtered)
-			continue;
-		if (!f->sym)
-			unresolved = true;
-		for (size_t j = 0; j < nr_cols; j++) {
-			size_t w = 0;
-
-			switch (cols[j].key) {
-			case SAMPO_SORT_COMM:
-				w = comm_len;
-				break;
-			case SAMPO_SORT_PID:
-			case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
-				w = comm_len + 8;
-				break;
-			case SAMPO_SORT_DSO:
-				w = f->dso_name ? strlen(f->dso_name) : 0;
-				break;
-			case SAMPO_SORT_SYM:
-				w = entry_sym_width(f);
-				break;
-			case SAMPO_SORT_CPU:
-				break;
-			}
-			if (w > cols[j].width)
-				cols[j].width = w;
-		}
-	}
-	for (size_t j = 0; j < nr_cols; j++)
-		if (unresolved && cols[j].key == SAMPO_SORT_DSO && cols[j].width < 16)
-			cols[j].width = 16; /* hists__set_unres_dso_col_len() */
-
-	/* the header */
-	fputs("# ", fp);
-	if (h->opts.children)
-		fputs("Children      Self", fp);
-	else
-		fputs("Overhead", fp);
-	if (h->opts.show_nr_samples)
-		fputs("       Samples", fp);
-	for (size_t j = 0; j < nr_cols; j++)
-		fprintf(fp, "  %-*s", (int)cols[j].width, cols[j].header);
-	fputs("\n# ", fp);
-	fputs(h->opts.children ? "........  ........" : "........", fp);
-	if (h->opts.show_nr_samples)
-		fputs("  ............", fp);
-	for (size_t j = 0; j < nr_cols; j++) {
-		fputs("  ", fp);
-		for (size_t k = 0; k < cols[j].width; k++)
-			fputc('.', fp);
-	}
-	fputs("\n#\n", fp);
-
-	for (size_t i = 0; i < ev->nr_entries; i++) {
-		const struct sampo_hist_entry *e = ev->sorted[i];
-		const struct frame *f = &h->frames[e->frame];
-		uint64_t shown = h->opts.children ? e->period_acc : e->period;
-		double pct = total ? shown * 100.0 / total : 0.0;
-
-		if (e->filtered || pct < h->opts.percent_limit)
-			continue;
-		if (h->opts.children)
-			fprintf(fp, "  %7.2f%%  %7.2f%%", pct,
-				total ? e->period * 100.0 / total : 0.0);
-		else
-			fprintf(fp, "  %7.2f%%", pct);
-		if (h->opts.show_nr_samples)
-			fprintf(fp, "  %12" PRIu64, e->nr_samples);
-		for (size_t j = 0; j < nr_cols; j++) {
-			bool last = j + 1 == nr_cols;
-			int w = (int)cols[j].width;
-			char buf[64];
-
-			fputs("  ", fp);
-			switch (cols[j].key) {
-			case SAMPO_SORT_COMM:
-				fprintf(fp, "%-*.*s", w, w, e->key.comm);
-				break;
-			case SAMPO_SORT_PID:
-			case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */ {
-				int cw = w > 8 ? w - 8 : 0;
-
-				fprintf(fp, "%7d:%-*.*s", (int)sampo_thread__tid(e->thread), cw, cw,
-					sampo_thread__comm(e->thread));
-				break;
-			}
-			case SAMPO_SORT_DSO:
-				fprintf(fp, "%-*.*s", w, w, f->dso_name ? f->dso_name : "[unknown]");
-				break;
-			case SAMPO_SORT_SYM: {
-				int n;
-
-				if (f->sym) {
-					n = fprintf(fp, "[%c] %.*s", e->level, w > 4 ? w - 4 : 0,
-						    sampo_symbol__name(f->sym));
-				} else {
-					snprintf(buf, sizeof(buf), "[%c] %-#.*" PRIx64, e->level, 16,
-						 e->key.ip);
-					n = fprintf(fp, "%s", buf);
-				}
-				if (!last && n < w)
-					fprintf(fp, "%*s", w - n, "");
-				break;
-			}
-			case SAMPO_SORT_CPU:
-				fprintf(fp, "%*.*d", w, w, (int)e->key.cpu);
-				break;
-			}
-		}
-		fputc('\n', fp);
-		if (h->opts.callchain && !h->opts.no_graph)
-			print_callchain(h, fp, e, total, min_hit);
-	}
-	if (ferror(fp))
-		return -EIO;
-	return 0;
-}

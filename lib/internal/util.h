@@ -4,9 +4,11 @@
 #define SAMPO_INTERNAL_UTIL_H
 
 #include <byteswap.h>
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SAMPO_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -74,5 +76,28 @@ static inline void mem_bswap_64(void *buf, size_t size)
 #define BSWAP32_FIELD(x) ((x) = bswap_32(x))
 #define BSWAP64_FIELD(x) ((x) = bswap_64(x))
 #define BSWAP16_FIELD(x) ((x) = bswap_16(x))
+
+/*
+ * sampo_array_grow() - make room for @need elements of @elem bytes in the
+ * array *@arr of *@cap, doubling (from 64): 0, or -ENOMEM with the array
+ * untouched
+ */
+static inline int sampo_array_grow(void **arr, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap;
+	void *n;
+
+	if (need <= *cap)
+		return 0;
+	ncap = *cap ? *cap * 2 : 64;
+	while (ncap < need)
+		ncap *= 2;
+	n = realloc(*arr, ncap * elem);
+	if (!n)
+		return -ENOMEM;
+	*arr = n;
+	*cap = ncap;
+	return 0;
+}
 
 #endif

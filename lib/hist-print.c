@@ -1,0 +1,327 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * hist-print.c - the histograms printed as `perf report --stdio` prints
+ * them (perf 6.1 ui/stdio/hist.c, callchain graphs in CHAIN_GRAPH_ABS mode).
+ *
+ * A table is its two header lines (the columns of the sort keys, each as
+ * wide as its widest value, as hists__calc_col_len() makes them), then
+ * every row in the order of sampo_hists__sort_entries(), each followed by
+ * its call graph: branches under callchain_min_percent of the event's
+ * total are left out, siblings come by cumulated hits, and a graph that is
+ * a single chain carrying the whole entry is printed without percentages.
+ * A one-value comm or dso filter hides its column (perf's
+ * sort__setup_elide()) and gets a "# comm:"/"# dso:" line instead.
+ *
+ * Nothing here changes the histograms, except that printing is only
+ * meaningful after sampo_hists__resort().
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sampo/hist.h>
+#include <sampo/machine.h>
+#include <sampo/symbol.h>
+
+#include "internal/callchain.h"
+#include "internal/hist.h"
+
+struct column {
+	enum sampo_sort_key key;
+	const char *header;
+	size_t width;
+};
+
+static const char *frame_name(const struct sampo_hists *h, uint32_t fidx, char *buf, size_t sz)
+{
+	const struct frame *f = &h->frames[fidx];
+
+	if (f->sym)
+		return sampo_symbol__name(f->sym);
+	snprintf(buf, sz, "%#" PRIx64, f->ip);
+	return buf;
+}
+
+static void print_margin(FILE *fp, int left_margin)
+{
+	fprintf(fp, "%*s", 12 + left_margin, "");
+}
+
+static void print_graph_line(FILE *fp, int depth, uint64_t depth_mask, int left_margin)
+{
+	print_margin(fp, left_margin);
+	for (int i = 0; i < depth; i++)
+		fputs(depth_mask & (1ULL << i) ? "|          " : "           ", fp);
+	fputc('\n', fp);
+}
+
+static void print_graph_entry(const struct sampo_hists *h, FILE *fp,
+			      const struct callchain_node *node, uint32_t fidx, int depth,
+			      uint64_t depth_mask, int period, uint64_t total, int left_margin)
+{
+	char buf[32];
+
+	print_margin(fp, left_margin);
+	for (int i = 0; i < depth; i++) {
+		fputc(depth_mask & (1ULL << i) ? '|' : ' ', fp);
+		if (!period && i == depth - 1)
+			fprintf(fp, "--%.2f%%--",
+				total ? callchain_cumul(node) * 100.0 / total : 0.0);
+		else
+			fputs("          ", fp);
+	}
+	fputs(frame_name(h, fidx, buf, sizeof(buf)), fp);
+	fputc('\n', fp);
+}
+
+/* perf's __callchain__fprintf_graph() for CHAIN_GRAPH_ABS */
+static size_t print_graph(const struct sampo_hists *h, FILE *fp, const struct callchain_node *root,
+			  uint64_t total, uint64_t min_hit, int depth, uint64_t depth_mask,
+			  int left_margin)
+{
+	struct callchain_node **kids;
+	size_t nr = sampo_callchain__sorted_children(root, min_hit, &kids), printed = 0;
+	uint64_t new_mask = depth_mask;
+
+	for (size_t c = 0; c < nr; c++) {
+		const struct callchain_node *child = kids[c];
+
+		if (c + 1 == nr && depth > 0)
+			new_mask &= ~(1ULL << (depth - 1));
+		print_graph_line(fp, depth, depth_mask, left_margin);
+		for (uint32_t i = 0; i < child->val_nr; i++)
+			print_graph_entry(h, fp, child, h->arena[child->val_off + i], depth,
+					  new_mask, (int)i, total, left_margin);
+		printed++;
+		printed += print_graph(h, fp, child, total, min_hit, depth + 1,
+				       new_mask | (depth < 63 ? 1ULL << depth : 0), left_margin);
+	}
+	free(kids);
+	return printed;
+}
+
+/* perf's callchain__fprintf_graph() */
+static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct sampo_hist_entry *e,
+			    uint64_t total, uint64_t min_hit)
+{
+	uint64_t parent_samples = h->opts.children ? e->period_acc : e->period;
+	const struct callchain_node *root = &e->root;
+	struct callchain_node **kids;
+	size_t nr = sampo_callchain__sorted_children(root, min_hit, &kids), printed = 0;
+	int left_margin = 0;
+	char buf[32];
+
+	if (nr == 1 && callchain_cumul(kids[0]) == parent_samples) {
+		const struct callchain_node *c = kids[0];
+		bool started = false;
+
+		for (uint32_t i = 0; i < c->val_nr; i++) {
+			/* with --sort sym... the first entry is the entry itself */
+			if (!i && h->keys[0] == SAMPO_SORT_SYM)
+				continue;
+			if (!started) {
+				print_margin(fp, left_margin);
+				fputs("|\n", fp);
+				print_margin(fp, left_margin);
+				fputs("---", fp);
+				left_margin += 3;
+				started = true;
+			} else {
+				print_margin(fp, left_margin);
+			}
+			fprintf(fp, "%s\n",
+				frame_name(h, h->arena[c->val_off + i], buf, sizeof(buf)));
+			printed++;
+		}
+		root = c;
+	}
+	free(kids);
+	printed += print_graph(h, fp, root, total, min_hit, 1, 1, left_margin);
+	if (printed)
+		fputc('\n', fp);
+}
+
+static size_t entry_sym_width(const struct frame *f)
+{
+	if (f->sym)
+		return strlen(sampo_symbol__name(f->sym)) + 4;
+	return 16 + 4 + 2;
+}
+
+void sampo_hists__fprintf_filters(const struct sampo_hists *h, FILE *fp)
+{
+	if (h->nr_comm_filter == 1)
+		fprintf(fp, "# comm: %s\n", h->comm_filter[0]);
+	if (h->nr_dso_filter == 1)
+		fprintf(fp, "# dso: %s\n", h->dso_filter[0]);
+}
+
+int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
+{
+	struct evhists *ev;
+	struct column cols[8];
+	size_t nr_cols = 0;
+	uint64_t total, min_hit;
+	bool unresolved = false;
+
+	if (evsel < 0 || (size_t)evsel >= h->nr_ev)
+		return 0;
+	ev = &h->ev[evsel];
+	total = ev->total_period;
+	min_hit = (uint64_t)((double)total * (h->opts.callchain_min_percent / 100.0));
+
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		struct column *c;
+
+		/* perf's sort__setup_elide(): a one-value filter hides its column */
+		if ((h->keys[i] == SAMPO_SORT_COMM && h->nr_comm_filter == 1) ||
+		    (h->keys[i] == SAMPO_SORT_DSO && h->nr_dso_filter == 1))
+			continue;
+		c = &cols[nr_cols++];
+		c->key = h->keys[i];
+		switch (c->key) {
+		case SAMPO_SORT_COMM:
+			c->header = "Command";
+			break;
+		case SAMPO_SORT_PID:
+		case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
+			c->header = "    Pid:Command";
+			break;
+		case SAMPO_SORT_DSO:
+			c->header = "Shared Object";
+			break;
+		case SAMPO_SORT_SYM:
+			c->header = "Symbol";
+			break;
+		case SAMPO_SORT_CPU:
+			c->header = "CPU";
+			break;
+		}
+		c->width = strlen(c->header);
+	}
+	/* hists__calc_col_len() over every entry */
+	for (size_t i = 0; i < ev->nr_entries; i++) {
+		const struct sampo_hist_entry *e = &ev->entries[i];
+		const struct frame *f = &h->frames[e->frame];
+		size_t comm_len = strlen(sampo_thread__comm(e->thread));
+
+		if (e->filtered)
+			continue;
+		if (!f->sym)
+			unresolved = true;
+		for (size_t j = 0; j < nr_cols; j++) {
+			size_t w = 0;
+
+			switch (cols[j].key) {
+			case SAMPO_SORT_COMM:
+				w = comm_len;
+				break;
+			case SAMPO_SORT_PID:
+			case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */
+				w = comm_len + 8;
+				break;
+			case SAMPO_SORT_DSO:
+				w = f->dso_name ? strlen(f->dso_name) : 0;
+				break;
+			case SAMPO_SORT_SYM:
+				w = entry_sym_width(f);
+				break;
+			case SAMPO_SORT_CPU:
+				break;
+			}
+			if (w > cols[j].width)
+				cols[j].width = w;
+		}
+	}
+	for (size_t j = 0; j < nr_cols; j++)
+		if (unresolved && cols[j].key == SAMPO_SORT_DSO && cols[j].width < 16)
+			cols[j].width = 16; /* hists__set_unres_dso_col_len() */
+
+	/* the header */
+	fputs("# ", fp);
+	if (h->opts.children)
+		fputs("Children      Self", fp);
+	else
+		fputs("Overhead", fp);
+	if (h->opts.show_nr_samples)
+		fputs("       Samples", fp);
+	for (size_t j = 0; j < nr_cols; j++)
+		fprintf(fp, "  %-*s", (int)cols[j].width, cols[j].header);
+	fputs("\n# ", fp);
+	fputs(h->opts.children ? "........  ........" : "........", fp);
+	if (h->opts.show_nr_samples)
+		fputs("  ............", fp);
+	for (size_t j = 0; j < nr_cols; j++) {
+		fputs("  ", fp);
+		for (size_t k = 0; k < cols[j].width; k++)
+			fputc('.', fp);
+	}
+	fputs("\n#\n", fp);
+
+	for (size_t i = 0; i < ev->nr_entries; i++) {
+		const struct sampo_hist_entry *e = ev->sorted[i];
+		const struct frame *f = &h->frames[e->frame];
+		uint64_t shown = h->opts.children ? e->period_acc : e->period;
+		double pct = total ? shown * 100.0 / total : 0.0;
+
+		if (e->filtered || pct < h->opts.percent_limit)
+			continue;
+		if (h->opts.children)
+			fprintf(fp, "  %7.2f%%  %7.2f%%", pct,
+				total ? e->period * 100.0 / total : 0.0);
+		else
+			fprintf(fp, "  %7.2f%%", pct);
+		if (h->opts.show_nr_samples)
+			fprintf(fp, "  %12" PRIu64, e->nr_samples);
+		for (size_t j = 0; j < nr_cols; j++) {
+			bool last = j + 1 == nr_cols;
+			int w = (int)cols[j].width;
+			char buf[64];
+
+			fputs("  ", fp);
+			switch (cols[j].key) {
+			case SAMPO_SORT_COMM:
+				fprintf(fp, "%-*.*s", w, w, e->key.comm);
+				break;
+			case SAMPO_SORT_PID:
+			case SAMPO_SORT_TID: /* stored as SAMPO_SORT_PID */ {
+				int cw = w > 8 ? w - 8 : 0;
+
+				fprintf(fp, "%7d:%-*.*s", (int)sampo_thread__tid(e->thread), cw, cw,
+					sampo_thread__comm(e->thread));
+				break;
+			}
+			case SAMPO_SORT_DSO:
+				fprintf(fp, "%-*.*s", w, w,
+					f->dso_name ? f->dso_name : "[unknown]");
+				break;
+			case SAMPO_SORT_SYM: {
+				int n;
+
+				if (f->sym) {
+					n = fprintf(fp, "[%c] %.*s", e->level, w > 4 ? w - 4 : 0,
+						    sampo_symbol__name(f->sym));
+				} else {
+					snprintf(buf, sizeof(buf), "[%c] %-#.*" PRIx64, e->level,
+						 16, e->key.ip);
+					n = fprintf(fp, "%s", buf);
+				}
+				if (!last && n < w)
+					fprintf(fp, "%*s", w - n, "");
+				break;
+			}
+			case SAMPO_SORT_CPU:
+				fprintf(fp, "%*.*d", w, w, (int)e->key.cpu);
+				break;
+			}
+		}
+		fputc('\n', fp);
+		if (h->opts.callchain && !h->opts.no_graph)
+			print_callchain(h, fp, e, total, min_hit);
+	}
+	if (ferror(fp))
+		return -EIO;
+	return 0;
+}

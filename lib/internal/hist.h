@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * internal/hist.h - the body of the histograms (include/sampo/hist.h),
+ * shared by lib/hist.c (frames, stacks, entries, caches, resort),
+ * lib/hist-sort.c (sort keys and the orders of rows), lib/callchain.c (the
+ * call graph tries) and lib/hist-print.c (the perf --stdio printer).
+ *
+ * Frames, stacks and entries refer to each other by index (frames by their
+ * position in hists->frames, chains as runs of frame indexes in
+ * hists->arena), since their arrays move as they grow.
+ */
+#ifndef SAMPO_INTERNAL_HIST_H
+#define SAMPO_INTERNAL_HIST_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sampo/hist.h>
+
+#include "internal/callchain.h"
+#include "internal/hash.h"
+
+struct sampo_map;
+struct sampo_thread;
+
+/* ---- frames ----------------------------------------------------------- */
+
+struct frame {
+	struct sampo_map *map;		/* reference, or NULL: no map covers ip */
+	struct sampo_dso *dso;		/* borrowed from map */
+	const struct sampo_symbol *sym; /* NULL when unresolved */
+	const char *dso_name;		/* interned short name, NULL without a map */
+	uint64_t ip;			/* the address as sampled */
+	uint64_t rel_ip;		/* map-relative (perf's al->addr) */
+	uint64_t sym_start, sym_end;
+	uint64_t match_addr; /* what perf's match_chain compares: sym start or ip */
+	uint32_t dso_seq;    /* creation order of the DSO (perf compares dso pointers) */
+	char level;	     /* 'k', '.' or 'H' */
+};
+
+/*
+ * Cached lookups are valid for one "epoch": the machine's kernel generation
+ * in the high half, the generation of the sample's process (its maps, comm,
+ * threads) in the low half (sampo_machine__kernel_generation(),
+ * sampo_machine__process_generation()).
+ */
+struct rcache_slot {
+	const void *owner; /* the process's maps (user), the machine (kernel) */
+	uint64_t ip;
+	uint64_t epoch;
+	int32_t pid;
+	uint32_t frame;
+	uint8_t cpumode;
+};
+
+struct ccache_slot {
+	const void *thread;
+	uint64_t epoch;
+	const char *comm;
+};
+
+/* the last stack of a raw sample (thread, cpu, ip, callchain as recorded) */
+struct scache_slot {
+	uint64_t hash;
+	uint64_t epoch;
+	const void *thread;
+	uint64_t ip;
+	uint64_t period; /* added to the stack when the slot is reused, or at resort */
+	uint32_t count;
+	uint32_t stack;
+	uint32_t raw_off, raw_nr; /* the recorded callchain in hists->raw */
+	int32_t cpu;
+	uint16_t evsel;
+	uint8_t cpumode;
+	bool used;
+};
+_Static_assert(sizeof(struct scache_slot) == 64, "one cache line per stack cache slot");
+
+/* ---- stacks ----------------------------------------------------------- */
+
+struct stack {
+	uint64_t hash;
+	struct sampo_thread *thread; /* reference */
+	const char *comm;	     /* interned */
+	uint32_t off, nr;	     /* cursor frames in hists->arena */
+	uint32_t self;		     /* frame of the sample's ip */
+	int32_t cpu;
+	int evsel;
+	bool filtered; /* by --comms, --dsos, --pid, --tid */
+	uint64_t period;
+	uint64_t count;
+};
+
+/* ---- entries and call graphs ------------------------------------------- */
+
+struct entry_key {
+	const char *comm;
+	const char *dso;
+	uint64_t sym_start, sym_end, ip;
+	int32_t tid;
+	int32_t cpu;
+	bool has_sym;
+};
+
+struct sampo_hist_entry {
+	struct entry_key key;
+	const struct sampo_hists *hists; /* for the accessors: the frame, the sort keys */
+	struct sampo_thread *thread;	 /* borrowed from a stack */
+	uint32_t frame;			 /* shown: dso and symbol */
+	uint64_t period, period_acc;
+	uint64_t nr_samples; /* self samples, for -n */
+	uint32_t max_depth;
+	char level; /* '[k]' or '[.]': the frame's, or the sample's for a frame with no map */
+	/*
+	 * perf keeps the filter verdict of the sample that created the entry:
+	 * a filtered entry is not printed, but later samples still add to it
+	 */
+	bool filtered;
+	uint32_t row; /* position in the printed order, after resort */
+	struct callchain_node root;
+};
+
+struct evhists {
+	uint64_t nr_samples;
+	uint64_t total_period;
+	struct sampo_hist_entry *entries;
+	size_t nr_entries, cap_entries;
+	struct sampo_hash_index ix;
+	struct sampo_hist_entry **sorted;
+};
+
+struct sampo_hists {
+	struct sampo_machine *machine;
+	struct sampo_symbolizer *symbolizer;
+	struct sampo_hists_opts opts;
+	enum sampo_sort_key keys[SAMPO_SORT_MAX_KEYS]; /* SAMPO_SORT_TID is stored as _PID */
+	size_t nr_keys;
+	bool has_key[SAMPO_SORT_CPU + 1];
+
+	struct sampo_strpool strings;
+	char **comm_filter, **dso_filter;
+	size_t nr_comm_filter, nr_dso_filter;
+	int32_t *pid_filter, *tid_filter;
+	size_t nr_pid_filter, nr_tid_filter;
+	struct sampo_cpu_set *cpu_filter; /* NULL: all */
+
+	struct frame *frames;
+	size_t nr_frames, cap_frames;
+	struct sampo_hash_index frame_ix;
+
+	uint64_t kernel_epoch; /* of the sample being added: its high half only */
+	uint64_t cur_epoch;    /* of the sample being added */
+	struct rcache_slot *rcache;
+	uint32_t rcache_mask;
+	struct ccache_slot *ccache;
+	struct scache_slot *scache;
+	uint32_t scache_mask;
+	uint64_t *raw;
+	size_t raw_nr, raw_cap;
+
+	uint32_t *arena;
+	size_t arena_nr, arena_cap;
+	uint32_t *scratch;
+	size_t scratch_cap;
+
+	struct stack *stacks;
+	size_t nr_stacks, cap_stacks;
+	struct sampo_hash_index stack_ix;
+
+	struct evhists *ev;
+	size_t nr_ev;
+	bool resorted;
+	struct sampo_dso **dsos; /* the DSOs of the frames, for sampo_hists__dso() */
+	size_t nr_dsos;
+};
+
+/* perf's pid key is per thread: "pid" and "tid" are one key, stored as SAMPO_SORT_PID */
+static inline enum sampo_sort_key sort_key_canon(enum sampo_sort_key k)
+{
+	return k == SAMPO_SORT_TID ? SAMPO_SORT_PID : k;
+}
+
+/*
+ * sampo_hists__sort_entries() - fill @ev->sorted with @ev's entries in the
+ * printed order and number their rows (lib/hist-sort.c; perf's
+ * output_resort()). Return: 0 or -ENOMEM.
+ */
+int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev);
+
+#endif /* SAMPO_INTERNAL_HIST_H */
