@@ -30,6 +30,7 @@
 #include <sampo/sample.h>
 #include <sampo/synthesize.h>
 
+#include "internal/hash.h"
 #include "internal/util.h"
 
 #define KERNEL_PID	  (-1)
@@ -106,15 +107,6 @@ void sampo_dsohits__delete(struct sampo_dsohits *h)
 }
 
 /* ---- DSO interning -------------------------------------------------- */
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t x = 1469598103934665603ULL; /* FNV-1a */
-
-	while (*s)
-		x = (x ^ (uint8_t)*s++) * 1099511628211ULL;
-	return x;
-}
 
 static int dso_rehash(struct sampo_dsohits *h, size_t cap)
 {
