@@ -16,7 +16,7 @@
  *	        └─ guests:  guest machines by pid, each all of the above (host only,
  *	                    once enabled)
  *	thread  ── maps:    shared by every thread of a process (the leader's)
- *	maps    ── sorted array of map references, by start, + last-hit index
+ *	maps    ── map references sorted by start, in chunks, + last hit
  *	map     ── dso reference
  *
  * Invariants:

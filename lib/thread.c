@@ -104,12 +104,12 @@ bool sampo_thread__exited(const struct sampo_thread *thread)
 
 size_t sampo_thread__nr_maps(const struct sampo_thread *thread)
 {
-	return thread->maps ? thread->maps->nr : 0;
+	return thread->maps ? sampo_maps__nr(thread->maps) : 0;
 }
 
 struct sampo_map *sampo_thread__map(const struct sampo_thread *thread, size_t idx)
 {
-	return thread->maps && idx < thread->maps->nr ? thread->maps->entries[idx] : NULL;
+	return thread->maps ? sampo_maps__at(thread->maps, idx) : NULL;
 }
 
 /* perf's thread__fork(): the child takes the parent's comm and, for a new process, its maps */

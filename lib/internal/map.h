@@ -26,17 +26,25 @@ struct sampo_map {
 	struct sampo_dso *dso; /* reference */
 };
 
+/* map references per chunk of a maps (lib/map.c): moving one chunk's costs a few cache lines */
+#define MAPS_CHUNK 256
+
+struct sampo_maps_chunk;
+
 /*
- * The maps of one process (or the kernel), sorted by start. User maps never
- * overlap (an insert first cuts what it covers); kernel maps may.
+ * The maps of one process (or the kernel), sorted by start, in chunks
+ * (lib/map.c). User maps never overlap (an insert first cuts what it
+ * covers); kernel maps may.
  */
 struct sampo_maps {
 	int refcnt;
-	size_t nr;
-	size_t cap;
-	struct sampo_map **entries; /* references */
-	size_t last;		    /* index of the last hit: lookups come in runs */
-	bool may_overlap; /* kernel maps; user maps after a fork into a non-empty process */
+	size_t nr;			  /* maps in all chunks */
+	struct sampo_maps_chunk **chunks; /* none empty */
+	size_t nr_chunks, cap_chunks;
+	size_t *prefix; /* maps before each chunk, for sampo_maps__at() */
+	bool prefix_valid;
+	struct sampo_map *last; /* the last hit (lookups come in runs); NULL: try the first */
+	bool may_overlap;	/* kernel maps; user maps after a fork into a non-empty process */
 };
 
 /* a map of [@start, @end) of @dso (referenced) at file offset @pgoff; NULL: no memory */
@@ -54,6 +62,10 @@ void sampo_maps__put(struct sampo_maps *maps);
 int sampo_maps__insert(struct sampo_maps *maps, struct sampo_map *map);
 /* drop @map from @maps, if there */
 void sampo_maps__remove(struct sampo_maps *maps, const struct sampo_map *map);
+/* how many maps */
+size_t sampo_maps__nr(const struct sampo_maps *maps);
+/* map @idx by increasing start (borrowed); NULL past the end or out of memory */
+struct sampo_map *sampo_maps__at(struct sampo_maps *maps, size_t idx);
 /* the map covering @addr (borrowed), or NULL */
 struct sampo_map *sampo_maps__find(struct sampo_maps *maps, uint64_t addr);
 /* perf's maps__fixup_overlappings(): make room for @map. Return: 0, -ENOMEM */

@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -368,6 +369,115 @@ static void test_maps__fixup_overlap_replaces_covered_maps(void **state)
 	/* an identical mapping replaces the old one */
 	mmap2(m, SAMPO_CPUMODE_USER, 100, 100, 0x1800, 0x2000, 0, PROT_R, "/e");
 	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x2000), "/e");
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/*
+ * A million MMAPs in descending order (a hostile or odd file): one sorted
+ * array moved every map on each insert (minutes); the chunks take seconds.
+ */
+static void test_maps__million_maps_in_descending_order(void **state)
+{
+	struct sampo_machine *m = *state;
+	const uint32_t n = 1000000;
+	struct sampo_thread *t;
+	uint64_t prev = 0;
+	double t0 = now_s(), secs;
+
+	for (uint32_t i = n; i > 0; i--)
+		mmap2(m, SAMPO_CPUMODE_USER, 100, 100, (uint64_t)i * 0x2000, 0x1000, i,
+		      PROT_R | PROT_X, "/bin/lib");
+	secs = now_s() - t0;
+	print_message("%u maps in descending order: %.2f s\n", n, secs);
+	assert_true(secs < 30);
+
+	t = sampo_machine__find_thread(m, 100, 100);
+	assert_non_null(t);
+	assert_int_equal(sampo_thread__nr_maps(t), n);
+	for (size_t i = 0; i < n; i++) {
+		struct sampo_map *map = sampo_thread__map(t, i);
+
+		assert_true(sampo_map__start(map) > prev);
+		prev = sampo_map__start(map);
+	}
+	assert_null(sampo_thread__map(t, n));
+	sampo_thread__put(t);
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x2010), "/bin/lib");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, 0x3010), "<not found>");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_USER, 100, 100, (uint64_t)n * 0x2000 + 0xfff),
+			    "/bin/lib");
+}
+
+#define MODEL_PAGES 4096
+#define PAGE	    0x1000
+
+/*
+ * Random overlapping MMAPs, enough for the maps to span many chunks: after
+ * each round, every page resolves to the newest MMAP that covered it, at
+ * the file offset that MMAP gave it, and the maps stay sorted and apart.
+ */
+static void test_maps__random_overlaps_match_a_page_model(void **state)
+{
+	struct sampo_machine *m = *state;
+	static int32_t owner[MODEL_PAGES]; /* index of the MMAP that covers the page, -1: none */
+	static uint64_t first_page[20000];
+	char name[32];
+	uint64_t seed = 42;
+
+	for (size_t p = 0; p < MODEL_PAGES; p++)
+		owner[p] = -1;
+	for (int32_t k = 0; k < 20000; k++) {
+		uint64_t start, len;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		start = (seed >> 33) % MODEL_PAGES;
+		len = 1 + (seed >> 17) % (k % 7 == 0 ? 64 : 4);
+		if (start + len > MODEL_PAGES)
+			len = MODEL_PAGES - start;
+		snprintf(name, sizeof(name), "/lib/m%d", k % 50);
+		first_page[k] = start;
+		/* pgoff in pages from the map's first page: k * 0x100000 + (page - start) */
+		mmap2(m, SAMPO_CPUMODE_USER, 7, 7, start * PAGE, len * PAGE, (uint64_t)k << 20,
+		      PROT_R | PROT_X, name);
+		for (uint64_t p = start; p < start + len; p++)
+			owner[p] = k;
+		if (k % 2500 != 2499)
+			continue;
+		for (size_t p = 0; p < MODEL_PAGES; p++) {
+			struct sampo_addr_location al = { 0 };
+
+			resolve_at(m, SAMPO_CPUMODE_USER, 7, 7, p * PAGE + 8, &al);
+			if (owner[p] < 0) {
+				assert_null(al.map);
+			} else {
+				assert_non_null(al.map);
+				snprintf(name, sizeof(name), "/lib/m%d", owner[p] % 50);
+				assert_string_equal(sampo_dso__long_name(sampo_map__dso(al.map)),
+						    name);
+				assert_int_equal(al.addr,
+						 ((uint64_t)owner[p] << 20) +
+							 (p - first_page[owner[p]]) * PAGE + 8);
+			}
+			sampo_addr_location__exit(&al);
+		}
+	}
+	{
+		struct sampo_thread *t = sampo_machine__find_thread(m, 7, 7);
+		size_t nr = sampo_thread__nr_maps(t);
+
+		assert_true(nr > 2 * 256);
+		for (size_t i = 1; i < nr; i++)
+			assert_true(sampo_map__end(sampo_thread__map(t, i - 1)) <=
+				    sampo_map__start(sampo_thread__map(t, i)));
+		sampo_thread__put(t);
+	}
 }
 
 static void test_maps__anonymous_code_is_a_perf_map(void **state)
@@ -759,6 +869,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_maps__fixup_overlap_splits_map, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_maps__fixup_overlap_replaces_covered_maps,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_maps__million_maps_in_descending_order, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_maps__random_overlaps_match_a_page_model,
 						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_maps__anonymous_code_is_a_perf_map, setup,
 						teardown),
