@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -85,6 +86,37 @@ static void test_cpu_set__add_and_dup(void **state)
 	sampo_cpu_set__delete(NULL);
 }
 
+static void test_cpu_set__parse_every_prefix(void **state)
+{
+	static const char list[] = "0-3,17,64-66,1023";
+	static const size_t nr_at[] = {
+		/* CPUs in the set a prefix names (1 is in 0-3), or -1: invalid */
+		0, 1, (size_t)-1, 4, 4, 4, 5, 5, 6, 6, (size_t)-1, (size_t)-1, 8, 8, 8, 9, 9, 9,
+	};
+
+	(void)state;
+	/* each prefix in a heap copy of exactly its size: ASan sees any read past the NUL */
+	assert_int_equal(sizeof(nr_at) / sizeof(nr_at[0]), sizeof(list));
+	for (size_t len = 0; len < sizeof(list); len++) {
+		char *copy = malloc(len + 1);
+		struct sampo_cpu_set *set = NULL;
+		int err;
+
+		assert_non_null(copy);
+		memcpy(copy, list, len);
+		copy[len] = 0;
+		err = sampo_cpu_set__parse(copy, &set, NULL, 0);
+		if (nr_at[len] == (size_t)-1) {
+			assert_int_equal(err, -EINVAL);
+		} else {
+			assert_int_equal(err, 0);
+			assert_int_equal(sampo_cpu_set__nr(set), nr_at[len]);
+		}
+		sampo_cpu_set__delete(set);
+		free(copy);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -92,6 +124,7 @@ int main(void)
 		cmocka_unit_test(test_cpu_set__parse_empty),
 		cmocka_unit_test(test_cpu_set__parse_rejects),
 		cmocka_unit_test(test_cpu_set__add_and_dup),
+		cmocka_unit_test(test_cpu_set__parse_every_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
