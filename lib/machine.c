@@ -44,6 +44,7 @@
 #include <sampo/machine.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
+#include "internal/hash.h"
 #include "internal/log.h"
 #include "internal/machine.h"
 #include "internal/util.h"
@@ -58,17 +59,6 @@
 #define ENTRY_TRAMPOLINE_NAME "__entry_SYSCALL_64_trampoline"
 
 /* ---- small helpers ------------------------------------------------------ */
-
-static uint64_t hash_str(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	for (; *s; s++) {
-		h ^= (uint8_t)*s;
-		h *= 0x100000001b3ULL;
-	}
-	return h;
-}
 
 static size_t hash_tid(int32_t tid, size_t cap)
 {
