@@ -17,6 +17,10 @@
  * a regular file by fstat(), has its build-id read from that descriptor
  * (sampo_buildid_cache__add_elf()) and is copied from it. The copy is never
  * more readable than the source (mode & 0644): a 0600 file stays 0600.
+ *
+ * On top of that, perf record's policy (sampo_buildid_cache__add_dso(),
+ * __add_kallsyms()): which DSOs with samples are cached and as what kind,
+ * nothing copied twice, the kernel as a kallsyms snapshot.
  */
 #include <errno.h>
 #include <fcntl.h>
