@@ -5,7 +5,7 @@
  *
  * Three growable lists of ints, each bounded by SAMPO_TARGET_MAX:
  *
- *	cpus	 -C list or the online CPUs, in the order given
+ *	cpus	 -C list or the online CPUs, in increasing order, once each
  *	threads	 every thread of each -p process, each -t thread, the command
  *	pids	 each -p process and the process of each -t thread, once each
  *
@@ -22,6 +22,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sampo/cpuset.h>
 #include <sampo/target.h>
 #include "internal/util.h"
 
@@ -116,7 +117,7 @@ static int parse_number(const char **p, long *ret)
 	return 0;
 }
 
-int sampo_target__parse_list(const char *str, bool ranges, int *vals, size_t max, size_t *ret_nr)
+int sampo_target__parse_list(const char *str, int *vals, size_t max, size_t *ret_nr)
 {
 	const char *p = str;
 	size_t nr = 0;
@@ -124,21 +125,13 @@ int sampo_target__parse_list(const char *str, bool ranges, int *vals, size_t max
 	if (!str || !ret_nr || (!vals && max))
 		return -EINVAL;
 	while (*p) {
-		long a, b;
+		long v;
 
-		if (parse_number(&p, &a))
+		if (parse_number(&p, &v))
 			return -EINVAL;
-		b = a;
-		if (ranges && *p == '-') {
-			p++;
-			if (parse_number(&p, &b) || b < a)
-				return -EINVAL;
-		}
-		for (long v = a; v <= b; v++) {
-			if (nr >= max)
-				return -E2BIG;
-			vals[nr++] = (int)v;
-		}
+		if (nr >= max)
+			return -E2BIG;
+		vals[nr++] = (int)v;
 		if (*p == ',')
 			p++;
 		else if (*p)
@@ -151,14 +144,14 @@ int sampo_target__parse_list(const char *str, bool ranges, int *vals, size_t max
 }
 
 /* Parse @str into a temporary array of up to SAMPO_TARGET_MAX entries. */
-static int parse_list_alloc(const char *str, bool ranges, int **ret_vals, size_t *ret_nr)
+static int parse_list_alloc(const char *str, int **ret_vals, size_t *ret_nr)
 {
 	int *vals = malloc(SAMPO_TARGET_MAX * sizeof(*vals));
 	int err;
 
 	if (!vals)
 		return -ENOMEM;
-	err = sampo_target__parse_list(str, ranges, vals, SAMPO_TARGET_MAX, ret_nr);
+	err = sampo_target__parse_list(str, vals, SAMPO_TARGET_MAX, ret_nr);
 	if (err) {
 		free(vals);
 		return err;
@@ -167,16 +160,22 @@ static int parse_list_alloc(const char *str, bool ranges, int **ret_vals, size_t
 	return 0;
 }
 
+/* A CPU list in perf's syntax, through the library's one parser of it (cpuset.c). */
 static int add_cpus(struct sampo_target *t, const char *list)
 {
-	int *vals = NULL;
-	size_t nr = 0;
+	struct sampo_cpu_set *set;
 	int err;
 
-	err = parse_list_alloc(list, true, &vals, &nr);
-	for (size_t i = 0; !err && i < nr; i++)
-		err = list_add(&t->cpus, vals[i]);
-	free(vals);
+	err = sampo_cpu_set__parse(list, &set, NULL, 0);
+	if (err)
+		return err;
+	if (!sampo_cpu_set__nr(set))
+		err = -EINVAL; /* "" names no CPU: nothing to record on */
+	for (uint32_t cpu = 0; !err && cpu < SAMPO_CPU_SET_MAX; cpu++) {
+		if (sampo_cpu_set__has(set, cpu))
+			err = list_add(&t->cpus, (int)cpu);
+	}
+	sampo_cpu_set__delete(set);
 	return err;
 }
 
@@ -304,7 +303,7 @@ static int add_id_list(struct sampo_target *t, const char *list, int *ret_bad,
 		*ret_bad = -1;
 	if (!t || !list)
 		return -EINVAL;
-	err = parse_list_alloc(list, false, &vals, &nr);
+	err = parse_list_alloc(list, &vals, &nr);
 	if (err)
 		return err == -ENOMEM ? err : -EINVAL;
 	for (size_t i = 0; i < nr; i++) {

@@ -52,22 +52,24 @@ SAMPO_API struct sampo_target *sampo_target__new(const struct sampo_target_opts 
 SAMPO_API void sampo_target__delete(struct sampo_target *t);
 
 /**
- * sampo_target__parse_list() - parse "1,2,5" (or "0-3,6" with @ranges)
- * @str: the list: decimal numbers from 0 to INT_MAX, comma separated, with
- *	 "a-b" ranges (a <= b) when @ranges
- * @ranges: whether ranges are allowed
+ * sampo_target__parse_list() - parse a -p or -t list ("1,2,5")
+ * @str: decimal numbers from 0 to INT_MAX, comma separated
  * @vals: where the numbers go, in the order given (duplicates kept)
  * @max: room in @vals
  * @ret_nr: on success, how many
  *
+ * CPU lists ("0-3,6") are perf's other syntax: sampo_cpu_set__parse().
  * Return: 0, -EINVAL (empty or malformed), -E2BIG (more than @max)
  */
-SAMPO_API int sampo_target__parse_list(const char *str, bool ranges, int *vals, size_t max,
-				       size_t *ret_nr);
+SAMPO_API int sampo_target__parse_list(const char *str, int *vals, size_t max, size_t *ret_nr);
 
 /**
  * sampo_target__add_cpu_list() - add the CPUs of a -C list ("0-3,6")
- * Return: 0, -EINVAL (malformed), -E2BIG (more than SAMPO_TARGET_MAX CPUs)
+ *
+ * Parsed by sampo_cpu_set__parse(); the CPUs are added in increasing
+ * order, each once, as perf's CPU maps hold them.
+ * Return: 0, -EINVAL (malformed, or no CPU), -E2BIG (more than
+ * SAMPO_TARGET_MAX CPUs), -ENOMEM
  */
 SAMPO_API int sampo_target__add_cpu_list(struct sampo_target *t, const char *list);
 
