@@ -341,6 +341,19 @@ struct sampo_record_read {
 	uint64_t values[]; /* read_format layout */
 };
 
+/*
+ * The values of a READ record as perf reads them (struct perf_record_read),
+ * whatever the read_format: indexes into sampo_record_read.values.
+ */
+enum sampo_read_value {
+	SAMPO_READ_VALUE = 0,
+	SAMPO_READ_TIME_ENABLED = 1,
+	SAMPO_READ_TIME_RUNNING = 2,
+	SAMPO_READ_ID = 3,
+	SAMPO_READ_LOST = 4,
+	SAMPO_READ_NR_VALUES = 5,
+};
+
 struct sampo_record_aux {
 	struct sampo_record_header header;
 	uint64_t aux_offset;
@@ -458,6 +471,12 @@ struct sampo_record_id_index {
 	struct sampo_id_index_entry entries[];
 };
 
+/* Newer ID_INDEX records append one of these per entry, after all the entries. */
+struct sampo_id_index_entry2 {
+	uint64_t machine_pid;
+	uint64_t vcpu;
+};
+
 struct sampo_record_auxtrace_info {
 	struct sampo_record_header header;
 	uint32_t type;
@@ -507,6 +526,28 @@ enum sampo_cpu_map_type {
 	SAMPO_CPU_MAP_CPUS = 0,
 	SAMPO_CPU_MAP_MASK = 1,
 	SAMPO_CPU_MAP_RANGE_CPUS = 2,
+};
+
+/*
+ * CPU map data (CPU_MAP records, the CPUS payload of EVENT_UPDATE), packed as
+ * perf packs it; byte offsets from its u16 type:
+ *	CPUS		u16 nr; u16 cpu[nr] (0xffff: "any cpu", -1)
+ *	MASK		u16 nr; u16 long_size (4 or 8); then nr words of that size,
+ *			the 8-byte ones after 4 bytes of padding
+ *	RANGE_CPUS	u8 any_cpu; u8 pad; u16 start_cpu; u16 end_cpu
+ */
+enum sampo_cpu_map_layout {
+	SAMPO_CPU_MAP_TYPE = 0,
+	SAMPO_CPU_MAP_CPUS_NR = 2,
+	SAMPO_CPU_MAP_CPUS_CPU = 4,
+	SAMPO_CPU_MAP_MASK_NR = 2,
+	SAMPO_CPU_MAP_MASK_LONG_SIZE = 4,
+	SAMPO_CPU_MAP_MASK_WORDS32 = 6,
+	SAMPO_CPU_MAP_MASK_WORDS64 = 10,
+	SAMPO_CPU_MAP_RANGE_ANY = 2,
+	SAMPO_CPU_MAP_RANGE_START = 4,
+	SAMPO_CPU_MAP_RANGE_END = 6,
+	SAMPO_CPU_MAP_RANGE_SIZE = 8,
 };
 
 struct sampo_record_cpu_map {

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * record.h - what libsampo knows about each record type beyond event.h's
+ * structs: its fields by name, and the decoding of the packed cpu maps.
+ * lib/record.c has the one description of every type these come from.
+ */
+#ifndef SAMPO_RECORD_H
+#define SAMPO_RECORD_H
+
+#include <sampo/common.h>
+#include <sampo/event.h>
+
+/**
+ * sampo_record__field() - read a fixed field of a host-order record by name
+ * @rec: the record (header.size bytes are readable)
+ * @name: perf's name of the field: "pid", "time_enabled", "hw_id", ...
+ *        (the field names of event.h's structs; READ's values are "value",
+ *        "time_enabled", "time_running", "id" and "lost", perf's fixed
+ *        struct perf_record_read whatever the read_format)
+ * @ret_value: on success, the field's value, zero-extended to 64 bits
+ *
+ * Return: 0; -ENOENT when the record's type has no field of that name;
+ * -ERANGE when the record is too short to hold it.
+ */
+SAMPO_API int sampo_record__field(const union sampo_record *rec, const char *name,
+				  uint64_t *ret_value);
+
+/**
+ * sampo_cpu_map__decode() - the cpus of a cpu map, as perf's cpu_map__new_data()
+ * @data: cpu map data from its u16 type on (CPU_MAP: &rec->cpu_map.type;
+ *        EVENT_UPDATE of type CPUS: its data), host order
+ * @size: bytes of @data
+ * @ret_cpus: on success, the cpus in the map's order, -1 for "any cpu";
+ *            free() it
+ * @ret_nr: on success, the number of cpus
+ *
+ * Words or cpus that do not fit in @size are left out; a mask of another
+ * word size than 4 or 8 gives no cpus.
+ *
+ * Return: 0; -EINVAL for an unknown type or data too short for its type;
+ * -ENOMEM.
+ */
+SAMPO_API int sampo_cpu_map__decode(const void *data, size_t size, int **ret_cpus,
+				    size_t *ret_nr);
+
+#endif
