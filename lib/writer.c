@@ -22,18 +22,21 @@
  * records.
  *
  * Byte order: callers hand in host-order values. A record is copied into the
- * output buffer and converted there field by field: every store goes through
- * st16/st32/st64, which write the FILE's byte order whatever the host is, so
- * the same code makes little- and big-endian files on any machine. Two
- * places are not plain field swaps, because perf does not read them as such:
+ * output buffer and converted there when the file's order is not the host's:
+ * its fields and variable parts as record.c describes them (the same
+ * description the reader swaps by), a SAMPLE field by field from its attr,
+ * and the sample_id trailer of kernel records from the attr. Headers, attrs
+ * and features go through st16/st32/st64, which write the FILE's byte order
+ * whatever the host is. Two places are not plain field swaps, because perf
+ * does not read them as such:
  *
  *  - attr.flags (the bitfield at offset 40): perf 6.1 (perf_event__attr_swap)
  *    does not byte-swap this u64, it reverses the bits of each of its 8 bytes
  *    (a big-endian compiler allocates bitfields from the most significant
- *    bit). We write the inverse: the little-endian bytes of the flags, each
- *    bit-reversed. Single-bit flags land where a big-endian compiler puts
- *    them; the 2-bit precise_ip (bits 15-16) straddles two bytes and comes
- *    out as perf decodes it, not as a big-endian compiler would lay it out.
+ *    bit). sampo_attr__swap() does the same, its own inverse. Single-bit
+ *    flags land where a big-endian compiler puts them; the 2-bit precise_ip
+ *    (bits 15-16) straddles two bytes and comes out as perf decodes it, not
+ *    as a big-endian compiler would lay it out.
  *  - branch entry flags: perf (evsel__bitfield_swap_branch_flags) mirrors
  *    each bitfield across the u64 (a field at bit p of size n moves to bit
  *    64-p-n) after swapping the u64; we mirror, then store the u64.
@@ -58,6 +61,7 @@
 #include <unistd.h>
 
 #include <sampo/writer.h>
+#include "internal/record.h"
 #include "internal/util.h"
 #include "internal/opts.h"
 
@@ -85,6 +89,7 @@ struct sampo_writer {
 	bool own_fd;
 	bool pipe;
 	bool big;	     /* the file is big-endian */
+	bool swap;	     /* ... and the host is not, or the other way round */
 	bool guard_sigpipe;  /* fd is a pipe or socket */
 	bool data_started;   /* ids and attrs are out (file mode); always in pipe mode */
 	int err;	     /* first I/O error, sticky */
@@ -159,24 +164,6 @@ static void cv64_range(const struct sampo_writer *w, uint8_t *rec, size_t from, 
 		cv64(w, rec + off);
 }
 
-static uint8_t reverse_bits(uint8_t b)
-{
-	b = (uint8_t)((b & 0xf0) >> 4 | (b & 0x0f) << 4);
-	b = (uint8_t)((b & 0xcc) >> 2 | (b & 0x33) << 2);
-	b = (uint8_t)((b & 0xaa) >> 1 | (b & 0x55) << 1);
-	return b;
-}
-
-/* attr.flags: see the file comment. @flags uses the little-endian bit numbers. */
-static void st_attr_flags(const struct sampo_writer *w, uint8_t *p, uint64_t flags)
-{
-	for (int i = 0; i < 8; i++) {
-		uint8_t b = (uint8_t)(flags >> (8 * i));
-
-		p[i] = w->big ? reverse_bits(b) : b;
-	}
-}
-
 /* struct branch_flags of perf 6.1, {position, width} with little-endian numbering */
 static const uint8_t branch_flag_fields[][2] = {
 	{ 0, 1 },  /* mispred */
@@ -211,34 +198,12 @@ static void st_branch_flags(const struct sampo_writer *w, uint8_t *p, uint64_t v
 static void encode_attr(const struct sampo_writer *w, uint8_t *out,
 			const struct sampo_event_attr *a, size_t size)
 {
-	uint8_t img[sizeof(struct sampo_event_attr)];
+	struct sampo_event_attr img = *a;
 
-#define ST(n, f) st##n(w, img + offsetof(struct sampo_event_attr, f), (a)->f)
-	ST(32, type);
-	ST(32, size);
-	ST(64, config);
-	ST(64, sample_period);
-	ST(64, sample_type);
-	ST(64, read_format);
-	st_attr_flags(w, img + offsetof(struct sampo_event_attr, flags), a->flags);
-	ST(32, wakeup_events);
-	ST(32, bp_type);
-	ST(64, config1);
-	ST(64, config2);
-	ST(64, branch_sample_type);
-	ST(64, sample_regs_user);
-	ST(32, sample_stack_user);
-	st32(w, img + offsetof(struct sampo_event_attr, clockid), (uint32_t)a->clockid);
-	ST(64, sample_regs_intr);
-	ST(32, aux_watermark);
-	ST(16, sample_max_stack);
-	ST(16, reserved_2);
-	ST(32, aux_sample_size);
-	ST(32, reserved_3);
-	ST(64, sig_data);
-	ST(64, config3);
-#undef ST
-	memcpy(out, img, MIN(size, sizeof(img)));
+	size = MIN(size, sizeof(img));
+	if (w->swap)
+		sampo_attr__swap(&img, size);
+	memcpy(out, &img, size);
 }
 
 /* ---- output ----------------------------------------------------------- */
@@ -685,242 +650,23 @@ static int convert_sample(const struct sampo_writer *w, uint8_t *p, size_t size,
 	return off == size ? 0 : -EINVAL;
 }
 
-/* CPU_MAP data (also the CPUS payload of EVENT_UPDATE), from @p, @size bytes. */
-static void convert_cpu_map_data(const struct sampo_writer *w, uint8_t *p, size_t size)
-{
-	uint16_t type, nr, long_size;
-
-	if (size < 2)
-		return;
-	type = load_u16(p);
-	cv16(w, p);
-	switch (type) {
-	case SAMPO_CPU_MAP_CPUS:
-		if (size < 4)
-			return;
-		nr = load_u16(p + 2);
-		cv16(w, p + 2);
-		for (size_t i = 0; i < nr && 4 + 2 * (i + 1) <= size; i++)
-			cv16(w, p + 4 + 2 * i);
-		break;
-	case SAMPO_CPU_MAP_MASK:
-		if (size < 6)
-			return;
-		nr = load_u16(p + 2);
-		long_size = load_u16(p + 4);
-		cv16(w, p + 2);
-		cv16(w, p + 4);
-		if (long_size == 4) {
-			for (size_t i = 0; i < nr && 6 + 4 * (i + 1) <= size; i++)
-				cv32(w, p + 6 + 4 * i);
-		} else if (long_size == 8) {
-			/* u16 nr, u16 long_size, 4 bytes of padding, then the words */
-			for (size_t i = 0; i < nr && 10 + 8 * (i + 1) <= size; i++)
-				cv64(w, p + 10 + 8 * i);
-		}
-		break;
-	case SAMPO_CPU_MAP_RANGE_CPUS:
-		/* u8 any_cpu, u8 pad, u16 start_cpu, u16 end_cpu */
-		if (size >= 8) {
-			cv16(w, p + 4);
-			cv16(w, p + 6);
-		}
-		break;
-	default:
-		break;
-	}
-}
-
-/* Smallest body of each kernel record type, header included, trailer excluded. */
-static const uint8_t kernel_min_size[SAMPO_RECORD_KERNEL_MAX] = {
-	[SAMPO_RECORD_MMAP] = 40,	 [SAMPO_RECORD_LOST] = 24,
-	[SAMPO_RECORD_COMM] = 16,	 [SAMPO_RECORD_EXIT] = 32,
-	[SAMPO_RECORD_THROTTLE] = 32,	 [SAMPO_RECORD_UNTHROTTLE] = 32,
-	[SAMPO_RECORD_FORK] = 32,	 [SAMPO_RECORD_READ] = 24,
-	[SAMPO_RECORD_MMAP2] = 72,	 [SAMPO_RECORD_AUX] = 32,
-	[SAMPO_RECORD_ITRACE_START] = 16, [SAMPO_RECORD_LOST_SAMPLES] = 16,
-	[SAMPO_RECORD_SWITCH] = 8,	 [SAMPO_RECORD_SWITCH_CPU_WIDE] = 16,
-	[SAMPO_RECORD_NAMESPACES] = 24,	 [SAMPO_RECORD_KSYMBOL] = 24,
-	[SAMPO_RECORD_BPF_EVENT] = 24,	 [SAMPO_RECORD_CGROUP] = 16,
-	[SAMPO_RECORD_TEXT_POKE] = 20,	 [SAMPO_RECORD_AUX_OUTPUT_HW_ID] = 16,
-};
-
-static int convert_kernel_record(const struct sampo_writer *w, uint8_t *p, size_t size,
-				 const struct sampo_event_attr *a)
+/*
+ * Any other record: its fields and variable parts, from record.c's
+ * description, then the sample_id trailer of a kernel record from @a.
+ */
+static int convert_record(const struct sampo_writer *w, uint8_t *p, size_t size,
+			  const struct sampo_event_attr *a)
 {
 	uint32_t type = load_u32(p);
-	uint16_t misc = load_u16(p + 4);
-	size_t sid = sid_size(a);
-	size_t end;
+	size_t sid = is_kernel_type(type) ? sid_size(a) : 0;
 
-	if (size < sid || size - sid < kernel_min_size[type])
+	if (size < sid || size - sid < MAX(sampo_record__min_size(type), sizeof(struct sampo_record_header)))
 		return -EINVAL;
-	end = size - sid;
-
-	switch (type) {
-	case SAMPO_RECORD_MMAP:
-		cv32(w, p + 8);
-		cv32(w, p + 12);
-		cv64_range(w, p, 16, 40);
-		break;
-	case SAMPO_RECORD_MMAP2:
-		cv32(w, p + 8);
-		cv32(w, p + 12);
-		cv64_range(w, p, 16, 40);
-		if (!(misc & SAMPO_MISC_MMAP_BUILD_ID)) {
-			cv32(w, p + 40);
-			cv32(w, p + 44);
-			cv64_range(w, p, 48, 64);
-		}
-		cv32(w, p + 64);
-		cv32(w, p + 68);
-		break;
-	case SAMPO_RECORD_COMM:
-	case SAMPO_RECORD_ITRACE_START:
-	case SAMPO_RECORD_SWITCH_CPU_WIDE:
-		cv32(w, p + 8);
-		cv32(w, p + 12);
-		break;
-	case SAMPO_RECORD_EXIT:
-	case SAMPO_RECORD_FORK:
-		for (size_t off = 8; off < 24; off += 4)
-			cv32(w, p + off);
-		cv64(w, p + 24);
-		break;
-	case SAMPO_RECORD_READ:
-	case SAMPO_RECORD_NAMESPACES:
-		cv32(w, p + 8);
-		cv32(w, p + 12);
-		cv64_range(w, p, 16, end);
-		break;
-	case SAMPO_RECORD_LOST:
-	case SAMPO_RECORD_THROTTLE:
-	case SAMPO_RECORD_UNTHROTTLE:
-	case SAMPO_RECORD_AUX:
-	case SAMPO_RECORD_LOST_SAMPLES:
-	case SAMPO_RECORD_AUX_OUTPUT_HW_ID:
-		cv64_range(w, p, 8, kernel_min_size[type]);
-		break;
-	case SAMPO_RECORD_KSYMBOL:
-		cv64(w, p + 8);
-		cv32(w, p + 16);
-		cv16(w, p + 20);
-		cv16(w, p + 22);
-		break;
-	case SAMPO_RECORD_BPF_EVENT:
-		cv16(w, p + 8);
-		cv16(w, p + 10);
-		cv32(w, p + 12);
-		break;
-	case SAMPO_RECORD_CGROUP:
-		cv64(w, p + 8);
-		break;
-	case SAMPO_RECORD_TEXT_POKE:
-		cv64(w, p + 8);
-		cv16(w, p + 16);
-		cv16(w, p + 18);
-		break;
-	default: /* SWITCH: no body */
-		break;
-	}
+	if (!w->swap)
+		return 0;
+	sampo_record__convert(p, size - sid);
 	if (sid)
-		convert_sid(w, p + end, a);
-	return 0;
-}
-
-static int convert_user_record(const struct sampo_writer *w, uint8_t *p, size_t size)
-{
-	uint32_t type = load_u32(p);
-	uint64_t v;
-
-	switch (type) {
-	case SAMPO_RECORD_HEADER_EVENT_TYPE:
-	case SAMPO_RECORD_HEADER_FEATURE:
-	case SAMPO_RECORD_COMPRESSED2:
-		if (size < 16)
-			return -EINVAL;
-		cv64(w, p + 8);
-		break;
-	case SAMPO_RECORD_HEADER_TRACING_DATA:
-	case SAMPO_RECORD_HEADER_BUILD_ID:
-		if (size < 12)
-			return -EINVAL;
-		cv32(w, p + 8);
-		break;
-	case SAMPO_RECORD_ID_INDEX:
-	case SAMPO_RECORD_STAT_CONFIG:
-	case SAMPO_RECORD_STAT_ROUND:
-		if (size < 16)
-			return -EINVAL;
-		cv64_range(w, p, 8, size);
-		break;
-	case SAMPO_RECORD_AUXTRACE_INFO:
-		if (size < 16)
-			return -EINVAL;
-		cv32(w, p + 8);
-		cv32(w, p + 12);
-		cv64_range(w, p, 16, size);
-		break;
-	case SAMPO_RECORD_AUXTRACE:
-		if (size < 48)
-			return -EINVAL;
-		cv64_range(w, p, 8, 32);
-		for (size_t off = 32; off < 48; off += 4)
-			cv32(w, p + off);
-		break;
-	case SAMPO_RECORD_AUXTRACE_ERROR:
-		if (size < 40)
-			return -EINVAL;
-		v = load_u32(p + 28); /* fmt: later fields exist from fmt 1 and 2 */
-		for (size_t off = 8; off < 32; off += 4)
-			cv32(w, p + off);
-		cv64(w, p + 32);
-		if (v >= 1 && size >= 48)
-			cv64(w, p + 40);
-		if (v >= 2 && size >= 120) {
-			cv32(w, p + 112);
-			cv32(w, p + 116);
-		}
-		break;
-	case SAMPO_RECORD_THREAD_MAP:
-		if (size < 16)
-			return -EINVAL;
-		v = load_u64(p + 8);
-		cv64(w, p + 8);
-		for (uint64_t i = 0; i < v && 16 + 24 * (i + 1) <= size; i++)
-			cv64(w, p + 16 + 24 * i);
-		break;
-	case SAMPO_RECORD_CPU_MAP:
-		convert_cpu_map_data(w, p + 8, size - 8);
-		break;
-	case SAMPO_RECORD_STAT:
-		if (size < 48)
-			return -EINVAL;
-		cv64(w, p + 8);
-		cv32(w, p + 16);
-		cv32(w, p + 20);
-		cv64_range(w, p, 24, 48);
-		break;
-	case SAMPO_RECORD_EVENT_UPDATE:
-		if (size < 24)
-			return -EINVAL;
-		v = load_u64(p + 8);
-		cv64(w, p + 8);
-		cv64(w, p + 16);
-		if (v == SAMPO_EVENT_UPDATE_SCALE && size >= 32)
-			cv64(w, p + 24);
-		else if (v == SAMPO_EVENT_UPDATE_CPUS)
-			convert_cpu_map_data(w, p + 24, size - 24);
-		break;
-	case SAMPO_RECORD_TIME_CONV:
-		if (size < 32)
-			return -EINVAL;
-		/* the u8 caps after time_mask stay as they are */
-		cv64_range(w, p, 8, size >= 48 ? 48 : 32);
-		break;
-	default: /* FINISHED_ROUND, FINISHED_INIT, COMPRESSED, unknown: no fields */
-		break;
-	}
+		convert_sid(w, p + size - sid, a);
 	return 0;
 }
 
@@ -955,24 +701,17 @@ static int writer_emit(struct sampo_writer *w, const void *rec, const struct wri
 
 	if (type == SAMPO_RECORD_SAMPLE) {
 		err = convert_sample(w, dst, size, &wa->attr);
-	} else if (is_kernel_type(type)) {
-		err = convert_kernel_record(w, dst, size, wa ? &wa->attr : NULL);
 	} else if (type == SAMPO_RECORD_HEADER_ATTR) {
 		const struct sampo_record_header_attr *ha = rec;
-		struct sampo_event_attr attr;
 		uint32_t asz = ha->attr.size;
 
-		if (asz < SAMPO_ATTR_SIZE_VER0 || asz > sizeof(attr) || asz % 8 ||
-		    asz > size - sizeof(*hdr)) {
+		if (asz < SAMPO_ATTR_SIZE_VER0 || asz > sizeof(ha->attr) || asz % 8 ||
+		    asz > size - sizeof(*hdr))
 			err = -EINVAL;
-		} else {
-			memset(&attr, 0, sizeof(attr));
-			memcpy(&attr, &ha->attr, asz);
-			encode_attr(w, dst + 8, &attr, asz);
-			cv64_range(w, dst, 8 + asz, size);
-		}
-	} else if (type >= SAMPO_RECORD_USER_TYPE_START) {
-		err = convert_user_record(w, dst, size);
+		else
+			err = convert_record(w, dst, size, NULL);
+	} else {
+		err = convert_record(w, dst, size, wa ? &wa->attr : NULL);
 	}
 	if (err)
 		return err;
@@ -1868,6 +1607,7 @@ int sampo_writer__open_fd(int fd, const struct sampo_writer_opts *opts,
 		w->big = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
 	else
 		w->big = order == SAMPO_BYTE_ORDER_BIG;
+	w->swap = w->big != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
 	w->guard_sigpipe = S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode);
 	w->attr_size = DEFAULT_ATTR_SIZE;
 	w->buf = malloc(WRITER_BUF_SIZE);
