@@ -41,6 +41,7 @@
 #include <sampo/feature.h>
 #include <sampo/machine.h>
 #include <sampo/reader.h>
+#include <sampo/record.h>
 #include <sampo/sample.h>
 
 #include "builtin.h"
@@ -219,13 +220,13 @@ static void ob_rec_str(struct outbuf *ob, const union sampo_record *rec, const c
 	ob_str_n(ob, s, (size_t)(end - s));
 }
 
-/* Load a u64 at byte @off of the record, or 0 past its end (perf would read garbage). */
-static uint64_t rec_u64(const union sampo_record *rec, size_t off)
+/* A field of the record by its name, or 0 past its end (perf would read garbage). */
+static uint64_t read_field(const union sampo_record *rec, const char *name)
 {
 	uint64_t v = 0;
 
-	if (off + 8 <= rec->header.size)
-		memcpy(&v, (const uint8_t *)rec + off, 8);
+	if (sampo_record__field(rec, name, &v))
+		return 0;
 	return v;
 }
 
@@ -1304,63 +1305,13 @@ static void put_cpu_list(struct outbuf *ob, const int *cpus, size_t nr)
 	ob_putc(ob, '\n');
 }
 
-/*
- * perf's cpu_map__new_data() + cpu_map__fprintf() for the cpu map encoding at
- * @data (@len bytes): CPUS {u16 nr; u16 cpu[]}, MASK {u16 nr; u16 long_size;
- * [pad to 8 for 64-bit words] mask[]}, RANGE {u8 any; u8 pad; u16 start, end}.
- */
+/* perf's cpu_map__new_data() + cpu_map__fprintf() for the cpu map data at @data */
 static void put_cpu_map(struct outbuf *ob, const uint8_t *data, size_t len)
 {
-	uint16_t type, nr, long_size;
-	int *cpus = NULL;
-	size_t n = 0;
+	int *cpus;
+	size_t n;
 
-	if (len < 2)
-		goto out;
-	memcpy(&type, data, 2);
-	if (type == 0 && len >= 4) {
-		memcpy(&nr, data + 2, 2);
-		cpus = calloc(nr + 1, sizeof(*cpus));
-		for (size_t i = 0; cpus && i < nr && 4 + 2 * i + 2 <= len; i++) {
-			uint16_t c;
-
-			memcpy(&c, data + 4 + 2 * i, 2);
-			cpus[n++] = c == (uint16_t)-1 ? -1 : c;
-		}
-	} else if (type == 1 && len >= 6) {
-		size_t words_at;
-
-		memcpy(&nr, data + 2, 2);
-		memcpy(&long_size, data + 4, 2);
-		words_at = long_size == 8 ? 10 : 6;
-		if (nr > len / 4)
-			nr = (uint16_t)(len / 4); /* the words must fit in the record anyway */
-		cpus = calloc((size_t)nr * 64 + 1, sizeof(*cpus));
-		for (size_t i = 0; cpus && (long_size == 4 || long_size == 8) && i < nr; i++) {
-			uint64_t word = 0;
-
-			if (words_at + (i + 1) * long_size > len)
-				break;
-			memcpy(&word, data + words_at + i * long_size, long_size);
-			for (unsigned int bit = 0; bit < 64; bit++) {
-				if (word & (1ULL << bit))
-					cpus[n++] = (int)(bit + i * long_size * 8);
-			}
-		}
-	} else if (type == 2 && len >= 8) {
-		uint8_t any = data[2];
-		uint16_t start, end;
-
-		memcpy(&start, data + 4, 2);
-		memcpy(&end, data + 6, 2);
-		cpus = calloc((size_t)(end >= start ? end - start + 1 : 0) + 2, sizeof(*cpus));
-		if (cpus && any)
-			cpus[n++] = -1;
-		for (int c = start; cpus && c <= end; c++)
-			cpus[n++] = c;
-	}
-out:
-	if (!cpus) {
+	if (sampo_cpu_map__decode(data, len, &cpus, &n)) {
 		OB_LIT(ob, "failed to get cpumap from event\n");
 		return;
 	}
@@ -1371,7 +1322,9 @@ out:
 static void dump_thread_map(struct outbuf *ob, const union sampo_record *rec)
 {
 	const struct sampo_record_thread_map *e = &rec->thread_map;
-	size_t room = rec->header.size > 16 ? (rec->header.size - 16) / 24 : 0;
+	size_t room = rec->header.size > sizeof(*e) ?
+			      (rec->header.size - sizeof(*e)) / sizeof(e->entries[0]) :
+			      0;
 	uint64_t nr = e->nr;
 
 	OB_LIT(ob, " nr: ");
@@ -1380,7 +1333,7 @@ static void dump_thread_map(struct outbuf *ob, const union sampo_record *rec)
 	for (uint64_t i = 0; i < nr && i < room; i++) {
 		if (i)
 			OB_LIT(ob, ", ");
-		ob_i32(ob, (int32_t)rec_u64(rec, 16 + 24 * i));
+		ob_i32(ob, (int32_t)e->entries[i].pid);
 	}
 	ob_putc(ob, '\n');
 	UNHANDLED(ob);
@@ -1389,16 +1342,18 @@ static void dump_thread_map(struct outbuf *ob, const union sampo_record *rec)
 static void dump_id_index(struct dump_ctx *ctx, const union sampo_record *rec)
 {
 	struct outbuf *ob = &ctx->ob;
-	size_t sz = rec->header.size - 16u;
+	const size_t entry = sizeof(struct sampo_id_index_entry);
+	const size_t entry2 = sizeof(struct sampo_id_index_entry2);
+	size_t sz = rec->header.size - sizeof(rec->id_index);
 	uint64_t nr = rec->id_index.nr;
 	const uint8_t *e2 = NULL;
 
-	if (nr > sz / 32) {
-		ob_printf(ob, "Too big: nr %" PRIu64 " max_nr %zu\n", nr, sz / 32);
+	if (nr > sz / entry) {
+		ob_printf(ob, "Too big: nr %" PRIu64 " max_nr %zu\n", nr, sz / entry);
 		return;
 	}
-	if (sz >= nr * 48)
-		e2 = (const uint8_t *)rec + 16 + nr * 32;
+	if (sz >= nr * (entry + entry2))
+		e2 = (const uint8_t *)&rec->id_index.entries[nr];
 	OB_LIT(ob, " nr: ");
 	ob_dec_u64(ob, nr);
 	ob_putc(ob, '\n');
@@ -1414,14 +1369,13 @@ static void dump_id_index(struct dump_ctx *ctx, const union sampo_record *rec)
 		OB_LIT(ob, "  tid: ");
 		ob_dec_s64(ob, (int64_t)e->tid);
 		if (e2) {
-			uint64_t machine_pid, vcpu;
+			struct sampo_id_index_entry2 x;
 
-			memcpy(&machine_pid, e2 + 16 * i, 8);
-			memcpy(&vcpu, e2 + 16 * i + 8, 8);
+			memcpy(&x, e2 + entry2 * i, sizeof(x));
 			OB_LIT(ob, "  machine_pid: ");
-			ob_dec_s64(ob, (int64_t)machine_pid);
+			ob_dec_s64(ob, (int64_t)x.machine_pid);
 			OB_LIT(ob, "  vcpu: ");
-			ob_dec_u64(ob, vcpu);
+			ob_dec_u64(ob, x.vcpu);
 		}
 		ob_putc(ob, '\n');
 	}
@@ -1481,12 +1435,14 @@ static void dump_event_update(struct dump_ctx *ctx, const union sampo_record *re
 static void dump_stat_config(struct outbuf *ob, const union sampo_record *rec)
 {
 	const struct sampo_record_stat_config *e = &rec->stat_config;
-	size_t room = rec->header.size > 16 ? (rec->header.size - 16) / 16 : 0;
+	size_t room = rec->header.size > sizeof(*e) ?
+			      (rec->header.size - sizeof(*e)) / sizeof(e->data[0]) :
+			      0;
 	int aggr_mode = 0, scale = 0;
 	unsigned int interval = 0;
 
 	for (uint64_t i = 0; i < e->nr && i < room; i++) {
-		uint64_t tag = rec_u64(rec, 16 + 16 * i), val = rec_u64(rec, 24 + 16 * i);
+		uint64_t tag = e->data[i].tag, val = e->data[i].val;
 
 		if (tag == 0)
 			aggr_mode = (int)val;
@@ -1594,29 +1550,29 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 		ob_putc(ob, ' ');
 		ob_puts(ob, evsel_name(ctx, ev->attr_idx));
 		ob_putc(ob, ' ');
-		ob_dec_u64(ob, rec_u64(rec, 16));
+		ob_dec_u64(ob, read_field(rec, "value"));
 		ob_putc(ob, '\n');
 		if (ev->attr_idx < 0)
 			break;
 		rf = sampo_reader__attr(ctx->reader, (size_t)ev->attr_idx)->read_format;
 		if (rf & SAMPO_FORMAT_TOTAL_TIME_ENABLED) {
 			OB_LIT(ob, "... time enabled : ");
-			ob_dec_u64(ob, rec_u64(rec, 24));
+			ob_dec_u64(ob, read_field(rec, "time_enabled"));
 			ob_putc(ob, '\n');
 		}
 		if (rf & SAMPO_FORMAT_TOTAL_TIME_RUNNING) {
 			OB_LIT(ob, "... time running : ");
-			ob_dec_u64(ob, rec_u64(rec, 32));
+			ob_dec_u64(ob, read_field(rec, "time_running"));
 			ob_putc(ob, '\n');
 		}
 		if (rf & SAMPO_FORMAT_ID) {
 			OB_LIT(ob, "... id           : ");
-			ob_dec_u64(ob, rec_u64(rec, 40));
+			ob_dec_u64(ob, read_field(rec, "id"));
 			ob_putc(ob, '\n');
 		}
 		if (rf & SAMPO_FORMAT_LOST) {
 			OB_LIT(ob, "... lost         : ");
-			ob_dec_u64(ob, rec_u64(rec, 48));
+			ob_dec_u64(ob, read_field(rec, "lost"));
 			ob_putc(ob, '\n');
 		}
 		break;
@@ -1710,8 +1666,8 @@ static void dump_user_record(struct dump_ctx *ctx, const struct sampo_event *ev)
 		break;
 	case SAMPO_RECORD_CPU_MAP:
 		OB_LIT(ob, ": ");
-		put_cpu_map(ob, (const uint8_t *)rec + 8,
-			    rec->header.size > 8 ? rec->header.size - 8u : 0);
+		put_cpu_map(ob, (const uint8_t *)&rec->cpu_map.type,
+			    rec->header.size - offsetof(struct sampo_record_cpu_map, type));
 		UNHANDLED(ob);
 		break;
 	case SAMPO_RECORD_EVENT_UPDATE:
