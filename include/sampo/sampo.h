@@ -25,6 +25,7 @@
 #include <sampo/parse-events.h>
 #include <sampo/proc-modules.h>
 #include <sampo/reader.h>
+#include <sampo/record.h>
 #include <sampo/recover.h>
 #include <sampo/sample.h>
 #include <sampo/symbol.h>
