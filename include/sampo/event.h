@@ -358,8 +358,12 @@ struct sampo_record_aux {
 	struct sampo_record_header header;
 	uint64_t aux_offset;
 	uint64_t aux_size;
-	uint64_t flags;
+	uint64_t flags; /* SAMPO_AUX_FLAG_* */
 };
+
+#define SAMPO_AUX_FLAG_TRUNCATED 0x01 /* the AUX buffer was full */
+#define SAMPO_AUX_FLAG_OVERWRITE 0x02 /* snapshot mode: data overwritten */
+#define SAMPO_AUX_FLAG_PARTIAL 0x04   /* the record holds gaps */
 
 struct sampo_record_itrace_start {
 	struct sampo_record_header header;
@@ -561,6 +565,13 @@ struct sampo_stat_config_entry {
 	uint64_t val;
 };
 
+/* The tags of STAT_CONFIG entries */
+enum sampo_stat_config_tag {
+	SAMPO_STAT_CONFIG_AGGR_MODE = 0,
+	SAMPO_STAT_CONFIG_INTERVAL = 1,
+	SAMPO_STAT_CONFIG_SCALE = 2,
+};
+
 struct sampo_record_stat_config {
 	struct sampo_record_header header;
 	uint64_t nr;
@@ -575,6 +586,11 @@ struct sampo_record_stat {
 	uint64_t val;
 	uint64_t ena;
 	uint64_t run;
+};
+
+enum sampo_stat_round_type {
+	SAMPO_STAT_ROUND_INTERVAL = 0,
+	SAMPO_STAT_ROUND_FINAL = 1,
 };
 
 struct sampo_record_stat_round {

@@ -32,6 +32,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -1131,10 +1132,10 @@ static void dump_mmap2(struct outbuf *ob, const union sampo_record *rec)
 		ob_dec_u64(ob, e->ino_generation);
 	}
 	OB_LIT(ob, "]: ");
-	ob_putc(ob, (e->prot & 1) ? 'r' : '-');
-	ob_putc(ob, (e->prot & 2) ? 'w' : '-');
-	ob_putc(ob, (e->prot & 4) ? 'x' : '-');
-	ob_putc(ob, (e->flags & 1) ? 's' : 'p');
+	ob_putc(ob, (e->prot & PROT_READ) ? 'r' : '-');
+	ob_putc(ob, (e->prot & PROT_WRITE) ? 'w' : '-');
+	ob_putc(ob, (e->prot & PROT_EXEC) ? 'x' : '-');
+	ob_putc(ob, (e->flags & MAP_SHARED) ? 's' : 'p');
 	ob_putc(ob, ' ');
 	ob_rec_str(ob, rec, e->filename);
 	ob_putc(ob, '\n');
@@ -1444,11 +1445,11 @@ static void dump_stat_config(struct outbuf *ob, const union sampo_record *rec)
 	for (uint64_t i = 0; i < e->nr && i < room; i++) {
 		uint64_t tag = e->data[i].tag, val = e->data[i].val;
 
-		if (tag == 0)
+		if (tag == SAMPO_STAT_CONFIG_AGGR_MODE)
 			aggr_mode = (int)val;
-		else if (tag == 1)
+		else if (tag == SAMPO_STAT_CONFIG_INTERVAL)
 			interval = (unsigned int)val;
-		else if (tag == 2)
+		else if (tag == SAMPO_STAT_CONFIG_SCALE)
 			scale = val != 0;
 		else
 			fprintf(stderr, "unknown stat config term %" PRIu64 "\n", tag);
@@ -1591,11 +1592,11 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 		OB_LIT(ob, " flags: ");
 		ob_hex_alt(ob, flags);
 		OB_LIT(ob, " [");
-		if (flags & 1)
+		if (flags & SAMPO_AUX_FLAG_TRUNCATED)
 			ob_putc(ob, 'T');
-		if (flags & 2)
+		if (flags & SAMPO_AUX_FLAG_OVERWRITE)
 			ob_putc(ob, 'O');
-		if (flags & 4)
+		if (flags & SAMPO_AUX_FLAG_PARTIAL)
 			ob_putc(ob, 'P');
 		OB_LIT(ob, "]\n");
 		break;
@@ -1686,7 +1687,7 @@ static void dump_user_record(struct dump_ctx *ctx, const struct sampo_event *ev)
 		break;
 	case SAMPO_RECORD_STAT_ROUND:
 		ob_printf(ob, "\n... time %" PRIu64 ", type %s\n", rec->stat_round.time,
-			  rec->stat_round.type == 1 ? "FINAL" : "INTERVAL");
+			  rec->stat_round.type == SAMPO_STAT_ROUND_FINAL ? "FINAL" : "INTERVAL");
 		UNHANDLED(ob);
 		break;
 	case SAMPO_RECORD_TIME_CONV:
