@@ -32,16 +32,21 @@
  * subtracting delta = recorded _text - source _text (perf-data-format.md
  * 8.2). The order in which kernel sources are tried is in
  * docs/kernel-symbols.md.
+ *
+ * Files: this one keeps the tables, the loader threads, the per-DSO binding
+ * and the lookups; the loaders that choose and load a source's file are
+ * lib/symbolizer-user.c (user DSOs, [vdso], JIT perf maps),
+ * lib/symbolizer-kernel.c (vmlinux, kallsyms) and lib/symbolizer-module.c
+ * (modules, with the module lookups of the caller's thread); the body they
+ * share is lib/internal/symbolizer.h.
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdarg.h>
-#include <elf.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/auxv.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -59,6 +64,7 @@
 #include "internal/kmodule.h"
 #include "internal/path.h"
 #include "internal/symbol.h"
+#include "internal/symbolizer.h"
 #include "internal/util.h"
 
 #define SOPTS_HAS(opts, field) \
@@ -66,138 +72,9 @@
 	 (opts)->sz >= offsetof(struct sampo_symbolizer_opts, field) + sizeof((opts)->field))
 #define SOPTS_GET(opts, field, def) (SOPTS_HAS(opts, field) ? (opts)->field : (def))
 
-#define MAX_PRELOAD_THREADS 2
-
-enum src_kind {
-	SRC_USER,
-	SRC_KERNEL,
-	SRC_MODULE,
-	SRC_KALLSYMS, /* the cached kallsyms snapshot, beside a vmlinux: places modules */
-};
-
-enum src_state {
-	SRC_PENDING,
-	SRC_LOADING,
-	SRC_DONE,
-};
-
-struct sym_src {
-	enum src_kind kind;
-	char *name; /* DSO long name (user), "[kernel.kallsyms]" (kernel), "ext4" (module) */
-	char *hint; /* module: the recorded path, or NULL */
-	struct sampo_build_id bid; /* recorded; size 0: none recorded */
-	enum src_state state;	   /* under s->lock until DONE */
-
-	/* written by the loader, read once DONE */
-	struct sampo_symtab *symtab; /* NULL: no usable file */
-	char *path;		     /* the file the symbols came from */
-	bool kallsyms;		     /* kernel: from a kallsyms file, not a vmlinux */
-	bool verified;		     /* its build-id was checked against the recorded one */
-	bool relative;		     /* module laid out from 0: look up addr - map start */
-	bool absolute;		     /* perf map (JIT): addresses as sampled */
-	int placement;		     /* enum sampo_symbol_placement */
-	bool has_ref;		     /* kernel: ref_addr is the source's _text */
-	bool live;		     /* kernel: the running kernel's /proc/kallsyms */
-	uint64_t ref_addr;
-	char *warning; /* to log once, from the caller's thread */
-	char *debug;   /* the same at debug level */
-
-	bool warned; /* caller's thread only */
-	struct sym_src *next;
-};
-
-enum ent_kind {
-	ENT_NONE,   /* no symbols: anonymous memory, unknown kinds */
-	ENT_USER,   /* file offset -> vaddr -> table */
-	ENT_KERNEL, /* sampled - delta -> table */
-	ENT_MODULE, /* a .ko placed by section, or the kallsyms module symbols */
-	ENT_BPF,    /* one symbol covering the map, named after the ksymbol */
-};
-
-struct dso_ent {
-	struct sampo_dso *dso; /* reference */
-	enum ent_kind kind;
-	struct sym_src *src;
-	bool ready;	       /* src is DONE and its messages were logged */
-	uint64_t delta;	       /* kernel: sampled address - table address (mod 2^64) */
-	bool usable;	       /* checks at binding time passed */
-	bool stale;	       /* a newer version of the file came later (see dso_replaced_later()) */
-	bool perf_map;	       /* ENT_USER: /tmp/perf-PID.map */
-	char *module;	       /* ENT_MODULE: name without brackets */
-	struct sym_src *ksrc;  /* ENT_MODULE: the kallsyms source used instead of a .ko */
-	struct sampo_symtab *own; /* ENT_BPF: the one-symbol table */
-	struct dso_ent *next;
-};
-
-struct sampo_symbolizer {
-	struct sampo_machine *machine;
-
-	/*
-	 * Guests: the host's symbolizer makes one child per guest machine, at
-	 * the first lookup in one of its DSOs. A child knows only its guest's
-	 * build-ids and files: the guest sources given, or its tree under
-	 * --guestmount; never the host's running kernel or recorded paths.
-	 */
-	bool guest;	     /* this is a guest's child */
-	const char *kname;   /* "kernel" or "guest kernel", for messages */
-	char *kname_buf;     /* kname when made up */
-	char *guest_vmlinux; /* host: --guestvmlinux, --guestkallsyms, --guestmount */
-	char *guest_kallsyms;
-	char *guestmount;
-	const struct sampo_features *features; /* host: borrowed, for the guests' build-ids */
-	struct sampo_symbolizer *guests;       /* host: the children */
-	struct sampo_symbolizer *gnext;
-	struct sampo_symbolizer *parent; /* guest: the host's */
-
-	/* configuration: immutable after __new(), read by loader threads */
-	char *symfs;
-	char *vmlinux;
-	char *kallsyms;
-	char *buildid_dir; /* NULL: no cache */
-	char *live_root;
-	char *osrelease; /* recorded */
-	bool force;
-	bool no_demangle;
-	const struct sampo_module_sections *modsecs;
-
-	/* NAME.ko* under SYMFS/lib/modules/R, built once by whichever thread needs it */
-	pthread_mutex_t mod_lock;
-	bool mod_index_built;
-	struct sampo_module_file *mod_files;
-	size_t nr_mod_files;
-
-	/* the build-id table, copied */
-	struct feat_bid {
-		uint8_t cpumode;
-		bool kmod;
-		struct sampo_build_id bid;
-		char *name;
-	} *bids;
-	size_t nr_bids;
-	const struct feat_bid *kernel_bid; /* the kernel's entry, or NULL */
-
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	struct sym_src *sources; /* list; appended under lock */
-	struct sym_src **preload;
-	size_t nr_preload, next_preload;
-	bool stop;
-	pthread_t threads[MAX_PRELOAD_THREADS];
-	size_t nr_threads;
-
-	/* caller's thread only */
-	struct dso_ent **ents;
-	size_t ents_cap, nr_ents; /* power of two */
-};
-
 /* ---- messages ------------------------------------------------------------------------------ */
 
-struct strbuf {
-	char *buf;
-	size_t len, cap;
-};
-
-static SAMPO_PRINTF(2, 3) void sb_addf(struct strbuf *sb, const char *fmt, ...)
+SAMPO_PRINTF(2, 3) void sampo_symbolizer__addf(struct strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -226,7 +103,7 @@ static SAMPO_PRINTF(2, 3) void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	}
 }
 
-static void bid_hex(const struct sampo_build_id *bid, char *hex)
+void sampo_symbolizer__bid_hex(const struct sampo_build_id *bid, char *hex)
 {
 	if (!bid->size || sampo_build_id__to_hex(bid, hex, SAMPO_BUILD_ID_HEX_SIZE) < 0)
 		strcpy(hex, "(none)");
@@ -236,7 +113,7 @@ static void bid_hex(const struct sampo_build_id *bid, char *hex)
  * @a/@b; NULL when out of memory, or when @b (a recorded name) would climb
  * out of @a (see internal/path.h).
  */
-static char *path_join(const char *a, const char *b)
+char *sampo_symbolizer__path_join(const char *a, const char *b)
 {
 	char *out;
 
@@ -249,28 +126,17 @@ static char *path_join(const char *a, const char *b)
 	return out;
 }
 
-static bool file_exists(const char *path)
+bool sampo_symbolizer__file_exists(const char *path)
 {
 	struct stat st;
 
 	return !stat(path, &st) && S_ISREG(st.st_mode);
 }
 
-/* ---- choosing and loading files -------------------------------------------------------------- */
+/* ---- checking and loading candidate files (for the loaders) ------------------------------ */
 
-/*
- * How a candidate file's build-id compares with the recorded one. A file
- * without a build-id when one was recorded is another file too.
- */
-enum bid_check {
-	BID_NOT_RECORDED,
-	BID_MATCH,
-	BID_MISMATCH,
-	BID_UNREADABLE,
-};
-
-static enum bid_check check_elf_bid(const struct sym_src *src, const char *path,
-				    struct sampo_build_id *found)
+enum bid_check sampo_symbolizer__check_elf_bid(const struct sym_src *src, const char *path,
+					       struct sampo_build_id *found)
 {
 	int err;
 
@@ -285,21 +151,22 @@ static enum bid_check check_elf_bid(const struct sym_src *src, const char *path,
 	return sampo_build_id__equal(found, &src->bid) ? BID_MATCH : BID_MISMATCH;
 }
 
-static void note_tried(struct strbuf *tried, const char *path, const char *what,
-		       const struct sampo_build_id *found)
+void sampo_symbolizer__note_tried(struct strbuf *tried, const char *path, const char *what,
+				  const struct sampo_build_id *found)
 {
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 
 	if (found && found->size) {
-		bid_hex(found, hex);
-		sb_addf(tried, "%s'%s' (build-id %s)", tried->len ? ", " : "", path, hex);
+		sampo_symbolizer__bid_hex(found, hex);
+		sampo_symbolizer__addf(tried, "%s'%s' (build-id %s)", tried->len ? ", " : "", path,
+				       hex);
 	} else {
-		sb_addf(tried, "%s'%s' (%s)", tried->len ? ", " : "", path, what);
+		sampo_symbolizer__addf(tried, "%s'%s' (%s)", tried->len ? ", " : "", path, what);
 	}
 }
 
-static int load_elf(const struct sampo_symbolizer *s, const char *path,
-		    struct sampo_symtab **ret, char *errbuf, size_t errbuf_sz)
+int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *path,
+			       struct sampo_symtab **ret, char *errbuf, size_t errbuf_sz)
 {
 	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_demangle = s->no_demangle, .errbuf = errbuf,
 		   .errbuf_sz = errbuf_sz);
@@ -307,635 +174,19 @@ static int load_elf(const struct sampo_symbolizer *s, const char *path,
 	return sampo_symtab__load_elf(path, &eo, ret);
 }
 
-/*
- * Try one user candidate; true when the source is settled (loaded, or forced).
- * @mismatched: set when a file with another build-id was seen.
- */
-static bool try_user_file(const struct sampo_symbolizer *s, struct sym_src *src, const char *path,
-			  struct strbuf *tried, bool *mismatched)
-{
-	struct sampo_build_id found;
-	enum bid_check chk;
-	char errbuf[256];
-	int err;
-
-	if (!file_exists(path)) {
-		note_tried(tried, path, "not found", NULL);
-		return false;
-	}
-	chk = check_elf_bid(src, path, &found);
-	if (chk == BID_MISMATCH || chk == BID_UNREADABLE) {
-		note_tried(tried, path, found.size ? "" : "no build-id", &found);
-		*mismatched = true;
-		if (!s->force)
-			return false;
-	}
-	err = load_elf(s, path, &src->symtab, errbuf, sizeof(errbuf));
-	if (err) {
-		note_tried(tried, path, errbuf[0] ? errbuf : "cannot load", NULL);
-		return false;
-	}
-	src->path = strdup(path);
-	src->verified = chk == BID_MATCH;
-	src->placement = SAMPO_PLACED_FILE;
-	return true;
-}
-
-static bool is_perf_map(const char *name)
-{
-	size_t n = strlen(name);
-
-	return !strncmp(name, "/tmp/perf-", 10) && n > 14 && !strcmp(name + n - 4, ".map");
-}
-
-/*
- * A JIT's perf map, /tmp/perf-PID.map: only by that exact shape (the name is
- * recorded, the PID in it must be a number), and only a regular file of
- * ours or root's (see sampo_symtab__load_perf_map()); --force takes another
- * user's file, as perf's -f does.
- */
-static void src_load_perf_map(const struct sampo_symbolizer *s, struct sym_src *src)
-{
-	const char *pid = src->name + strlen("/tmp/perf-");
-	size_t digits = strspn(pid, "0123456789");
-	const char *why;
-	int err;
-
-	if (!digits || strcmp(pid + digits, ".map")) {
-		if (asprintf(&src->debug, "no symbols for '%s': not a perf map name (/tmp/perf-PID.map)",
-			     src->name) < 0)
-			src->debug = NULL;
-		return;
-	}
-	err = sampo_symtab__load_perf_map(src->name, s->force, &src->symtab);
-	if (!err) {
-		src->path = strdup(src->name);
-		src->absolute = true;
-		src->placement = SAMPO_PLACED_FILE;
-		return;
-	}
-	if (err == -ENOENT)
-		return;
-	switch (err) {
-	case -EPERM:
-		why = "it belongs to another user (--force uses it)";
-		break;
-	case -ELOOP:
-		why = "it is a symbolic link";
-		break;
-	case -EINVAL:
-		why = "it is not a regular file";
-		break;
-	default:
-		why = strerror(-err);
-		break;
-	}
-	if (asprintf(&src->warning, "ignoring the JIT perf map '%s': %s", src->name, why) < 0)
-		src->warning = NULL;
-}
-
-/* Bytes mapped at our [vdso], from /proc/self/maps (0 when unknown): the image must fit. */
-static size_t own_vdso_size(unsigned long at)
-{
-	char line[512];
-	size_t size = 0;
-	FILE *f = fopen("/proc/self/maps", "re");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		unsigned long lo, hi;
-
-		if (!strstr(line, "[vdso]") || sscanf(line, "%lx-%lx", &lo, &hi) != 2)
-			continue;
-		if (lo == at && hi > lo)
-			size = hi - lo;
-		break;
-	}
-	fclose(f);
-	return size;
-}
-
-/*
- * The running kernel's vDSO, from our own address space: the one to use for
- * a recorded [vdso] whose build-id it has (a report on the recording
- * machine), since perf 6.1 does not cache it by default.
- */
-static int load_own_vdso(const struct sampo_symbolizer *s, struct sym_src *src)
-{
-	unsigned long at = getauxval(AT_SYSINFO_EHDR);
-	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)at;
-	struct sampo_build_id found;
-	size_t len;
-
-	if (!at || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
-		return -ENOENT;
-	len = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
-	if (len < sizeof(*eh) || len > own_vdso_size(at))
-		return -ENOENT;
-	if (sampo_build_id__from_elf_mem(eh, len, &found) || !src->bid.size ||
-	    !sampo_build_id__equal(&found, &src->bid))
-		return -ENOENT;
-	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_demangle = s->no_demangle, .no_plt = true,
-		   .no_debug_file = true);
-	if (sampo_symtab__load_elf_mem(eh, len, "[vdso]", &eo, &src->symtab))
-		return -ENOENT;
-	src->path = strdup("[vdso] of the running kernel");
-	src->verified = true;
-	src->placement = SAMPO_PLACED_FILE;
-	return 0;
-}
-
-static void src_load_user(const struct sampo_symbolizer *s, struct sym_src *src)
-{
-	struct strbuf tried = { 0 };
-	char hex[SAMPO_BUILD_ID_HEX_SIZE];
-	bool vdso = !strcmp(src->name, "[vdso]");
-	bool mismatched = false, done = false;
-	char *path = NULL;
-
-	if (is_perf_map(src->name)) {
-		src_load_perf_map(s, src);
-		return;
-	}
-	if (src->bid.size && s->buildid_dir &&
-	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, vdso ? "vdso" : "elf", &path)) {
-		done = try_user_file(s, src, path, &tried, &mismatched);
-		free(path);
-		path = NULL;
-	}
-	if (!done && vdso && !s->guest)
-		done = !load_own_vdso(s, src);
-	/*
-	 * A guest's paths name files of the guest: only under its --guestmount
-	 * tree. A recorded name that climbs ("/usr/lib/../../x") is nobody's
-	 * real path: no kernel or perf writes one (path_join() refuses it too).
-	 */
-	if (!done && src->name[0] == '/' && !s->guest && sampo_path__is_clean(src->name))
-		done = try_user_file(s, src, src->name, &tried, &mismatched);
-	if (!done && s->symfs && src->name[0] == '/') {
-		path = path_join(s->symfs, src->name);
-		if (path)
-			done = try_user_file(s, src, path, &tried, &mismatched);
-		free(path);
-	}
-	bid_hex(&src->bid, hex);
-	if (mismatched && (!done || s->force)) {
-		if (asprintf(&src->warning,
-			     "'%s' was recorded with build-id %s; %s: %s", src->name, hex,
-			     done ? "using a file with another build-id (--force)"
-				  : "no file has it, its samples stay unresolved",
-			     tried.buf ? tried.buf : "") < 0)
-			src->warning = NULL;
-	} else if (!done) {
-		if (asprintf(&src->debug, "no symbols for '%s' (build-id %s): tried %s", src->name,
-			     hex, tried.buf ? tried.buf : "nothing") < 0)
-			src->debug = NULL;
-	}
-	free(tried.buf);
-}
-
-/* The build-id of the running kernel, from LIVE_ROOT/sys/kernel/notes. */
-static int live_kernel_bid(const struct sampo_symbolizer *s, struct sampo_build_id *ret)
-{
-	char *notes = path_join(s->live_root, "sys/kernel/notes");
-	int err;
-
-	if (!notes)
-		return -ENOMEM;
-	err = sampo_build_id__from_notes_file(notes, ret);
-	free(notes);
-	return err;
-}
-
-static char *live_osrelease(const struct sampo_symbolizer *s)
-{
-	char *p = path_join(s->live_root, "proc/sys/kernel/osrelease");
-	char buf[256];
-	FILE *f;
-
-	if (!p)
-		return NULL;
-	f = fopen(p, "re");
-	free(p);
-	if (!f)
-		return NULL;
-	if (!fgets(buf, sizeof(buf), f)) {
-		fclose(f);
-		return NULL;
-	}
-	fclose(f);
-	buf[strcspn(buf, "\n")] = '\0';
-	/* a guest's tree is the guest's: its release names a directory only if it is a name */
-	return sampo_path__is_name(buf) ? strdup(buf) : NULL;
-}
-
-/*
- * A kallsyms file inside a cache entry ".../<hex build-id>/kallsyms": the
- * build-id its directory names (after resolving the .build-id links).
- */
-static bool kallsyms_dir_bid(const char *path, struct sampo_build_id *ret)
-{
-	char hex[SAMPO_BUILD_ID_HEX_SIZE];
-	char *real = realpath(path, NULL);
-	const char *slash, *prev;
-	bool ok = false;
-	size_t len;
-
-	if (!real)
-		return false;
-	slash = strrchr(real, '/');
-	if (!slash || slash == real)
-		goto out;
-	for (prev = slash - 1; prev > real && *prev != '/'; prev--)
-		;
-	if (*prev == '/')
-		prev++;
-	len = (size_t)(slash - prev);
-	if (len < 2 || len >= sizeof(hex))
-		goto out;
-	memcpy(hex, prev, len);
-	hex[len] = '\0';
-	ok = !sampo_build_id__from_hex(hex, ret);
-out:
-	free(real);
-	return ok;
-}
-
-enum ksrc_type {
-	KSRC_VMLINUX,
-	KSRC_KALLSYMS,
-};
-
-/*
- * One kernel candidate. @user_named: given with -k/--kallsyms (no fallback
- * after it). @live: it is LIVE_ROOT/proc/kallsyms. Returns true when settled.
- */
-static bool try_kernel_file(const struct sampo_symbolizer *s, struct sym_src *src,
-			    const char *path, enum ksrc_type type, bool live,
-			    struct strbuf *tried, bool *mismatched)
-{
-	struct sampo_build_id found = { 0 };
-	enum bid_check chk = BID_NOT_RECORDED;
-	char errbuf[256] = "";
-	int err;
-
-	if (!live && !file_exists(path)) {
-		note_tried(tried, path, "not found", NULL);
-		return false;
-	}
-	if (type == KSRC_VMLINUX) {
-		chk = check_elf_bid(src, path, &found);
-	} else if (live) {
-		if (!live_kernel_bid(s, &found))
-			chk = !src->bid.size ? BID_NOT_RECORDED :
-			      sampo_build_id__equal(&found, &src->bid) ? BID_MATCH : BID_MISMATCH;
-		else if (src->bid.size)
-			chk = BID_UNREADABLE;
-	} else if (kallsyms_dir_bid(path, &found) && src->bid.size) {
-		chk = sampo_build_id__equal(&found, &src->bid) ? BID_MATCH : BID_MISMATCH;
-	}
-	if (chk == BID_MISMATCH || chk == BID_UNREADABLE) {
-		note_tried(tried, path, "build-id unknown", &found);
-		*mismatched = true;
-		if (!s->force)
-			return false;
-	}
-	if (type == KSRC_VMLINUX) {
-		err = load_elf(s, path, &src->symtab, errbuf, sizeof(errbuf));
-	} else {
-		SAMPO_OPTS(sampo_symtab_kallsyms_opts, ko, .errbuf = errbuf,
-			   .errbuf_sz = sizeof(errbuf));
-
-		err = sampo_symtab__load_kallsyms(path, &ko, &src->symtab);
-	}
-	if (err) {
-		note_tried(tried, path,
-			   err == -EPERM ? "addresses hidden by kptr_restrict"
-			   : errbuf[0]   ? errbuf
-					 : "cannot load",
-			   NULL);
-		return false;
-	}
-	src->has_ref = !sampo_symtab__kallsyms_ref(src->symtab, "_text", &src->ref_addr) ||
-		       !sampo_symtab__kallsyms_ref(src->symtab, "_stext", &src->ref_addr);
-	src->path = strdup(path);
-	src->kallsyms = type == KSRC_KALLSYMS;
-	src->live = live;
-	src->placement = src->kallsyms ? SAMPO_PLACED_KALLSYMS : SAMPO_PLACED_FILE;
-	src->verified = chk == BID_MATCH;
-	return true;
-}
-
-/* What a guest given no kernel symbols should be given (empty for the host, or when mounted) */
-static const char *guest_advice(const struct sampo_symbolizer *s)
-{
-	if (!s->guest || s->live_root)
-		return "";
-	if (sampo_machine__pid(s->machine) == 0)
-		return " (name its symbols with --guestvmlinux, --guestkallsyms or --guestmount)";
-	return " (--guestmount DIR gives them from DIR/<pid>/proc/kallsyms)";
-}
-
-static void src_load_kernel(const struct sampo_symbolizer *s, struct sym_src *src)
-{
-	static const char *const vmlinux_fmt[] = {
-		"/usr/lib/debug/boot/vmlinux-%s",
-		"/boot/vmlinux-%s",
-		"/lib/modules/%s/build/vmlinux",
-		"/usr/lib/debug/lib/modules/%s/vmlinux",
-	};
-	struct strbuf tried = { 0 };
-	char hex[SAMPO_BUILD_ID_HEX_SIZE];
-	bool mismatched = false, done = false, user_named = false;
-	char *path = NULL;
-
-	bid_hex(&src->bid, hex);
-	if (s->vmlinux) {
-		user_named = true;
-		done = try_kernel_file(s, src, s->vmlinux, KSRC_VMLINUX, false, &tried,
-				       &mismatched);
-	} else if (s->kallsyms) {
-		char *live = s->live_root ? path_join(s->live_root, "proc/kallsyms") : NULL;
-
-		user_named = true;
-		done = try_kernel_file(s, src, s->kallsyms, KSRC_KALLSYMS,
-				       live && !strcmp(live, s->kallsyms), &tried, &mismatched);
-		free(live);
-	}
-	if (!user_named && src->bid.size && s->buildid_dir) {
-		if (!sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "elf", &path)) {
-			done = try_kernel_file(s, src, path, KSRC_VMLINUX, false, &tried,
-					       &mismatched);
-			free(path);
-			path = NULL;
-		}
-		if (!done &&
-		    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "kallsyms", &path)) {
-			done = try_kernel_file(s, src, path, KSRC_KALLSYMS, false, &tried,
-					       &mismatched);
-			free(path);
-			path = NULL;
-		}
-		if (!done) {
-			sb_addf(&tried, "%sbuild-id cache '%s'", tried.len ? ", " : "",
-				s->buildid_dir);
-		}
-	}
-	for (size_t i = 0; !user_named && !done && s->osrelease && i < ARRAY_SIZE(vmlinux_fmt);
-	     i++) {
-		char *p;
-
-		if (asprintf(&p, vmlinux_fmt[i], s->osrelease) < 0)
-			break;
-		path = s->symfs ? path_join(s->symfs, p) : strdup(p);
-		free(p);
-		if (!path)
-			break;
-		done = try_kernel_file(s, src, path, KSRC_VMLINUX, false, &tried, &mismatched);
-		free(path);
-		path = NULL;
-	}
-	if (!user_named && !done && s->live_root) {
-		/* the running kernel: by build-id, or by release when none was recorded */
-		struct sampo_build_id live_bid = { 0 };
-		char *release = live_osrelease(s);
-		bool use = false;
-
-		path = path_join(s->live_root, "proc/kallsyms");
-		if (src->bid.size) {
-			use = !live_kernel_bid(s, &live_bid) &&
-			      sampo_build_id__equal(&live_bid, &src->bid);
-			if (!use) {
-				note_tried(&tried, "running kernel", "build-id unknown",
-					   &live_bid);
-			}
-		} else if (release && s->osrelease && !strcmp(release, s->osrelease)) {
-			use = true;
-		} else {
-			sb_addf(&tried, "%srunning kernel (release %s, recorded %s)",
-				tried.len ? ", " : "", release ? release : "unknown",
-				s->osrelease ? s->osrelease : "unknown");
-		}
-		if (use && path)
-			done = try_kernel_file(s, src, path, KSRC_KALLSYMS, true, &tried,
-					       &mismatched);
-		free(release);
-		free(path);
-		path = NULL;
-	}
-
-	if (done && !src->verified && !src->bid.size && src->live && s->guest) {
-		if (asprintf(&src->warning,
-			     "no %s build-id was recorded: using '%s' of --guestmount unchecked "
-			     "(right only if the guest still runs the kernel it ran when recording)",
-			     s->kname, src->path) < 0)
-			src->warning = NULL;
-	} else if (done && !src->verified && !src->bid.size && src->live) {
-		if (asprintf(&src->warning,
-			     "no %s build-id was recorded: using the running kernel's '%s' "
-			     "because its release is the recorded %s (right only if it is the same "
-			     "build; -k or --kallsyms name another)",
-			     s->kname, src->path, s->osrelease) < 0)
-			src->warning = NULL;
-	} else if (done && !src->verified && !src->bid.size) {
-		if (asprintf(&src->debug, "no %s build-id was recorded: using '%s' unchecked",
-			     s->kname, src->path) < 0)
-			src->debug = NULL;
-	} else if (done && mismatched) {
-		if (asprintf(&src->warning,
-			     "%s recorded with build-id %s; using '%s' though its build-id "
-			     "differs (--force); tried %s",
-			     s->kname, hex, src->path, tried.buf ? tried.buf : "") < 0)
-			src->warning = NULL;
-	} else if (!done) {
-		if (asprintf(&src->warning,
-			     "no %s symbols %s%s%s%s%s: tried %s; %s samples stay unresolved%s",
-			     s->kname, src->bid.size ? "for build-id " : "(no build-id recorded",
-			     src->bid.size ? hex : "",
-			     s->osrelease ? (src->bid.size ? " release " : ", release ") : "",
-			     s->osrelease ? s->osrelease : "", src->bid.size ? "" : ")",
-			     tried.buf ? tried.buf : "nothing", s->kname,
-			     user_named ? "" : guest_advice(s)) < 0)
-			src->warning = NULL;
-	}
-	free(tried.buf);
-}
-
-/* ---- modules ------------------------------------------------------------------------------- */
-
-/* The files under SYMFS/lib/modules/R that may be module @name, in index order. */
-static void mod_index_build(struct sampo_symbolizer *s)
-{
-	pthread_mutex_lock(&s->mod_lock);
-	if (!s->mod_index_built && s->osrelease) {
-		char *dir;
-
-		if (asprintf(&dir, "%s/lib/modules/%s", s->symfs ? s->symfs : "", s->osrelease) >= 0) {
-			/* on -ENOMEM, what was found is kept: fewer candidates, never wrong ones */
-			(void)sampo_module_files__walk(dir, &s->mod_files, &s->nr_mod_files);
-			free(dir);
-		}
-	}
-	s->mod_index_built = true;
-	pthread_mutex_unlock(&s->mod_lock);
-}
-
-/*
- * One module candidate: read (decompress), check the build-id, then place
- * the sections: by the recorded section map, else by the loader's layout.
- */
-static bool try_module_file(const struct sampo_symbolizer *s, struct sym_src *src,
-			    const char *path, struct strbuf *tried, bool *mismatched)
-{
-	struct sampo_section_addr *layout = NULL;
-	const struct sampo_section_addr *secs;
-	struct sampo_build_id found = { 0 };
-	size_t len, nr = 0;
-	char errbuf[256] = "";
-	bool match = false;
-	void *image;
-	int err;
-
-	if (!file_exists(path)) {
-		note_tried(tried, path, "not found", NULL);
-		return false;
-	}
-	err = sampo_module__read_file(path, &image, &len);
-	if (err) {
-		note_tried(tried, path, err == -SAMPO_ERR_DECOMPRESS ? "does not decompress"
-								     : "cannot read",
-			   NULL);
-		return false;
-	}
-	err = sampo_build_id__from_elf_mem(image, len, &found);
-	if (src->bid.size) {
-		match = !err && sampo_build_id__equal(&found, &src->bid);
-		if (!match) {
-			note_tried(tried, path, "no build-id", &found);
-			*mismatched = true;
-			if (!s->force) {
-				free(image);
-				return false;
-			}
-		}
-	}
-	secs = sampo_module_sections__find(s->modsecs, src->bid.size ? &src->bid : &found,
-					   src->name, &nr);
-	if (secs) {
-		src->placement = SAMPO_PLACED_SECTION_MAP;
-	} else {
-		err = sampo_module__layout(image, len, 0, &layout, &nr);
-		if (err) {
-			note_tried(tried, path, "not a kernel module", NULL);
-			free(image);
-			return false;
-		}
-		secs = layout;
-		src->relative = true;
-		src->placement = SAMPO_PLACED_LAYOUT;
-	}
-	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_demangle = s->no_demangle, .no_debug_file = true,
-		   .sections = secs, .nr_sections = nr, .errbuf = errbuf,
-		   .errbuf_sz = sizeof(errbuf));
-	err = sampo_symtab__load_elf_mem(image, len, path, &eo, &src->symtab);
-	sampo_section_addrs__free(layout, layout ? nr : 0);
-	free(image);
-	if (err) {
-		note_tried(tried, path, errbuf[0] ? errbuf : "cannot load", NULL);
-		src->placement = SAMPO_PLACED_NONE;
-		src->relative = false;
-		return false;
-	}
-	src->path = strdup(path);
-	src->verified = match;
-	return true;
-}
-
-static void src_load_module(struct sampo_symbolizer *s, struct sym_src *src)
-{
-	struct strbuf tried = { 0 };
-	char hex[SAMPO_BUILD_ID_HEX_SIZE];
-	bool mismatched = false, done = false;
-	char *path = NULL;
-
-	if (src->bid.size && s->buildid_dir &&
-	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "elf", &path)) {
-		done = try_module_file(s, src, path, &tried, &mismatched);
-		free(path);
-		path = NULL;
-	}
-	if (!done && src->hint && src->hint[0] == '/') {
-		if (!s->guest)
-			done = try_module_file(s, src, src->hint, &tried, &mismatched);
-		if (!done && s->symfs) {
-			path = path_join(s->symfs, src->hint);
-			if (path)
-				done = try_module_file(s, src, path, &tried, &mismatched);
-			free(path);
-			path = NULL;
-		}
-	}
-	if (!done) {
-		mod_index_build(s);
-		/* the index is complete and no longer changes once built */
-		for (size_t i = 0; !done && i < s->nr_mod_files; i++) {
-			if (!strcmp(s->mod_files[i].name, src->name) &&
-			    (!src->hint || strcmp(s->mod_files[i].path, src->hint)))
-				done = try_module_file(s, src, s->mod_files[i].path, &tried,
-						       &mismatched);
-		}
-		if (!done && s->osrelease) {
-			sb_addf(&tried, "%s%s/lib/modules/%s", tried.len ? ", " : "",
-				s->symfs ? s->symfs : "", s->osrelease);
-		}
-	}
-	bid_hex(&src->bid, hex);
-	if (mismatched && (!done || s->force)) {
-		if (asprintf(&src->warning, "module %s was recorded with build-id %s; %s: %s",
-			     src->name, hex,
-			     done ? "using a file with another build-id (--force)"
-				  : "no file has it, its samples stay unresolved",
-			     tried.buf ? tried.buf : "") < 0)
-			src->warning = NULL;
-	} else if (!done) {
-		if (asprintf(&src->debug, "no file for module %s (build-id %s): tried %s", src->name,
-			     hex, tried.buf ? tried.buf : "nothing") < 0)
-			src->debug = NULL;
-	}
-	free(tried.buf);
-}
-
-/* The kallsyms snapshot cached under the kernel's build-id (or --kallsyms), for modules. */
-static void src_load_kallsyms(const struct sampo_symbolizer *s, struct sym_src *src)
-{
-	struct strbuf tried = { 0 };
-	bool mismatched = false;
-	char *path = NULL;
-
-	if (s->kallsyms) {
-		(void)try_kernel_file(s, src, s->kallsyms, KSRC_KALLSYMS, false, &tried, &mismatched);
-	} else if (src->bid.size && s->buildid_dir &&
-		   !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "kallsyms", &path)) {
-		(void)try_kernel_file(s, src, path, KSRC_KALLSYMS, false, &tried, &mismatched);
-		free(path);
-	}
-	free(tried.buf);
-}
+/* ---- sources and the loader threads ---------------------------------------------------------- */
 
 static void src_load(struct sampo_symbolizer *s, struct sym_src *src)
 {
 	if (src->kind == SRC_KALLSYMS)
-		src_load_kallsyms(s, src);
+		sampo_symbolizer__load_kallsyms(s, src);
 	else if (src->kind == SRC_KERNEL)
-		src_load_kernel(s, src);
+		sampo_symbolizer__load_kernel(s, src);
 	else if (src->kind == SRC_MODULE)
-		src_load_module(s, src);
+		sampo_symbolizer__load_module(s, src);
 	else
-		src_load_user(s, src);
+		sampo_symbolizer__load_user(s, src);
 }
-
-/* ---- sources and the loader threads ---------------------------------------------------------- */
 
 static void src_free(struct sym_src *src)
 {
@@ -949,9 +200,10 @@ static void src_free(struct sym_src *src)
 }
 
 /* Find or create (PENDING) the source for (kind, name, bid). Caller holds s->lock. */
-static struct sym_src *src_findnew_locked(struct sampo_symbolizer *s, enum src_kind kind,
-					  const char *name, const struct sampo_build_id *bid,
-					  const char *hint)
+struct sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s, enum src_kind kind,
+						     const char *name,
+						     const struct sampo_build_id *bid,
+						     const char *hint)
 {
 	struct sym_src *src;
 
@@ -984,7 +236,7 @@ static struct sym_src *src_findnew_locked(struct sampo_symbolizer *s, enum src_k
 }
 
 /* Load @src, or wait for the thread loading it. */
-static void src_ensure(struct sampo_symbolizer *s, struct sym_src *src)
+void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sym_src *src)
 {
 	pthread_mutex_lock(&s->lock);
 	if (src->state == SRC_PENDING) {
@@ -1116,12 +368,16 @@ static int start_preload(struct sampo_symbolizer *s)
 		if (b->kmod) {
 			char *name = sampo_module__name(b->name);
 
-			src = name ? src_findnew_locked(s, SRC_MODULE, name, &b->bid, b->name) : NULL;
+			src = name ? sampo_symbolizer__src_findnew_locked(s, SRC_MODULE, name,
+									  &b->bid, b->name) :
+				     NULL;
 			free(name);
 		} else if (b == s->kernel_bid)
-			src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &b->bid, NULL);
+			src = sampo_symbolizer__src_findnew_locked(
+				s, SRC_KERNEL, "[kernel.kallsyms]", &b->bid, NULL);
 		else if (!is_kernel_mode(b->cpumode))
-			src = src_findnew_locked(s, SRC_USER, b->name, &b->bid, NULL);
+			src = sampo_symbolizer__src_findnew_locked(s, SRC_USER, b->name, &b->bid,
+								   NULL);
 		else
 			continue;
 		if (src)
@@ -1218,7 +474,7 @@ static struct sampo_symbolizer *guest_new(struct sampo_symbolizer *host, struct 
 		if (!err)
 			err = dup_opt(&g->live_root, g->symfs);
 		if (!err)
-			g->osrelease = live_osrelease(g);
+			g->osrelease = sampo_symbolizer__live_osrelease(g);
 	}
 	if (!err)
 		err = copy_build_ids(g, host->features);
@@ -1286,7 +542,8 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 	if (!err)
 		err = dup_opt(&s->kallsyms, SOPTS_GET(opts, kallsyms, NULL));
 	if (!err)
-		err = dup_opt(&s->live_root, SOPTS_GET(opts, live_root, NULL) ? opts->live_root : "/");
+		err = dup_opt(&s->live_root,
+			      SOPTS_GET(opts, live_root, NULL) ? opts->live_root : "/");
 	if (!err && !s->live_root)
 		err = dup_opt(&s->live_root, "/");
 	if (!err && features && sampo_features__has(features, SAMPO_FEAT_OSRELEASE) &&
@@ -1497,47 +754,6 @@ static bool dso_replaced_later(struct sampo_symbolizer *s, const struct sampo_ds
 	return stale;
 }
 
-/* A module's build-id: its MMAP2's, else the table entry of the same path or module name. */
-static void module_recorded_bid(const struct sampo_symbolizer *s, const struct sampo_dso *dso,
-				const char *modname, struct sampo_build_id *ret)
-{
-	size_t size = 0;
-	const uint8_t *b = sampo_dso__build_id(dso, &size);
-
-	memset(ret, 0, sizeof(*ret));
-	if (b && size && size <= SAMPO_BUILD_ID_SIZE) {
-		memcpy(ret->data, b, size);
-		ret->size = size;
-		return;
-	}
-	for (size_t i = 0; i < s->nr_bids; i++) {
-		if (s->bids[i].kmod && !strcmp(s->bids[i].name, dso->long_name)) {
-			*ret = s->bids[i].bid;
-			return;
-		}
-	}
-	for (size_t i = 0; i < s->nr_bids; i++) {
-		char *name;
-
-		if (!s->bids[i].kmod)
-			continue;
-		name = sampo_module__name(s->bids[i].name);
-		if (name && !strcmp(name, modname)) {
-			*ret = s->bids[i].bid;
-			free(name);
-			return;
-		}
-		free(name);
-	}
-	/* the section maps were keyed by the build-id the running module had */
-	for (size_t i = 0; s->modsecs && i < s->modsecs->nr; i++) {
-		if (!strcmp(s->modsecs->mods[i].name, modname)) {
-			*ret = s->modsecs->mods[i].bid;
-			return;
-		}
-	}
-}
-
 static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 {
 	struct sampo_dso *dso = e->dso;
@@ -1548,7 +764,8 @@ static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 		e->kind = ENT_KERNEL;
 		dso_recorded_bid(s, dso, true, &bid);
 		pthread_mutex_lock(&s->lock);
-		src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &bid, NULL);
+		src = sampo_symbolizer__src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &bid,
+							   NULL);
 		pthread_mutex_unlock(&s->lock);
 	} else if (dso->is_ksymbol) {
 		e->kind = ENT_BPF;
@@ -1558,9 +775,10 @@ static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 		e->module = sampo_module__name(dso->long_name);
 		if (!e->module)
 			return -ENOMEM;
-		module_recorded_bid(s, dso, e->module, &bid);
+		sampo_symbolizer__module_recorded_bid(s, dso, e->module, &bid);
 		pthread_mutex_lock(&s->lock);
-		src = src_findnew_locked(s, SRC_MODULE, e->module, &bid, dso->long_name);
+		src = sampo_symbolizer__src_findnew_locked(s, SRC_MODULE, e->module, &bid,
+							   dso->long_name);
 		pthread_mutex_unlock(&s->lock);
 	} else if (dso->space == SAMPO_DSO_SPACE_USER) {
 		const char *name = dso->long_name;
@@ -1571,10 +789,10 @@ static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 		}
 		if (!strcmp(name, "[vdso]") || name[0] == '/') {
 			e->kind = ENT_USER;
-			e->perf_map = is_perf_map(name);
+			e->perf_map = sampo_symbolizer__is_perf_map(name);
 			dso_recorded_bid(s, dso, false, &bid);
 			pthread_mutex_lock(&s->lock);
-			src = src_findnew_locked(s, SRC_USER, name, &bid, NULL);
+			src = sampo_symbolizer__src_findnew_locked(s, SRC_USER, name, &bid, NULL);
 			pthread_mutex_unlock(&s->lock);
 		} else {
 			e->kind = ENT_NONE;
@@ -1607,51 +825,24 @@ static bool same_boot(struct sampo_symbolizer *s, const struct sym_src *k)
 	       ref_addr == k->ref_addr;
 }
 
-static struct sym_src *boot_kallsyms(struct sampo_symbolizer *s)
+struct sym_src *sampo_symbolizer__boot_kallsyms(struct sampo_symbolizer *s)
 {
 	struct sym_src *k = kernel_src(s), *ks;
 
 	if (!k)
 		return NULL;
-	src_ensure(s, k);
+	sampo_symbolizer__src_ensure(s, k);
 	if (same_boot(s, k))
 		return k;
 	/* the kernel's symbols came from a vmlinux: the cached snapshot may still place modules */
 	pthread_mutex_lock(&s->lock);
-	ks = src_findnew_locked(s, SRC_KALLSYMS, "[kernel.kallsyms]", &k->bid, NULL);
+	ks = sampo_symbolizer__src_findnew_locked(s, SRC_KALLSYMS, "[kernel.kallsyms]", &k->bid,
+						  NULL);
 	pthread_mutex_unlock(&s->lock);
 	if (!ks)
 		return NULL;
-	src_ensure(s, ks);
+	sampo_symbolizer__src_ensure(s, ks);
 	return same_boot(s, ks) ? ks : NULL;
-}
-
-/* No .ko for a module: its symbols in a kallsyms snapshot of the recording boot, if they fit its map */
-static void module_kallsyms_fallback(struct sampo_symbolizer *s, struct dso_ent *e,
-				     const struct sampo_map *map)
-{
-	struct sym_src *k = boot_kallsyms(s);
-	const struct sampo_symbol *sym;
-
-	if (!k || !map)
-		return;
-	sym = sampo_symtab__find(k->symtab, map->start);
-	if (!sym) {
-		/* the first symbol of the module may start after the map's first byte */
-		for (size_t i = 0; i < sampo_symtab__nr(k->symtab); i++) {
-			const struct sampo_symbol *c = sampo_symtab__at(k->symtab, i);
-
-			if (sampo_symbol__start(c) >= map->start && sampo_symbol__start(c) < map->end) {
-				sym = c;
-				break;
-			}
-		}
-	}
-	if (!sym || !sampo_symtab__symbol_module(k->symtab, sym) ||
-	    strcmp(sampo_symtab__symbol_module(k->symtab, sym), e->module))
-		return;
-	e->ksrc = k;
-	e->usable = true;
 }
 
 /* After the source is loaded: relocation and the checks that need the machine. */
@@ -1665,7 +856,7 @@ static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e, const struc
 	e->usable = src->symtab != NULL;
 	if (e->kind == ENT_MODULE) {
 		if (!e->usable)
-			module_kallsyms_fallback(s, e, map);
+			sampo_symbolizer__module_kallsyms_fallback(s, e, map);
 		return;
 	}
 	if (!e->usable || e->kind == ENT_USER)
@@ -1798,7 +989,7 @@ static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct 
 	if (e->kind == ENT_USER && map->identity && !e->perf_map)
 		return NULL;
 	if (!e->ready) {
-		src_ensure(s, e->src);
+		sampo_symbolizer__src_ensure(s, e->src);
 		ent_ready(s, e, map);
 	}
 	if (!e->usable || e->stale)
@@ -1877,50 +1068,9 @@ static struct sym_src *kernel_src(struct sampo_symbolizer *s)
 	else if (s->kernel_bid)
 		bid = s->kernel_bid->bid;
 	pthread_mutex_lock(&s->lock);
-	src = src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &bid, NULL);
+	src = sampo_symbolizer__src_findnew_locked(s, SRC_KERNEL, "[kernel.kallsyms]", &bid, NULL);
 	pthread_mutex_unlock(&s->lock);
 	return src;
-}
-
-/*
- * With section maps, an address outside every module map (init code,
- * sections of 6.4+ kernels' other regions) belongs to the module with the
- * closest section start below it, if that module's .ko has a symbol there.
- */
-static const struct sampo_symbol *find_by_section_map(struct sampo_symbolizer *s, uint64_t addr,
-						      const char **ret_module)
-{
-	const struct modsec_module *best = NULL;
-	const struct sampo_symbol *sym;
-	uint64_t best_start = 0;
-	struct sym_src *src;
-
-	if (!s->modsecs)
-		return NULL;
-	for (size_t i = 0; i < s->modsecs->nr; i++) {
-		const struct modsec_module *m = &s->modsecs->mods[i];
-
-		for (size_t j = 0; j < m->nr; j++) {
-			if (m->secs[j].addr <= addr && m->secs[j].addr >= best_start) {
-				best = m;
-				best_start = m->secs[j].addr;
-			}
-		}
-	}
-	if (!best)
-		return NULL;
-	pthread_mutex_lock(&s->lock);
-	src = src_findnew_locked(s, SRC_MODULE, best->name, &best->bid, NULL);
-	pthread_mutex_unlock(&s->lock);
-	if (!src)
-		return NULL;
-	src_ensure(s, src);
-	if (!src->symtab || src->relative)
-		return NULL;
-	sym = sampo_symtab__find(src->symtab, addr);
-	if (sym && ret_module)
-		*ret_module = src->name;
-	return sym;
 }
 
 const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symbolizer *s,
@@ -1936,10 +1086,10 @@ const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symboliz
 		*ret_module = NULL;
 	if (!s)
 		return NULL;
-	sym = find_by_section_map(s, addr, ret_module);
+	sym = sampo_symbolizer__find_by_section_map(s, addr, ret_module);
 	if (sym)
 		return sym;
-	k = boot_kallsyms(s);
+	k = sampo_symbolizer__boot_kallsyms(s);
 	sym = k ? sampo_symtab__find(k->symtab, addr) : NULL;
 	mod = sym ? sampo_symtab__symbol_module(k->symtab, sym) : NULL;
 	if (mod) {

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * internal/symbolizer.h - the symbolizer's body, shared by its files:
+ * lib/symbolizer.c (the tables, the loader threads, binding DSOs and the
+ * lookups), lib/symbolizer-user.c (user DSOs, [vdso], JIT perf maps),
+ * lib/symbolizer-kernel.c (the kernel: vmlinux or kallsyms) and
+ * lib/symbolizer-module.c (kernel modules). The loaders choose and load a
+ * source's file and write only that source; see lib/symbolizer.c for the
+ * states and the threads.
+ */
+#ifndef SAMPO_INTERNAL_SYMBOLIZER_H
+#define SAMPO_INTERNAL_SYMBOLIZER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sampo/buildid.h>
+#include "internal/util.h"
+
+struct sampo_dso;
+struct sampo_features;
+struct sampo_machine;
+struct sampo_map;
+struct sampo_module_file;
+struct sampo_module_sections;
+struct sampo_symbol;
+struct sampo_symtab;
+
+#define MAX_PRELOAD_THREADS 2
+
+enum src_kind {
+	SRC_USER,
+	SRC_KERNEL,
+	SRC_MODULE,
+	SRC_KALLSYMS, /* the cached kallsyms snapshot, beside a vmlinux: places modules */
+};
+
+enum src_state {
+	SRC_PENDING,
+	SRC_LOADING,
+	SRC_DONE,
+};
+
+struct sym_src {
+	enum src_kind kind;
+	char *name; /* DSO long name (user), "[kernel.kallsyms]" (kernel), "ext4" (module) */
+	char *hint; /* module: the recorded path, or NULL */
+	struct sampo_build_id bid; /* recorded; size 0: none recorded */
+	enum src_state state;	   /* under s->lock until DONE */
+
+	/* written by the loader, read once DONE */
+	struct sampo_symtab *symtab; /* NULL: no usable file */
+	char *path;		     /* the file the symbols came from */
+	bool kallsyms;		     /* kernel: from a kallsyms file, not a vmlinux */
+	bool verified;		     /* its build-id was checked against the recorded one */
+	bool relative;		     /* module laid out from 0: look up addr - map start */
+	bool absolute;		     /* perf map (JIT): addresses as sampled */
+	int placement;		     /* enum sampo_symbol_placement */
+	bool has_ref;		     /* kernel: ref_addr is the source's _text */
+	bool live;		     /* kernel: the running kernel's /proc/kallsyms */
+	uint64_t ref_addr;
+	char *warning; /* to log once, from the caller's thread */
+	char *debug;   /* the same at debug level */
+
+	bool warned; /* caller's thread only */
+	struct sym_src *next;
+};
+
+enum ent_kind {
+	ENT_NONE,   /* no symbols: anonymous memory, unknown kinds */
+	ENT_USER,   /* file offset -> vaddr -> table */
+	ENT_KERNEL, /* sampled - delta -> table */
+	ENT_MODULE, /* a .ko placed by section, or the kallsyms module symbols */
+	ENT_BPF,    /* one symbol covering the map, named after the ksymbol */
+};
+
+struct dso_ent {
+	struct sampo_dso *dso; /* reference */
+	enum ent_kind kind;
+	struct sym_src *src;
+	bool ready;	       /* src is DONE and its messages were logged */
+	uint64_t delta;	       /* kernel: sampled address - table address (mod 2^64) */
+	bool usable;	       /* checks at binding time passed */
+	bool stale; /* a newer version of the file came later (see dso_replaced_later()) */
+	bool perf_map;	       /* ENT_USER: /tmp/perf-PID.map */
+	char *module;	       /* ENT_MODULE: name without brackets */
+	struct sym_src *ksrc;  /* ENT_MODULE: the kallsyms source used instead of a .ko */
+	struct sampo_symtab *own; /* ENT_BPF: the one-symbol table */
+	struct dso_ent *next;
+};
+
+struct sampo_symbolizer {
+	struct sampo_machine *machine;
+
+	/*
+	 * Guests: the host's symbolizer makes one child per guest machine, at
+	 * the first lookup in one of its DSOs. A child knows only its guest's
+	 * build-ids and files: the guest sources given, or its tree under
+	 * --guestmount; never the host's running kernel or recorded paths.
+	 */
+	bool guest;	     /* this is a guest's child */
+	const char *kname;   /* "kernel" or "guest kernel", for messages */
+	char *kname_buf;     /* kname when made up */
+	char *guest_vmlinux; /* host: --guestvmlinux, --guestkallsyms, --guestmount */
+	char *guest_kallsyms;
+	char *guestmount;
+	const struct sampo_features *features; /* host: borrowed, for the guests' build-ids */
+	struct sampo_symbolizer *guests;       /* host: the children */
+	struct sampo_symbolizer *gnext;
+	struct sampo_symbolizer *parent; /* guest: the host's */
+
+	/* configuration: immutable after __new(), read by loader threads */
+	char *symfs;
+	char *vmlinux;
+	char *kallsyms;
+	char *buildid_dir; /* NULL: no cache */
+	char *live_root;
+	char *osrelease; /* recorded */
+	bool force;
+	bool no_demangle;
+	const struct sampo_module_sections *modsecs;
+
+	/* NAME.ko* under SYMFS/lib/modules/R, built once by whichever thread needs it */
+	pthread_mutex_t mod_lock;
+	bool mod_index_built;
+	struct sampo_module_file *mod_files;
+	size_t nr_mod_files;
+
+	/* the build-id table, copied */
+	struct feat_bid {
+		uint8_t cpumode;
+		bool kmod;
+		struct sampo_build_id bid;
+		char *name;
+	} *bids;
+	size_t nr_bids;
+	const struct feat_bid *kernel_bid; /* the kernel's entry, or NULL */
+
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	struct sym_src *sources; /* list; appended under lock */
+	struct sym_src **preload;
+	size_t nr_preload, next_preload;
+	bool stop;
+	pthread_t threads[MAX_PRELOAD_THREADS];
+	size_t nr_threads;
+
+	/* caller's thread only */
+	struct dso_ent **ents;
+	size_t ents_cap, nr_ents; /* power of two */
+};
+
+struct strbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+/*
+ * How a candidate file's build-id compares with the recorded one. A file
+ * without a build-id when one was recorded is another file too.
+ */
+enum bid_check {
+	BID_NOT_RECORDED,
+	BID_MATCH,
+	BID_MISMATCH,
+	BID_UNREADABLE,
+};
+
+/* ---- lib/symbolizer.c: helpers of the loaders -------------------------------------------- */
+
+/* printf to a growing buffer; on -ENOMEM the text is cut short, never lost */
+void sampo_symbolizer__addf(struct strbuf *sb, const char *fmt, ...) SAMPO_PRINTF(2, 3);
+/* @bid in hex into @hex (SAMPO_BUILD_ID_HEX_SIZE bytes), or "(none)" */
+void sampo_symbolizer__bid_hex(const struct sampo_build_id *bid, char *hex);
+/* @a/@b, malloc'ed; NULL when out of memory or when @b would climb out of @a */
+char *sampo_symbolizer__path_join(const char *a, const char *b);
+bool sampo_symbolizer__file_exists(const char *path);
+enum bid_check sampo_symbolizer__check_elf_bid(const struct sym_src *src, const char *path,
+					       struct sampo_build_id *found);
+/* adds "'PATH' (WHAT)" or "'PATH' (build-id HEX)" to the list of files tried */
+void sampo_symbolizer__note_tried(struct strbuf *tried, const char *path, const char *what,
+				  const struct sampo_build_id *found);
+int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *path,
+			       struct sampo_symtab **ret, char *errbuf, size_t errbuf_sz);
+
+/* ---- lib/symbolizer.c: the sources (caller's thread or loaders) --------------------------- */
+
+/* Find or create (PENDING) the source for (kind, name, bid). Caller holds s->lock. */
+struct sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s, enum src_kind kind,
+						     const char *name,
+						     const struct sampo_build_id *bid,
+						     const char *hint);
+/* Load @src, or wait for the thread loading it; logs its messages once. */
+void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sym_src *src);
+/* The kallsyms source of the recording boot (the kernel's, or the cached snapshot), or NULL */
+struct sym_src *sampo_symbolizer__boot_kallsyms(struct sampo_symbolizer *s);
+
+/* ---- the loaders: choose the file of a PENDING source and load it -------------------------- */
+
+/* lib/symbolizer-user.c */
+bool sampo_symbolizer__is_perf_map(const char *name);
+void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sym_src *src);
+
+/* lib/symbolizer-kernel.c */
+void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct sym_src *src);
+void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sym_src *src);
+/* LIVE_ROOT/proc/sys/kernel/osrelease, malloc'ed; NULL when unreadable or not a plain name */
+char *sampo_symbolizer__live_osrelease(const struct sampo_symbolizer *s);
+
+/* lib/symbolizer-module.c */
+void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sym_src *src);
+/* A module's build-id: its MMAP2's, else the build-id table's, else the section maps' */
+void sampo_symbolizer__module_recorded_bid(const struct sampo_symbolizer *s,
+					   const struct sampo_dso *dso, const char *modname,
+					   struct sampo_build_id *ret);
+/* No .ko for a module: its symbols in a kallsyms snapshot of the recording boot, if they fit */
+void sampo_symbolizer__module_kallsyms_fallback(struct sampo_symbolizer *s, struct dso_ent *e,
+						const struct sampo_map *map);
+/* An address outside every module map, by the recorded section maps */
+const struct sampo_symbol *sampo_symbolizer__find_by_section_map(struct sampo_symbolizer *s,
+								 uint64_t addr,
+								 const char **ret_module);
+
+#endif

@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * symbolizer-user.c - the file of a user DSO's source: the build-id cache,
+ * the running kernel's own [vdso] (when its build-id is the recorded one),
+ * the recorded path, SYMFS + the recorded path; a JIT's /tmp/perf-PID.map
+ * only by that exact name, as a regular file of ours or root's. A file with
+ * another build-id is refused (--force: used, with a warning).
+ *
+ * Runs on a loader thread: reads the symbolizer's configuration, writes
+ * only the source (see lib/symbolizer.c).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <elf.h>
+#include <sys/auxv.h>
+
+#include <sampo/buildid.h>
+#include <sampo/buildid-cache.h>
+#include <sampo/machine.h>
+#include <sampo/modsections.h>
+#include <sampo/symbol.h>
+#include <sampo/symbolizer.h>
+#include "internal/log.h"
+#include "internal/machine.h"
+#include "internal/modsections.h"
+#include "internal/kmodule.h"
+#include "internal/path.h"
+#include "internal/symbol.h"
+#include "internal/symbolizer.h"
+#include "internal/util.h"
+
+/*
+ * Try one user candidate; true when the source is settled (loaded, or forced).
+ * @mismatched: set when a file with another build-id was seen.
+ */
+static bool try_user_file(const struct sampo_symbolizer *s, struct sym_src *src, const char *path,
+			  struct strbuf *tried, bool *mismatched)
+{
+	struct sampo_build_id found;
+	enum bid_check chk;
+	char errbuf[256];
+	int err;
+
+	if (!sampo_symbolizer__file_exists(path)) {
+		sampo_symbolizer__note_tried(tried, path, "not found", NULL);
+		return false;
+	}
+	chk = sampo_symbolizer__check_elf_bid(src, path, &found);
+	if (chk == BID_MISMATCH || chk == BID_UNREADABLE) {
+		sampo_symbolizer__note_tried(tried, path, found.size ? "" : "no build-id", &found);
+		*mismatched = true;
+		if (!s->force)
+			return false;
+	}
+	err = sampo_symbolizer__load_elf(s, path, &src->symtab, errbuf, sizeof(errbuf));
+	if (err) {
+		sampo_symbolizer__note_tried(tried, path, errbuf[0] ? errbuf : "cannot load", NULL);
+		return false;
+	}
+	src->path = strdup(path);
+	src->verified = chk == BID_MATCH;
+	src->placement = SAMPO_PLACED_FILE;
+	return true;
+}
+
+bool sampo_symbolizer__is_perf_map(const char *name)
+{
+	size_t n = strlen(name);
+
+	return !strncmp(name, "/tmp/perf-", 10) && n > 14 && !strcmp(name + n - 4, ".map");
+}
+
+/*
+ * A JIT's perf map, /tmp/perf-PID.map: only by that exact shape (the name is
+ * recorded, the PID in it must be a number), and only a regular file of
+ * ours or root's (see sampo_symtab__load_perf_map()); --force takes another
+ * user's file, as perf's -f does.
+ */
+static void src_load_perf_map(const struct sampo_symbolizer *s, struct sym_src *src)
+{
+	const char *pid = src->name + strlen("/tmp/perf-");
+	size_t digits = strspn(pid, "0123456789");
+	const char *why;
+	int err;
+
+	if (!digits || strcmp(pid + digits, ".map")) {
+		if (asprintf(&src->debug,
+			     "no symbols for '%s': not a perf map name (/tmp/perf-PID.map)",
+			     src->name) < 0)
+			src->debug = NULL;
+		return;
+	}
+	err = sampo_symtab__load_perf_map(src->name, s->force, &src->symtab);
+	if (!err) {
+		src->path = strdup(src->name);
+		src->absolute = true;
+		src->placement = SAMPO_PLACED_FILE;
+		return;
+	}
+	if (err == -ENOENT)
+		return;
+	switch (err) {
+	case -EPERM:
+		why = "it belongs to another user (--force uses it)";
+		break;
+	case -ELOOP:
+		why = "it is a symbolic link";
+		break;
+	case -EINVAL:
+		why = "it is not a regular file";
+		break;
+	default:
+		why = strerror(-err);
+		break;
+	}
+	if (asprintf(&src->warning, "ignoring the JIT perf map '%s': %s", src->name, why) < 0)
+		src->warning = NULL;
+}
+
+/* Bytes mapped at our [vdso], from /proc/self/maps (0 when unknown): the image must fit. */
+static size_t own_vdso_size(unsigned long at)
+{
+	char line[512];
+	size_t size = 0;
+	FILE *f = fopen("/proc/self/maps", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+
+		if (!strstr(line, "[vdso]") || sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		if (lo == at && hi > lo)
+			size = hi - lo;
+		break;
+	}
+	fclose(f);
+	return size;
+}
+
+/*
+ * The running kernel's vDSO, from our own address space: the one to use for
+ * a recorded [vdso] whose build-id it has (a report on the recording
+ * machine), since perf 6.1 does not cache it by default.
+ */
+static int load_own_vdso(const struct sampo_symbolizer *s, struct sym_src *src)
+{
+	unsigned long at = getauxval(AT_SYSINFO_EHDR);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)at;
+	struct sampo_build_id found;
+	size_t len;
+
+	if (!at || memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64)
+		return -ENOENT;
+	len = (size_t)eh->e_shoff + (size_t)eh->e_shnum * eh->e_shentsize;
+	if (len < sizeof(*eh) || len > own_vdso_size(at))
+		return -ENOENT;
+	if (sampo_build_id__from_elf_mem(eh, len, &found) || !src->bid.size ||
+	    !sampo_build_id__equal(&found, &src->bid))
+		return -ENOENT;
+	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_demangle = s->no_demangle, .no_plt = true,
+		   .no_debug_file = true);
+	if (sampo_symtab__load_elf_mem(eh, len, "[vdso]", &eo, &src->symtab))
+		return -ENOENT;
+	src->path = strdup("[vdso] of the running kernel");
+	src->verified = true;
+	src->placement = SAMPO_PLACED_FILE;
+	return 0;
+}
+
+void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sym_src *src)
+{
+	struct strbuf tried = { 0 };
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	bool vdso = !strcmp(src->name, "[vdso]");
+	bool mismatched = false, done = false;
+	char *path = NULL;
+
+	if (sampo_symbolizer__is_perf_map(src->name)) {
+		src_load_perf_map(s, src);
+		return;
+	}
+	if (src->bid.size && s->buildid_dir &&
+	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, vdso ? "vdso" : "elf", &path)) {
+		done = try_user_file(s, src, path, &tried, &mismatched);
+		free(path);
+		path = NULL;
+	}
+	if (!done && vdso && !s->guest)
+		done = !load_own_vdso(s, src);
+	/*
+	 * A guest's paths name files of the guest: only under its --guestmount
+	 * tree. A recorded name that climbs ("/usr/lib/../../x") is nobody's
+	 * real path: no kernel or perf writes one (sampo_symbolizer__path_join() refuses it too).
+	 */
+	if (!done && src->name[0] == '/' && !s->guest && sampo_path__is_clean(src->name))
+		done = try_user_file(s, src, src->name, &tried, &mismatched);
+	if (!done && s->symfs && src->name[0] == '/') {
+		path = sampo_symbolizer__path_join(s->symfs, src->name);
+		if (path)
+			done = try_user_file(s, src, path, &tried, &mismatched);
+		free(path);
+	}
+	sampo_symbolizer__bid_hex(&src->bid, hex);
+	if (mismatched && (!done || s->force)) {
+		if (asprintf(&src->warning, "'%s' was recorded with build-id %s; %s: %s", src->name,
+			     hex,
+			     done ? "using a file with another build-id (--force)" :
+				    "no file has it, its samples stay unresolved",
+			     tried.buf ? tried.buf : "") < 0)
+			src->warning = NULL;
+	} else if (!done) {
+		if (asprintf(&src->debug, "no symbols for '%s' (build-id %s): tried %s", src->name,
+			     hex, tried.buf ? tried.buf : "nothing") < 0)
+			src->debug = NULL;
+	}
+	free(tried.buf);
+}
