@@ -28,7 +28,7 @@
  * run time with dlopen() so that the library does not link a C++ runtime
  * (names stay mangled when libstdc++ is absent), then cut to what perf 6.1
  * prints (no parameters, see lib/demangle.c), and Rust's legacy mangling
- * (_ZN...17h<hash>E) by hand, which drops the hash as rustfilt does.
+ * (_ZN...17h<hash>E) by hand (lib/demangle-rust.c).
  */
 #include <dlfcn.h>
 #include <elf.h>
@@ -123,103 +123,6 @@ static void cxa_demangle_resolve(void)
 	/* the handle stays open for the life of the process, like the function it gave */
 }
 
-static bool is_hex_str(const char *s, size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i];
-
-		if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')))
-			return false;
-	}
-	return true;
-}
-
-static const struct {
-	const char *esc, *repl;
-} rust_escapes[] = {
-	{ "$SP$", "@" },  { "$BP$", "*" },  { "$RF$", "&" },   { "$LT$", "<" },	 { "$GT$", ">" },
-	{ "$LP$", "(" },  { "$RP$", ")" },  { "$C$", "," },    { "$u7e$", "~" }, { "$u20$", " " },
-	{ "$u27$", "'" }, { "$u5b$", "[" }, { "$u5d$", "]" },  { "$u7b$", "{" }, { "$u7d$", "}" },
-	{ "$u3b$", ";" }, { "$u2b$", "+" }, { "$u22$", "\"" },
-};
-
-/*
- * Rust legacy mangling: _ZN{len}{ident}...17h{16 hex}E. Returns a malloc'd
- * "a::b::c", or NULL when @name is not of that shape.
- */
-static char *rust_legacy_demangle(const char *name)
-{
-	size_t len = strlen(name), out_len = 0, comps = 0;
-	const char *p = name + 3, *end;
-	char *out;
-
-	if (len < 3 + 19 + 1 || strncmp(name, "_ZN", 3) || name[len - 1] != 'E')
-		return NULL;
-	end = name + len - 1;
-	if (end - 19 < p || memcmp(end - 19, "17h", 3) || !is_hex_str(end - 16, 16))
-		return NULL;
-	end -= 19; /* drop the hash component */
-
-	/* each component adds "::" where its length digits were: at most twice the input */
-	out = malloc(2 * len + 1);
-	if (!out)
-		return NULL;
-	while (p < end) {
-		size_t n = 0;
-
-		if (*p < '0' || *p > '9')
-			goto fail;
-		while (p < end && *p >= '0' && *p <= '9') {
-			n = n * 10 + (size_t)(*p++ - '0');
-			if (n > len)
-				goto fail;
-		}
-		if (n == 0 || n > (size_t)(end - p))
-			goto fail;
-		if (comps++) {
-			memcpy(out + out_len, "::", 2);
-			out_len += 2;
-		}
-		const char *q = p, *qe = p + n;
-
-		if (qe - q >= 2 && q[0] == '_' && q[1] == '$')
-			q++;
-		while (q < qe) {
-			size_t k;
-
-			if (*q == '.' && q + 1 < qe && q[1] == '.') {
-				memcpy(out + out_len, "::", 2);
-				out_len += 2;
-				q += 2;
-				continue;
-			}
-			if (*q == '$') {
-				for (k = 0; k < ARRAY_SIZE(rust_escapes); k++) {
-					size_t el = strlen(rust_escapes[k].esc);
-
-					if ((size_t)(qe - q) >= el &&
-					    !memcmp(q, rust_escapes[k].esc, el)) {
-						out[out_len++] = rust_escapes[k].repl[0];
-						q += el;
-						break;
-					}
-				}
-				if (k < ARRAY_SIZE(rust_escapes))
-					continue;
-			}
-			out[out_len++] = *q++;
-		}
-		p += n;
-	}
-	if (comps == 0)
-		goto fail;
-	out[out_len] = '\0';
-	return out;
-fail:
-	free(out);
-	return NULL;
-}
-
 /* Return: a malloc'd demangled name, or NULL to keep @name. */
 static char *demangle(const char *name)
 {
@@ -228,7 +131,7 @@ static char *demangle(const char *name)
 
 	if (name[0] != '_' || name[1] != 'Z')
 		return NULL;
-	r = rust_legacy_demangle(name);
+	r = sampo_demangle__rust_legacy(name);
 	if (r)
 		return r;
 	pthread_once(&cxa_once, cxa_demangle_resolve);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
-/* demangle.h - perf's way of printing demangled C++ names (lib/demangle.c) */
+/* demangle.h - names as perf prints them: C++ (lib/demangle.c), Rust (lib/demangle-rust.c) */
 #ifndef SAMPO_INTERNAL_DEMANGLE_H
 #define SAMPO_INTERNAL_DEMANGLE_H
 
@@ -11,5 +11,13 @@
  * "S::operator()(int) const" becomes "S::operator()". Works in place.
  */
 void sampo_demangle__strip_params(char *name);
+
+/*
+ * sampo_demangle__rust_legacy() - a Rust legacy-mangled name
+ * (_ZN...17h<16 hex>E) as "a::b::c", without the hash (lib/demangle-rust.c).
+ * Return: a malloc'd name, or NULL when @name is not of that shape (or out
+ * of memory).
+ */
+char *sampo_demangle__rust_legacy(const char *name);
 
 #endif
