@@ -791,6 +791,7 @@ static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struc
 		e->key = *k;
 		e->hists = h;
 		e->thread = s->thread;
+		e->comm = s->comm;
 		e->frame = frame;
 		/* fill_callchain_info() leaves al->level alone when there is no map */
 		e->level = h->frames[frame].map ? h->frames[frame].level : h->frames[s->self].level;
@@ -1020,7 +1021,7 @@ uint64_t sampo_hist_entry__nr_samples(const struct sampo_hist_entry *e)
 
 const char *sampo_hist_entry__comm(const struct sampo_hist_entry *e)
 {
-	return e->key.comm ? e->key.comm : sampo_thread__comm(e->thread);
+	return e->key.comm ? e->key.comm : e->comm;
 }
 
 int32_t sampo_hist_entry__pid(const struct sampo_hist_entry *e)

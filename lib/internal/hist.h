@@ -107,6 +107,7 @@ struct sampo_hist_entry {
 	struct entry_key key;
 	const struct sampo_hists *hists; /* for the accessors: the frame, the sort keys */
 	struct sampo_thread *thread;	 /* borrowed from a stack */
+	const char *comm;		 /* interned: the first stack's, for the accessor */
 	uint32_t frame;			 /* shown: dso and symbol */
 	uint64_t period, period_acc;
 	uint64_t nr_samples; /* self samples, for -n */

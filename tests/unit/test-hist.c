@@ -527,6 +527,28 @@ static void test_hist__iterate_children(void **state)
 	teardown_with(&t);
 }
 
+static void test_hist__entry_comm_is_first_samples(void **state)
+{
+	const enum sampo_sort_key keys[] = { SAMPO_SORT_DSO, SAMPO_SORT_SYM };
+	SAMPO_OPTS(sampo_hists_opts, o, .sort_keys = keys, .nr_sort_keys = 2);
+	const struct sampo_hist_entry *e;
+	struct setup t = { 0 };
+
+	(void)state;
+	setup_with(&t, &o);
+	add(t.h, 100, C, NULL, 0, 100);
+	comm(t.m, 100, "renamed");
+	add(t.h, 100, C, NULL, 0, 100);
+	(void)print(&t);
+	/* comm is no sort key: one row, named as its first sample's thread was */
+	e = sampo_hists__next_entry(t.h, 0, NULL);
+	assert_non_null(e);
+	assert_int_equal(sampo_hist_entry__period(e), 200);
+	assert_string_equal(sampo_hist_entry__comm(e), "app");
+	assert_null(sampo_hists__next_entry(t.h, 0, e));
+	teardown_with(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +565,7 @@ int main(void)
 		cmocka_unit_test(test_hist__iterate_rows),
 		cmocka_unit_test(test_hist__iterate_filtered_and_cpu),
 		cmocka_unit_test(test_hist__iterate_children),
+		cmocka_unit_test(test_hist__entry_comm_is_first_samples),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
