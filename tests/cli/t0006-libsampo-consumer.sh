@@ -20,13 +20,16 @@ so=$(find "$dest" -name 'libsampo.so.*' -type f | head -n 1)
 export PKG_CONFIG_PATH=${pc%/*} PKG_CONFIG_SYSROOT_DIR=$dest
 flags=$(pkg-config --cflags --libs sampo) || die "pkg-config cannot resolve sampo"
 # a sanitizer build's library needs the program built with the same runtime
-if ldd "$so" | grep -q libasan; then
+ldd "$so" >"$tmpdir/ldd-so" || die "ldd failed on $so"
+if grep -q libasan "$tmpdir/ldd-so"; then
 	flags="$flags -fsanitize=address,undefined"
 fi
 "$cc" -std=c11 -Wall -Werror "$SAMPO_SRCDIR/examples/count-records.c" $flags \
 	-o "$tmpdir/count-records" || die "the example does not build against the installed library"
 export LD_LIBRARY_PATH=${so%/*}
-ldd "$tmpdir/count-records" | grep -q "${so%/*}/libsampo.so" || die "the example is not linked to the installed libsampo.so"
+# (through a file: grep -q would end the pipe early, and pipefail would take ldd's SIGPIPE as a failure)
+ldd "$tmpdir/count-records" >"$tmpdir/ldd" || die "ldd failed on the example"
+grep -q "${so%/*}/libsampo.so" "$tmpdir/ldd" || die "the example is not linked to the installed libsampo.so"
 
 # files sampo's writer made (these run without ../shared): the counts are
 # what mkperfdata says it wrote
