@@ -16,9 +16,10 @@
  * records, its sample fields (sample.c). A record whose type is unknown is
  * skipped by its size and counted.
  *
- * COMPRESSED records are fed to one zstd stream per file (perf flushes but
- * never ends the frame); the inflated bytes are a record stream of their own,
- * and a record cut between two chunks is completed by the next chunk.
+ * COMPRESSED records are fed to one zstd stream per file (inflate.c: perf
+ * flushes but never ends the frame); the inflated bytes are a record stream
+ * of their own, read before the source, and a record cut between two chunks
+ * is completed by the next chunk.
  *
  * In ordered mode records with a timestamp wait in the ordered-events queue
  * (ordered-events.c) and come out sorted by (time, arrival), round by round,
@@ -38,10 +39,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <zstd.h>
-
 #include <sampo/reader.h>
 #include "internal/log.h"
+#include "internal/inflate.h"
 #include "internal/ordered-events.h"
 #include "internal/prefetch.h"
 #include "internal/reader-source.h"
@@ -51,7 +51,6 @@
 
 #define MAX_ATTRS 65536U	      /* more attrs than any real file has */
 #define MAX_IDS (1U << 24)	      /* ids per attr */
-#define MAX_INFLATE (64U << 20)	      /* bytes one COMPRESSED record may inflate to */
 
 /* ---- attrs and ids ------------------------------------------------------ */
 
@@ -144,13 +143,6 @@ struct feature_slot {
 	bool present;
 };
 
-struct reader_decomp {
-	ZSTD_DStream *zstd;
-	uint8_t *buf; /* inflated bytes not yet handed out */
-	size_t len, head, cap;
-	uint64_t offset; /* of the COMPRESSED record they came from */
-};
-
 struct sampo_reader {
 	char *name;
 	struct sampo_source src;
@@ -183,7 +175,7 @@ struct sampo_reader {
 	uint64_t offset_base; /* subtracted from source offsets for sampo_event.offset */
 
 	union sampo_record *recbuf; /* aligned copy of the current record (64 KiB + 8) */
-	struct reader_decomp decomp;
+	struct sampo_inflate decomp;
 	union sampo_record *pending; /* HEADER_ATTR/FEATURE to apply before the next record */
 
 	struct sampo_ordered_events queue;
@@ -635,9 +627,7 @@ void sampo_reader__close(struct sampo_reader *r)
 	free(r->ids.vals);
 	for (int i = 0; i < SAMPO_FEAT_MAX_BITS; i++)
 		free(r->features[i].data);
-	if (r->decomp.zstd)
-		ZSTD_freeDStream(r->decomp.zstd);
-	free(r->decomp.buf);
+	sampo_inflate__release(&r->decomp);
 	free(r->pending);
 	sampo_ordered_events__release(&r->queue);
 	free(r->recbuf);
@@ -725,74 +715,6 @@ static void apply_pending(struct sampo_reader *r)
 static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *offset,
 		    bool *decompressed, const void **payload, size_t *payload_size);
 
-static int inflate_chunk(struct sampo_reader *r, const void *data, size_t len, uint64_t offset)
-{
-	struct reader_decomp *d = &r->decomp;
-	ZSTD_inBuffer in = { data, len, 0 };
-	size_t produced = 0;
-
-	if (!d->zstd) {
-		d->zstd = ZSTD_createDStream();
-		if (!d->zstd || ZSTD_isError(ZSTD_initDStream(d->zstd)))
-			return reader_fail(r, -ENOMEM, "cannot set up zstd decompression");
-	}
-	/* keep the unread tail (a record cut between chunks) at the front */
-	if (d->head) {
-		memmove(d->buf, d->buf + d->head, d->len - d->head);
-		d->len -= d->head;
-		d->head = 0;
-	}
-	while (in.pos < in.size) {
-		ZSTD_outBuffer outb;
-		size_t ret;
-
-		if (d->cap - d->len < 65536) {
-			size_t ncap = d->cap ? d->cap * 2 : 1 << 20;
-			uint8_t *nb;
-
-			if (produced > MAX_INFLATE)
-				return reader_fail(r, -SAMPO_ERR_DECOMPRESS,
-						   "COMPRESSED record at offset %#" PRIx64
-						   " inflates to more than %u bytes",
-						   offset, MAX_INFLATE);
-			nb = realloc(d->buf, ncap);
-			if (!nb)
-				return reader_fail(r, -ENOMEM, "out of memory inflating records");
-			d->buf = nb;
-			d->cap = ncap;
-		}
-		outb = (ZSTD_outBuffer){ d->buf + d->len, d->cap - d->len, 0 };
-		ret = ZSTD_decompressStream(d->zstd, &outb, &in);
-		if (ZSTD_isError(ret))
-			return reader_fail(r, -SAMPO_ERR_DECOMPRESS,
-					   "COMPRESSED record at offset %#" PRIx64 ": zstd: %s", offset,
-					   ZSTD_getErrorName(ret));
-		d->len += outb.pos;
-		produced += outb.pos;
-		if (outb.pos == 0 && in.pos < in.size && outb.size > 0 && ret == 0)
-			break;
-	}
-	/* drain what zstd still holds */
-	for (;;) {
-		ZSTD_outBuffer outb;
-		size_t ret;
-
-		if (d->cap - d->len < 65536)
-			break;
-		outb = (ZSTD_outBuffer){ d->buf + d->len, d->cap - d->len, 0 };
-		ret = ZSTD_decompressStream(d->zstd, &outb, &in);
-		if (ZSTD_isError(ret))
-			return reader_fail(r, -SAMPO_ERR_DECOMPRESS,
-					   "COMPRESSED record at offset %#" PRIx64 ": zstd: %s", offset,
-					   ZSTD_getErrorName(ret));
-		d->len += outb.pos;
-		if (outb.pos == 0)
-			break;
-	}
-	d->offset = offset;
-	return 0;
-}
-
 /* Swap, check and count one record that sits in r->recbuf or at *p. */
 static int take_record(struct sampo_reader *r, const uint8_t *p, size_t size, uint64_t where,
 		       bool from_decomp, union sampo_record **out)
@@ -850,7 +772,7 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 		    bool *decompressed, const void **payload, size_t *payload_size)
 {
 	for (;;) {
-		struct reader_decomp *d = &r->decomp;
+		struct sampo_inflate *d = &r->decomp;
 		const uint8_t *p;
 		size_t avail = 0, size;
 		uint16_t size16;
@@ -860,17 +782,18 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 		*payload = NULL;
 		*payload_size = 0;
 		/* records inflated from the last COMPRESSED record come first */
-		if (d->len - d->head >= 8) {
-			memcpy(&size16, d->buf + d->head + 6, 2);
+		if (sampo_inflate__avail(d) >= sizeof(struct sampo_record_header)) {
+			memcpy(&size16, sampo_inflate__next(d) + offsetof(struct sampo_record_header, size),
+			       sizeof(size16));
 			size = r->swap ? bswap_16(size16) : size16;
 			if (size < 8)
 				return reader_fail(r, -SAMPO_ERR_MALFORMED,
 						   "record in the COMPRESSED data at offset %#" PRIx64
 						   ": size %zu is smaller than the 8-byte header",
 						   d->offset, size);
-			if (d->len - d->head >= size) {
-				p = d->buf + d->head;
-				d->head += size;
+			if (sampo_inflate__avail(d) >= size) {
+				p = sampo_inflate__next(d);
+				sampo_inflate__take(d, size);
 				*offset = d->offset - r->offset_base;
 				*decompressed = true;
 				err = take_record(r, p, size, d->offset, true, out);
@@ -931,14 +854,15 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			const union sampo_record *c = *out;
 			const void *data = c->compressed.data;
 			size_t len = size - 8;
+			char why[256];
 
 			if (c->header.type == SAMPO_RECORD_COMPRESSED2) {
 				data = c->compressed2.data;
 				len = (size_t)c->compressed2.data_size;
 			}
-			err = inflate_chunk(r, data, len, where);
+			err = sampo_inflate__feed(d, data, len, where, why, sizeof(why));
 			if (err)
-				return err;
+				return reader_fail(r, err, "%s", why);
 			continue; /* not handed out: its records are */
 		}
 		case SAMPO_RECORD_HEADER_TRACING_DATA:
