@@ -6,7 +6,8 @@
  * kernel, with the fixtures' build-id cache). Then the refusals: files and
  * kernels whose build-id differs, a running kernel that is not the recorded
  * one, pipe-mode files without build-ids, --force, and the warnings (one per
- * DSO).
+ * DSO). The synthetic tests (kernels, modules, guests, JIT maps, planted
+ * traps) build their own inputs and run without ../shared.
  */
 /* paths are built in fixed buffers large enough for the test's own directories */
 #pragma GCC diagnostic ignored "-Wformat-truncation"
@@ -312,6 +313,12 @@ static void *read_all(const char *path, size_t *len)
 	return buf;
 }
 
+/*
+ * The work directory (cache_dir, with an empty "live" root) always exists:
+ * the synthetic tests build everything they need in it. The perf 6.1
+ * fixtures and their build-id cache are untarred into it when ../shared is
+ * there; only the tests that read them skip without it.
+ */
 static int group_setup(void **state)
 {
 	const char *shared = getenv("SAMPO_SHARED");
@@ -319,27 +326,27 @@ static int group_setup(void **state)
 	char cmd[2048];
 
 	(void)state;
-	if (!shared || !*shared)
-		return 0;
-	snprintf(fixtures, sizeof(fixtures), "%s/fixtures/perf-6.1", shared);
+	sampo_set_print(capture);
 	snprintf(cache_dir, sizeof(cache_dir), "/tmp/sampo-test-symbolizer-XXXXXX");
 	if (!mkdtemp(cache_dir))
 		return -1;
+	snprintf(empty_root, sizeof(empty_root), "%s/empty-root", cache_dir);
+	if (mkdir(empty_root, 0755))
+		return -1;
+	if (!shared || !*shared)
+		return 0;
+	snprintf(fixtures, sizeof(fixtures), "%s/fixtures/perf-6.1", shared);
 	snprintf(cmd, sizeof(cmd), "tar xjf '%s/b-callchain-fp/perf.data.tar.bz2' -C '%s'",
 		 fixtures, cache_dir);
 	if (run(cmd)) {
 		fixtures[0] = '\0';
 		return 0;
 	}
-	snprintf(empty_root, sizeof(empty_root), "%s/empty-root", cache_dir);
-	if (mkdir(empty_root, 0755))
-		return -1;
 	snprintf(kallsyms_snapshot, sizeof(kallsyms_snapshot),
 		 "%s/[kernel.kallsyms]/" KERNEL_BID "/kallsyms", cache_dir);
 	libc_matches = !sampo_build_id__from_hex(LIBC_BID, &want) &&
 		       !sampo_build_id__from_elf(LIBC_PATH, &have) &&
 		       sampo_build_id__equal(&want, &have);
-	sampo_set_print(capture);
 	return 0;
 }
 
@@ -355,10 +362,18 @@ static int group_teardown(void **state)
 	return 0;
 }
 
+/* for the tests that read the perf 6.1 fixtures (../shared) */
 #define NEED_FIXTURES()                          \
 	do {                                     \
 		if (!fixtures[0])                \
 			skip();                  \
+		warnings_reset();                \
+	} while (0)
+
+/* for the tests that build their own inputs: they never skip for want of ../shared */
+#define NEED_WORKDIR()                           \
+	do {                                     \
+		assert_true(cache_dir[0] != '\0'); \
 		warnings_reset();                \
 	} while (0)
 
@@ -932,7 +947,7 @@ static void test_symbolizer__recorded_paths_do_not_climb(void **state)
 	char path[700], cmd[2000];
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	if (!synth_build())
 		skip();
 	snprintf(cmd, sizeof(cmd),
@@ -979,7 +994,7 @@ static void test_symbolizer__synthetic_kaslr_vmlinux_and_modules(void **state)
 	char path[700];
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	if (!synth_build())
 		skip();
 	synth_modules(mods);
@@ -1109,7 +1124,7 @@ static void test_symbolizer__synthetic_section_maps(void **state)
 	uint64_t init_at;
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	if (!synth_build())
 		skip();
 	synth_modules(mods);
@@ -1162,7 +1177,7 @@ static void test_symbolizer__synthetic_module_mismatch(void **state)
 	char path[700];
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	if (!synth_build())
 		skip();
 	synth_modules(mods);
@@ -1209,7 +1224,7 @@ static void test_symbolizer__live_record_matches_proc_kallsyms(void **state)
 	FILE *fp;
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	if (!perf || !*perf)
 		skip();
 	snprintf(path, sizeof(path), "%s/live.data", cache_dir);
@@ -1303,7 +1318,7 @@ static void test_symbolizer__perf_map_for_jit_code(void **state)
 	FILE *fp;
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	fp = fopen("/tmp/perf-4000321.map", "w");
 	if (!fp)
 		skip();
@@ -1356,7 +1371,7 @@ static void test_symbolizer__perf_map_trust(void **state)
 	uint64_t id = 1;
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	snprintf(path, sizeof(path), "%s/jit-trust.data", cache_dir);
 	attr.type = 1;
 	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID;
@@ -1569,7 +1584,7 @@ static void test_symbolizer__vdso_of_the_running_kernel(void **state)
 	FILE *fp;
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	if (!at)
 		skip();
 	fp = fopen("/proc/self/maps", "r");
@@ -1866,7 +1881,7 @@ static void test_symbolizer__guest_kernels(void **state)
 	char path[800], ks[800], cmd[2000];
 
 	(void)state;
-	NEED_FIXTURES();
+	NEED_WORKDIR();
 	if (!synth_build() || !guest_build(&g))
 		skip();
 	gslide = (uint64_t)(1 + rand() % 500) << 21;
