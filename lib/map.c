@@ -25,6 +25,7 @@
 #include <sampo/map.h>
 #include "internal/dso.h"
 #include "internal/map.h"
+#include "internal/util.h"
 
 /* ---- map ---------------------------------------------------------------- */
 
@@ -119,8 +120,16 @@ uint64_t sampo_map__map_ip(const struct sampo_map *map, uint64_t addr)
  */
 struct sampo_maps_chunk {
 	size_t nr;
+	uint64_t max_end; /* the highest end of its maps: lookups skip chunks that end before */
 	struct sampo_map *e[MAPS_CHUNK]; /* references, sorted by start */
 };
+
+static void chunk_update_max_end(struct sampo_maps_chunk *ch)
+{
+	ch->max_end = 0;
+	for (size_t o = 0; o < ch->nr; o++)
+		ch->max_end = MAX(ch->max_end, ch->e[o]->end);
+}
 
 /* a position in the sequence: chunk @c, entry @o (o == nr of the last chunk: the end) */
 struct maps_pos {
@@ -233,6 +242,7 @@ static int maps_add_chunk(struct sampo_maps *maps, size_t c)
 	if (!ch)
 		return -ENOMEM;
 	ch->nr = 0;
+	ch->max_end = 0;
 	memmove(&maps->chunks[c + 1], &maps->chunks[c],
 		(maps->nr_chunks - c) * sizeof(*maps->chunks));
 	maps->chunks[c] = ch;
@@ -280,6 +290,8 @@ static int maps_make_room(struct sampo_maps *maps, struct maps_pos *p)
 	next->nr = ch->nr - MAPS_CHUNK / 2;
 	memcpy(next->e, &ch->e[MAPS_CHUNK / 2], next->nr * sizeof(*next->e));
 	ch->nr = MAPS_CHUNK / 2;
+	chunk_update_max_end(ch);
+	chunk_update_max_end(next);
 	if (p->o > ch->nr) {
 		p->o -= ch->nr;
 		p->c++;
@@ -300,6 +312,7 @@ int sampo_maps__insert(struct sampo_maps *maps, struct sampo_map *map)
 	memmove(&ch->e[p.o + 1], &ch->e[p.o], (ch->nr - p.o) * sizeof(*ch->e));
 	ch->e[p.o] = sampo_map__get(map);
 	ch->nr++;
+	ch->max_end = MAX(ch->max_end, map->end);
 	maps->nr++;
 	maps->prefix_valid = false;
 	maps->last = map;
@@ -313,6 +326,7 @@ static void maps_remove_at(struct sampo_maps *maps, struct maps_pos p)
 
 	memmove(&ch->e[p.o], &ch->e[p.o + 1], (ch->nr - p.o - 1) * sizeof(*ch->e));
 	ch->nr--;
+	chunk_update_max_end(ch);
 	if (!ch->nr) {
 		free(ch);
 		memmove(&maps->chunks[p.c], &maps->chunks[p.c + 1],
@@ -328,12 +342,19 @@ static void maps_remove_at(struct sampo_maps *maps, struct maps_pos p)
 
 void sampo_maps__remove(struct sampo_maps *maps, const struct sampo_map *map)
 {
-	for (size_t c = 0; c < maps->nr_chunks; c++) {
-		for (size_t o = 0; o < maps->chunks[c]->nr; o++) {
-			if (maps->chunks[c]->e[o] == map) {
-				maps_remove_at(maps, (struct maps_pos){ c, o });
+	struct maps_pos p = maps_bound(maps, map->start, false);
+
+	/* it is among the maps of its start, which begin at @p */
+	for (; p.c < maps->nr_chunks; p.c++, p.o = 0) {
+		for (; p.o < maps->chunks[p.c]->nr; p.o++) {
+			const struct sampo_map *e = maps_at_pos(maps, p);
+
+			if (e == map) {
+				maps_remove_at(maps, p);
 				return;
 			}
+			if (e->start != map->start)
+				return;
 		}
 	}
 }
@@ -387,6 +408,11 @@ struct sampo_map *sampo_maps__find(struct sampo_maps *maps, uint64_t addr)
 	/* the candidates start at or before @addr; without overlaps only the last one can hold it */
 	p = maps_bound(maps, addr, true);
 	while (maps_prev(maps, &p)) {
+		/* overlapping maps: a chunk that ends before @addr holds no candidate */
+		if (maps->may_overlap && maps->chunks[p.c]->max_end <= addr) {
+			p.o = 0;
+			continue;
+		}
 		map = maps_at_pos(maps, p);
 		if (addr < map->end) {
 			maps->last = map;

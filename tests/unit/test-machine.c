@@ -9,6 +9,7 @@
  * The expected results are perf 6.1's (checked against `perf report -D` on
  * files made of the same records, see tests/cli/t1001-dump-synthetic.sh).
  */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -574,6 +575,27 @@ static void test_machine__ksymbol_maps_bpf_programs(void **state)
 			    "<not found>");
 }
 
+/* BPF programs loaded and unloaded by the hundred thousand: each KSYMBOL costs a lookup, no scan */
+static void test_machine__many_ksymbols_come_and_go(void **state)
+{
+	struct sampo_machine *m = *state;
+	const uint64_t base = 0xffffffffa0000000, n = 300000;
+	double t0 = now_s(), secs;
+
+	for (uint64_t i = 0; i < n; i++)
+		ksymbol(m, base + i * 0x100, 0x100, false, "bpf_prog_x");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 1, 1, base + (n - 1) * 0x100 + 8),
+			    "bpf_prog_x");
+	for (uint64_t i = n; i > 0; i--)
+		ksymbol(m, base + (i - 1) * 0x100, 0x100, true, "bpf_prog_x");
+	secs = now_s() - t0;
+	print_message("%" PRIu64 " BPF programs loaded and unloaded: %.2f s\n", n, secs);
+	assert_true(secs < 30);
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 1, 1, base + 8), "<not found>");
+	assert_string_equal(dso_at(m, SAMPO_CPUMODE_KERNEL, 1, 1, base + (n - 1) * 0x100 + 8),
+			    "<not found>");
+}
+
 static void test_machine__references_outlive_lookups(void **state)
 {
 	struct sampo_machine *m = *state;
@@ -885,6 +907,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_machine__ksymbol_maps_bpf_programs, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_machine__references_outlive_lookups, setup,
+						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__many_ksymbols_come_and_go, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(
 			test_machine__process_generation_moves_on_its_records, setup, teardown),
