@@ -325,36 +325,6 @@ static int start_samples(struct script_ctx *ctx)
 
 /* ---- symbols ------------------------------------------------------------ */
 
-/*
- * The sampled address where @sym starts. The symbolizer answers by sampled
- * address and keeps its tables in their own address space, so the start is
- * found as the lowest address of the run of addresses before @addr that
- * resolve to @sym (a symbol covers one contiguous run).
- * TODO(symbolizer): an API that returns the offset would save these lookups.
- */
-static uint64_t sym_runtime_start(struct script_ctx *ctx, struct sampo_map *map,
-				  const struct sampo_symbol *sym, uint64_t addr)
-{
-	uint64_t len = sampo_symbol__end(sym) - sampo_symbol__start(sym);
-	uint64_t lo, hi = addr;
-
-	if (!len)
-		return addr;
-	lo = addr >= len - 1 ? addr - (len - 1) : 0;
-	if (lo < sampo_map__start(map))
-		lo = sampo_map__start(map);
-	/* invariant: hi resolves to sym; find the lowest such address in [lo, hi] */
-	while (lo < hi) {
-		uint64_t mid = lo + (hi - lo) / 2;
-
-		if (sampo_symbolizer__find(ctx->symbolizer, map, mid) == sym)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return hi;
-}
-
 /* perf's dso->name: the kernel's name, a module's "[name]", or the mapped path */
 static const char *dso_name(struct script_ctx *ctx, const struct sampo_map *map)
 {
@@ -373,6 +343,7 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 	struct outbuf *ob = &ctx->ob;
 	const struct sampo_symbol *sym = NULL;
 	const char *module = NULL;
+	uint64_t off = 0; /* @addr - the start of sym, both in the symbol table's addresses */
 
 	if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))) && !map &&
 	    (addr >> 63)) {
@@ -381,19 +352,28 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 		sym = sampo_symbolizer__find_unmapped(
 			sampo_symbolizer__for_machine(ctx->symbolizer, ctx->sample_machine), addr,
 			&module);
-		if (sym && !module) /* the kernel's own code past its map */
+		if (sym && !module) { /* the kernel's own code past its map */
 			map = sampo_machine__kernel_map(ctx->sample_machine);
-	} else if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map)
-		sym = sampo_symbolizer__find(ctx->symbolizer, map, addr);
+			sym = sampo_symbolizer__find_offset(ctx->symbolizer, map, addr, &off);
+		} else if (sym) { /* section maps and kallsyms keep sampled addresses */
+			off = addr - sampo_symbol__start(sym);
+		}
+	} else if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map) {
+		/*
+		 * The offset is the library's (address - start of the symbol it
+		 * returns), never guessed from the addresses around: with nested
+		 * or overlapping symbols the run of addresses naming a symbol is
+		 * not one range.
+		 */
+		sym = sampo_symbolizer__find_offset(ctx->symbolizer, map, addr, &off);
+	}
 	if (fields & (1u << F_SYM)) {
 		ob_putc(ob, ' ');
 		if (sym) {
 			ob_puts(ob, sampo_symbol__name(sym));
 			if (fields & (1u << F_SYMOFF)) {
 				ob_puts(ob, "+0x");
-				ob_hex(ob, map ? addr - sym_runtime_start(ctx, map, sym, addr) :
-						 addr - sampo_symbol__start(sym),
-				       0, false);
+				ob_hex(ob, off, 0, false);
 			}
 		} else {
 			ob_puts(ob, "[unknown]");
