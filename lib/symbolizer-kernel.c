@@ -110,9 +110,9 @@ enum ksrc_type {
  * One kernel candidate. @user_named: given with -k/--kallsyms (no fallback
  * after it). @live: it is LIVE_ROOT/proc/kallsyms. Returns true when settled.
  */
-static bool try_kernel_file(const struct sampo_symbolizer *s, struct sym_src *src,
+static bool try_kernel_file(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
 			    const char *path, enum ksrc_type type, bool live,
-			    struct strbuf *tried, bool *mismatched)
+			    struct sampo_sym_strbuf *tried, bool *mismatched)
 {
 	struct sampo_build_id found = { 0 };
 	enum bid_check chk = BID_NOT_RECORDED;
@@ -176,7 +176,7 @@ static const char *guest_advice(const struct sampo_symbolizer *s)
 	return " (--guestmount DIR gives them from DIR/<pid>/proc/kallsyms)";
 }
 
-void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct sym_src *src)
+void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
 	static const char *const vmlinux_fmt[] = {
 		"/usr/lib/debug/boot/vmlinux-%s",
@@ -184,7 +184,7 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct sym_
 		"/lib/modules/%s/build/vmlinux",
 		"/usr/lib/debug/lib/modules/%s/vmlinux",
 	};
-	struct strbuf tried = { 0 };
+	struct sampo_sym_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool mismatched = false, done = false, user_named = false;
 	char *path = NULL;
@@ -305,9 +305,9 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct sym_
 }
 
 /* The kallsyms snapshot cached under the kernel's build-id (or --kallsyms), for modules. */
-void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sym_src *src)
+void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
-	struct strbuf tried = { 0 };
+	struct sampo_sym_strbuf tried = { 0 };
 	bool mismatched = false;
 	char *path = NULL;
 

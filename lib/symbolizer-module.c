@@ -52,8 +52,8 @@ static void mod_index_build(struct sampo_symbolizer *s)
  * One module candidate: read (decompress), check the build-id, then place
  * the sections: by the recorded section map, else by the loader's layout.
  */
-static bool try_module_file(const struct sampo_symbolizer *s, struct sym_src *src,
-			    const char *path, struct strbuf *tried, bool *mismatched)
+static bool try_module_file(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
+			    const char *path, struct sampo_sym_strbuf *tried, bool *mismatched)
 {
 	struct sampo_section_addr *layout = NULL;
 	const struct sampo_section_addr *secs;
@@ -119,9 +119,9 @@ static bool try_module_file(const struct sampo_symbolizer *s, struct sym_src *sr
 	return true;
 }
 
-void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sym_src *src)
+void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
-	struct strbuf tried = { 0 };
+	struct sampo_sym_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool mismatched = false, done = false;
 	char *path = NULL;
@@ -216,10 +216,10 @@ void sampo_symbolizer__module_recorded_bid(const struct sampo_symbolizer *s,
 }
 
 /* No .ko for a module: its symbols in a kallsyms snapshot of the recording boot, if they fit its map */
-void sampo_symbolizer__module_kallsyms_fallback(struct sampo_symbolizer *s, struct dso_ent *e,
+void sampo_symbolizer__module_kallsyms_fallback(struct sampo_symbolizer *s, struct sampo_sym_dso *e,
 						const struct sampo_map *map)
 {
-	struct sym_src *k = sampo_symbolizer__boot_kallsyms(s);
+	struct sampo_sym_src *k = sampo_symbolizer__boot_kallsyms(s);
 	const struct sampo_symbol *sym;
 
 	if (!k || !map)
@@ -256,7 +256,7 @@ const struct sampo_symbol *sampo_symbolizer__find_by_section_map(struct sampo_sy
 	const struct modsec_module *best = NULL;
 	const struct sampo_symbol *sym;
 	uint64_t best_start = 0;
-	struct sym_src *src;
+	struct sampo_sym_src *src;
 
 	if (!s->modsecs)
 		return NULL;

@@ -36,8 +36,8 @@
  * Try one user candidate; true when the source is settled (loaded, or forced).
  * @mismatched: set when a file with another build-id was seen.
  */
-static bool try_user_file(const struct sampo_symbolizer *s, struct sym_src *src, const char *path,
-			  struct strbuf *tried, bool *mismatched)
+static bool try_user_file(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
+			  const char *path, struct sampo_sym_strbuf *tried, bool *mismatched)
 {
 	struct sampo_build_id found;
 	enum bid_check chk;
@@ -79,7 +79,7 @@ bool sampo_symbolizer__is_perf_map(const char *name)
  * ours or root's (see sampo_symtab__load_perf_map()); --force takes another
  * user's file, as perf's -f does.
  */
-static void src_load_perf_map(const struct sampo_symbolizer *s, struct sym_src *src)
+static void src_load_perf_map(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
 	const char *pid = src->name + strlen("/tmp/perf-");
 	size_t digits = strspn(pid, "0123456789");
@@ -147,7 +147,7 @@ static size_t own_vdso_size(unsigned long at)
  * a recorded [vdso] whose build-id it has (a report on the recording
  * machine), since perf 6.1 does not cache it by default.
  */
-static int load_own_vdso(const struct sampo_symbolizer *s, struct sym_src *src)
+static int load_own_vdso(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
 	unsigned long at = getauxval(AT_SYSINFO_EHDR);
 	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)at;
@@ -172,9 +172,9 @@ static int load_own_vdso(const struct sampo_symbolizer *s, struct sym_src *src)
 	return 0;
 }
 
-void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sym_src *src)
+void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
-	struct strbuf tried = { 0 };
+	struct sampo_sym_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool vdso = !strcmp(src->name, "[vdso]");
 	bool mismatched = false, done = false;

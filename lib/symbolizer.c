@@ -74,7 +74,7 @@
 
 /* ---- messages ------------------------------------------------------------------------------ */
 
-SAMPO_PRINTF(2, 3) void sampo_symbolizer__addf(struct strbuf *sb, const char *fmt, ...)
+SAMPO_PRINTF(2, 3) void sampo_symbolizer__addf(struct sampo_sym_strbuf *sb, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -135,7 +135,7 @@ bool sampo_symbolizer__file_exists(const char *path)
 
 /* ---- checking and loading candidate files (for the loaders) ------------------------------ */
 
-enum bid_check sampo_symbolizer__check_elf_bid(const struct sym_src *src, const char *path,
+enum bid_check sampo_symbolizer__check_elf_bid(const struct sampo_sym_src *src, const char *path,
 					       struct sampo_build_id *found)
 {
 	int err;
@@ -151,8 +151,8 @@ enum bid_check sampo_symbolizer__check_elf_bid(const struct sym_src *src, const 
 	return sampo_build_id__equal(found, &src->bid) ? BID_MATCH : BID_MISMATCH;
 }
 
-void sampo_symbolizer__note_tried(struct strbuf *tried, const char *path, const char *what,
-				  const struct sampo_build_id *found)
+void sampo_symbolizer__note_tried(struct sampo_sym_strbuf *tried, const char *path,
+				  const char *what, const struct sampo_build_id *found)
 {
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 
@@ -176,7 +176,7 @@ int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *pat
 
 /* ---- sources and the loader threads ---------------------------------------------------------- */
 
-static void src_load(struct sampo_symbolizer *s, struct sym_src *src)
+static void src_load(struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
 	if (src->kind == SRC_KALLSYMS)
 		sampo_symbolizer__load_kallsyms(s, src);
@@ -188,7 +188,7 @@ static void src_load(struct sampo_symbolizer *s, struct sym_src *src)
 		sampo_symbolizer__load_user(s, src);
 }
 
-static void src_free(struct sym_src *src)
+static void src_free(struct sampo_sym_src *src)
 {
 	sampo_symtab__delete(src->symtab);
 	free(src->name);
@@ -200,12 +200,12 @@ static void src_free(struct sym_src *src)
 }
 
 /* Find or create (PENDING) the source for (kind, name, bid). Caller holds s->lock. */
-struct sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s, enum src_kind kind,
-						     const char *name,
-						     const struct sampo_build_id *bid,
-						     const char *hint)
+struct sampo_sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s,
+							   enum src_kind kind, const char *name,
+							   const struct sampo_build_id *bid,
+							   const char *hint)
 {
-	struct sym_src *src;
+	struct sampo_sym_src *src;
 
 	for (src = s->sources; src; src = src->next) {
 		if (src->kind != kind || !sampo_build_id__equal(&src->bid, bid))
@@ -236,7 +236,7 @@ struct sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s,
 }
 
 /* Load @src, or wait for the thread loading it. */
-void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sym_src *src)
+void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
 	pthread_mutex_lock(&s->lock);
 	if (src->state == SRC_PENDING) {
@@ -266,7 +266,7 @@ static void *preload_main(void *arg)
 
 	pthread_mutex_lock(&s->lock);
 	while (!s->stop && s->next_preload < s->nr_preload) {
-		struct sym_src *src = s->preload[s->next_preload++];
+		struct sampo_sym_src *src = s->preload[s->next_preload++];
 
 		if (src->state != SRC_PENDING)
 			continue;
@@ -321,7 +321,7 @@ static int copy_build_ids(struct sampo_symbolizer *s, const struct sampo_feature
 		return -ENOMEM;
 	for (size_t i = 0; i < f->nr_build_ids; i++) {
 		const struct sampo_feat_build_id *e = &f->build_ids[i];
-		struct feat_bid *b = &s->bids[s->nr_bids];
+		struct sampo_sym_bid *b = &s->bids[s->nr_bids];
 
 		if (!e->filename || !e->size || e->size > SAMPO_BUILD_ID_SIZE ||
 		    !bid_of_machine(s, e))
@@ -343,7 +343,7 @@ static int copy_build_ids(struct sampo_symbolizer *s, const struct sampo_feature
 	return 0;
 }
 
-static const struct feat_bid *user_bid(const struct sampo_symbolizer *s, const char *name)
+static const struct sampo_sym_bid *user_bid(const struct sampo_symbolizer *s, const char *name)
 {
 	for (size_t i = 0; i < s->nr_bids; i++) {
 		if (!is_kernel_mode(s->bids[i].cpumode) && !strcmp(s->bids[i].name, name))
@@ -362,8 +362,8 @@ static int start_preload(struct sampo_symbolizer *s)
 		return -ENOMEM;
 	pthread_mutex_lock(&s->lock);
 	for (size_t i = 0; i < s->nr_bids; i++) {
-		const struct feat_bid *b = &s->bids[i];
-		struct sym_src *src;
+		const struct sampo_sym_bid *b = &s->bids[i];
+		struct sampo_sym_src *src;
 
 		if (b->kmod) {
 			char *name = sampo_module__name(b->name);
@@ -606,7 +606,7 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 	free(s->guestmount);
 
 	for (size_t b = 0; b < s->ents_cap; b++) {
-		struct dso_ent *e = s->ents[b], *next;
+		struct sampo_sym_dso *e = s->ents[b], *next;
 
 		for (; e; e = next) {
 			next = e->next;
@@ -618,7 +618,7 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 	}
 	free(s->ents);
 	while (s->sources) {
-		struct sym_src *next = s->sources->next;
+		struct sampo_sym_src *next = s->sources->next;
 
 		src_free(s->sources);
 		s->sources = next;
@@ -650,12 +650,12 @@ static size_t ptr_hash(const void *p, size_t cap)
 static int ents_grow(struct sampo_symbolizer *s)
 {
 	size_t ncap = s->ents_cap ? s->ents_cap * 2 : 64;
-	struct dso_ent **nt = calloc(ncap, sizeof(*nt));
+	struct sampo_sym_dso **nt = calloc(ncap, sizeof(*nt));
 
 	if (!nt)
 		return -ENOMEM;
 	for (size_t b = 0; b < s->ents_cap; b++) {
-		struct dso_ent *e = s->ents[b], *next;
+		struct sampo_sym_dso *e = s->ents[b], *next;
 
 		for (; e; e = next) {
 			size_t h = ptr_hash(e->dso, ncap);
@@ -696,7 +696,7 @@ static void dso_recorded_bid(const struct sampo_symbolizer *s, const struct samp
 			*ret = s->kernel_bid->bid;
 		return;
 	}
-	const struct feat_bid *fb = user_bid(s, sampo_dso__long_name(dso));
+	const struct sampo_sym_bid *fb = user_bid(s, sampo_dso__long_name(dso));
 
 	if (fb)
 		*ret = fb->bid;
@@ -713,7 +713,7 @@ static bool file_id_known(const struct sampo_dso_id *id)
 	return id->maj || id->min || id->ino || id->ino_generation;
 }
 
-static struct dso_ent *ent_lookup(struct sampo_symbolizer *s, const struct sampo_dso *dso);
+static struct sampo_sym_dso *ent_lookup(struct sampo_symbolizer *s, const struct sampo_dso *dso);
 
 /*
  * A file replaced while recording, with no build-id in its MMAP2s: the
@@ -740,7 +740,7 @@ static bool dso_replaced_later(struct sampo_symbolizer *s, const struct sampo_ds
 		if (seen) {
 			stale = true;
 		} else {
-			struct dso_ent *old = ent_lookup(s, d);
+			struct sampo_sym_dso *old = ent_lookup(s, d);
 
 			if (old)
 				old->stale = true;
@@ -754,11 +754,11 @@ static bool dso_replaced_later(struct sampo_symbolizer *s, const struct sampo_ds
 	return stale;
 }
 
-static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
+static int ent_bind(struct sampo_symbolizer *s, struct sampo_sym_dso *e)
 {
 	struct sampo_dso *dso = e->dso;
 	struct sampo_build_id bid;
-	struct sym_src *src = NULL;
+	struct sampo_sym_src *src = NULL;
 
 	if (is_kernel_dso(s->machine, dso)) {
 		e->kind = ENT_KERNEL;
@@ -808,14 +808,14 @@ static int ent_bind(struct sampo_symbolizer *s, struct dso_ent *e)
 	return 0;
 }
 
-static struct sym_src *kernel_src(struct sampo_symbolizer *s);
+static struct sampo_sym_src *kernel_src(struct sampo_symbolizer *s);
 
 /*
  * The kernel's kallsyms source, when it was taken in the recording boot:
  * its _text is the recorded one (with KASLR, a sure sign; without, the best
  * there is). Such a snapshot places module symbols too.
  */
-static bool same_boot(struct sampo_symbolizer *s, const struct sym_src *k)
+static bool same_boot(struct sampo_symbolizer *s, const struct sampo_sym_src *k)
 {
 	const char *ref_name;
 	uint64_t ref_addr;
@@ -825,9 +825,9 @@ static bool same_boot(struct sampo_symbolizer *s, const struct sym_src *k)
 	       ref_addr == k->ref_addr;
 }
 
-struct sym_src *sampo_symbolizer__boot_kallsyms(struct sampo_symbolizer *s)
+struct sampo_sym_src *sampo_symbolizer__boot_kallsyms(struct sampo_symbolizer *s)
 {
-	struct sym_src *k = kernel_src(s), *ks;
+	struct sampo_sym_src *k = kernel_src(s), *ks;
 
 	if (!k)
 		return NULL;
@@ -846,9 +846,10 @@ struct sym_src *sampo_symbolizer__boot_kallsyms(struct sampo_symbolizer *s)
 }
 
 /* After the source is loaded: relocation and the checks that need the machine. */
-static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e, const struct sampo_map *map)
+static void ent_ready(struct sampo_symbolizer *s, struct sampo_sym_dso *e,
+		      const struct sampo_map *map)
 {
-	struct sym_src *src = e->src;
+	struct sampo_sym_src *src = e->src;
 	const char *ref_name;
 	uint64_t ref_addr;
 
@@ -902,20 +903,20 @@ static void ent_ready(struct sampo_symbolizer *s, struct dso_ent *e, const struc
 	}
 }
 
-static struct dso_ent *ent_lookup(struct sampo_symbolizer *s, const struct sampo_dso *dso)
+static struct sampo_sym_dso *ent_lookup(struct sampo_symbolizer *s, const struct sampo_dso *dso)
 {
 	if (!s->ents_cap)
 		return NULL;
-	for (struct dso_ent *e = s->ents[ptr_hash(dso, s->ents_cap)]; e; e = e->next) {
+	for (struct sampo_sym_dso *e = s->ents[ptr_hash(dso, s->ents_cap)]; e; e = e->next) {
 		if (e->dso == dso)
 			return e;
 	}
 	return NULL;
 }
 
-static struct dso_ent *ent_get(struct sampo_symbolizer *s, struct sampo_dso *dso)
+static struct sampo_sym_dso *ent_get(struct sampo_symbolizer *s, struct sampo_dso *dso)
 {
-	struct dso_ent *e = ent_lookup(s, dso);
+	struct sampo_sym_dso *e = ent_lookup(s, dso);
 	size_t h;
 
 	if (e)
@@ -939,7 +940,7 @@ static struct dso_ent *ent_get(struct sampo_symbolizer *s, struct sampo_dso *dso
 	return e;
 }
 
-static const struct sampo_symbol *bpf_symbol(struct dso_ent *e, const struct sampo_map *map)
+static const struct sampo_symbol *bpf_symbol(struct sampo_sym_dso *e, const struct sampo_map *map)
 {
 	if (!e->own) {
 		struct sampo_symtab_builder b;
@@ -963,7 +964,7 @@ static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct 
 					     uint64_t addr, uint64_t *taddr)
 {
 	const struct sampo_symtab *st;
-	struct dso_ent *e;
+	struct sampo_sym_dso *e;
 	const struct sampo_symbol *sym;
 	const char *mod;
 
@@ -1057,11 +1058,11 @@ uint64_t sampo_symbolizer__map_addr(struct sampo_symbolizer *s, struct sampo_map
 }
 
 /* The kernel's source (bound by build-id, as for the kernel map's DSO). */
-static struct sym_src *kernel_src(struct sampo_symbolizer *s)
+static struct sampo_sym_src *kernel_src(struct sampo_symbolizer *s)
 {
 	struct sampo_map *kmap = sampo_machine__kernel_map(s->machine);
 	struct sampo_build_id bid = { 0 };
-	struct sym_src *src;
+	struct sampo_sym_src *src;
 
 	if (kmap)
 		dso_recorded_bid(s, kmap->dso, true, &bid);
@@ -1077,7 +1078,7 @@ const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symboliz
 							   uint64_t addr, const char **ret_module)
 {
 	const struct sampo_symbol *sym;
-	struct sym_src *k;
+	struct sampo_sym_src *k;
 	const char *mod;
 
 	struct sampo_map *kmap;
@@ -1109,7 +1110,7 @@ const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symboliz
 int sampo_symbolizer__dso_info(struct sampo_symbolizer *s, const struct sampo_dso *dso,
 			       struct sampo_symbolizer_dso_info *info)
 {
-	struct dso_ent *e;
+	struct sampo_sym_dso *e;
 
 	s = s ? machine_symbolizer(s, dso->machine_pid) : NULL;
 	e = s ? ent_lookup(s, dso) : NULL;

@@ -43,7 +43,7 @@ enum src_state {
 	SRC_DONE,
 };
 
-struct sym_src {
+struct sampo_sym_src {
 	enum src_kind kind;
 	char *name; /* DSO long name (user), "[kernel.kallsyms]" (kernel), "ext4" (module) */
 	char *hint; /* module: the recorded path, or NULL */
@@ -65,7 +65,7 @@ struct sym_src {
 	char *debug;   /* the same at debug level */
 
 	bool warned; /* caller's thread only */
-	struct sym_src *next;
+	struct sampo_sym_src *next;
 };
 
 enum ent_kind {
@@ -76,19 +76,19 @@ enum ent_kind {
 	ENT_BPF,    /* one symbol covering the map, named after the ksymbol */
 };
 
-struct dso_ent {
+struct sampo_sym_dso {
 	struct sampo_dso *dso; /* reference */
 	enum ent_kind kind;
-	struct sym_src *src;
+	struct sampo_sym_src *src;
 	bool ready;	       /* src is DONE and its messages were logged */
 	uint64_t delta;	       /* kernel: sampled address - table address (mod 2^64) */
 	bool usable;	       /* checks at binding time passed */
 	bool stale; /* a newer version of the file came later (see dso_replaced_later()) */
 	bool perf_map;	       /* ENT_USER: /tmp/perf-PID.map */
 	char *module;	       /* ENT_MODULE: name without brackets */
-	struct sym_src *ksrc;  /* ENT_MODULE: the kallsyms source used instead of a .ko */
-	struct sampo_symtab *own; /* ENT_BPF: the one-symbol table */
-	struct dso_ent *next;
+	struct sampo_sym_src *ksrc; /* ENT_MODULE: the kallsyms source used instead of a .ko */
+	struct sampo_symtab *own;   /* ENT_BPF: the one-symbol table */
+	struct sampo_sym_dso *next;
 };
 
 struct sampo_symbolizer {
@@ -129,30 +129,30 @@ struct sampo_symbolizer {
 	size_t nr_mod_files;
 
 	/* the build-id table, copied */
-	struct feat_bid {
+	struct sampo_sym_bid {
 		uint8_t cpumode;
 		bool kmod;
 		struct sampo_build_id bid;
 		char *name;
-	} *bids;
+	} * bids;
 	size_t nr_bids;
-	const struct feat_bid *kernel_bid; /* the kernel's entry, or NULL */
+	const struct sampo_sym_bid *kernel_bid; /* the kernel's entry, or NULL */
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
-	struct sym_src *sources; /* list; appended under lock */
-	struct sym_src **preload;
+	struct sampo_sym_src *sources; /* list; appended under lock */
+	struct sampo_sym_src **preload;
 	size_t nr_preload, next_preload;
 	bool stop;
 	pthread_t threads[MAX_PRELOAD_THREADS];
 	size_t nr_threads;
 
 	/* caller's thread only */
-	struct dso_ent **ents;
+	struct sampo_sym_dso **ents;
 	size_t ents_cap, nr_ents; /* power of two */
 };
 
-struct strbuf {
+struct sampo_sym_strbuf {
 	char *buf;
 	size_t len, cap;
 };
@@ -171,52 +171,52 @@ enum bid_check {
 /* ---- lib/symbolizer.c: helpers of the loaders -------------------------------------------- */
 
 /* printf to a growing buffer; on -ENOMEM the text is cut short, never lost */
-void sampo_symbolizer__addf(struct strbuf *sb, const char *fmt, ...) SAMPO_PRINTF(2, 3);
+void sampo_symbolizer__addf(struct sampo_sym_strbuf *sb, const char *fmt, ...) SAMPO_PRINTF(2, 3);
 /* @bid in hex into @hex (SAMPO_BUILD_ID_HEX_SIZE bytes), or "(none)" */
 void sampo_symbolizer__bid_hex(const struct sampo_build_id *bid, char *hex);
 /* @a/@b, malloc'ed; NULL when out of memory or when @b would climb out of @a */
 char *sampo_symbolizer__path_join(const char *a, const char *b);
 bool sampo_symbolizer__file_exists(const char *path);
-enum bid_check sampo_symbolizer__check_elf_bid(const struct sym_src *src, const char *path,
+enum bid_check sampo_symbolizer__check_elf_bid(const struct sampo_sym_src *src, const char *path,
 					       struct sampo_build_id *found);
 /* adds "'PATH' (WHAT)" or "'PATH' (build-id HEX)" to the list of files tried */
-void sampo_symbolizer__note_tried(struct strbuf *tried, const char *path, const char *what,
-				  const struct sampo_build_id *found);
+void sampo_symbolizer__note_tried(struct sampo_sym_strbuf *tried, const char *path,
+				  const char *what, const struct sampo_build_id *found);
 int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *path,
 			       struct sampo_symtab **ret, char *errbuf, size_t errbuf_sz);
 
 /* ---- lib/symbolizer.c: the sources (caller's thread or loaders) --------------------------- */
 
 /* Find or create (PENDING) the source for (kind, name, bid). Caller holds s->lock. */
-struct sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s, enum src_kind kind,
-						     const char *name,
-						     const struct sampo_build_id *bid,
-						     const char *hint);
+struct sampo_sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s,
+							   enum src_kind kind, const char *name,
+							   const struct sampo_build_id *bid,
+							   const char *hint);
 /* Load @src, or wait for the thread loading it; logs its messages once. */
-void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sym_src *src);
+void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sampo_sym_src *src);
 /* The kallsyms source of the recording boot (the kernel's, or the cached snapshot), or NULL */
-struct sym_src *sampo_symbolizer__boot_kallsyms(struct sampo_symbolizer *s);
+struct sampo_sym_src *sampo_symbolizer__boot_kallsyms(struct sampo_symbolizer *s);
 
 /* ---- the loaders: choose the file of a PENDING source and load it -------------------------- */
 
 /* lib/symbolizer-user.c */
 bool sampo_symbolizer__is_perf_map(const char *name);
-void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sym_src *src);
+void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_sym_src *src);
 
 /* lib/symbolizer-kernel.c */
-void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct sym_src *src);
-void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sym_src *src);
+void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct sampo_sym_src *src);
+void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sampo_sym_src *src);
 /* LIVE_ROOT/proc/sys/kernel/osrelease, malloc'ed; NULL when unreadable or not a plain name */
 char *sampo_symbolizer__live_osrelease(const struct sampo_symbolizer *s);
 
 /* lib/symbolizer-module.c */
-void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sym_src *src);
+void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_src *src);
 /* A module's build-id: its MMAP2's, else the build-id table's, else the section maps' */
 void sampo_symbolizer__module_recorded_bid(const struct sampo_symbolizer *s,
 					   const struct sampo_dso *dso, const char *modname,
 					   struct sampo_build_id *ret);
 /* No .ko for a module: its symbols in a kallsyms snapshot of the recording boot, if they fit */
-void sampo_symbolizer__module_kallsyms_fallback(struct sampo_symbolizer *s, struct dso_ent *e,
+void sampo_symbolizer__module_kallsyms_fallback(struct sampo_symbolizer *s, struct sampo_sym_dso *e,
 						const struct sampo_map *map);
 /* An address outside every module map, by the recorded section maps */
 const struct sampo_symbol *sampo_symbolizer__find_by_section_map(struct sampo_symbolizer *s,
