@@ -388,7 +388,8 @@ static int convert_record(const struct sampo_writer *w, uint8_t *p, size_t size,
 	uint32_t type = load_u32(p);
 	size_t sid = is_kernel_type(type) ? sid_size(a) : 0;
 
-	if (size < sid || size - sid < MAX(sampo_record__min_size(type), sizeof(struct sampo_record_header)))
+	if (size < sid ||
+	    size - sid < MAX(sampo_record__min_size(type), sizeof(struct sampo_record_header)))
 		return -EINVAL;
 	if (!w->swap)
 		return 0;
