@@ -9,7 +9,13 @@ pointers), which depends on its allocator, not on the profile. Every other
 line and order is kept: rows, headers, percentages, chain entries, and the
 order of branches whose percentages differ.
 
-usage: graph-canon.py < report > canonical
+With --rows, rows whose percentage columns are all equal (each row with its
+call graph) are sorted among themselves too. t2002 uses it only for the
+whole-system recording, whose rows of equal weight come from whatever else
+ran on the machine; sampo and perf can list such rows in another order there
+(a difference not yet explained: see docs/report-differences.md).
+
+usage: graph-canon.py [--rows] < report > canonical
 """
 import re
 import sys
@@ -55,6 +61,43 @@ def serialize(node, depth=0):
     return out
 
 
+def row_key(line):
+    """The number columns at the start of a row line (percentages, samples)."""
+    key = []
+    for tok in line.split():
+        if not re.fullmatch(r'-?[0-9]+\.[0-9]+%|[0-9]+', tok):
+            break
+        key.append(tok)
+    return tuple(key)
+
+
+def sort_tied_rows(lines):
+    """Each row with the lines up to the next row, header or blank-separated
+    section: groups of consecutive rows with equal percentages sorted."""
+    out, i, n = [], 0, len(lines)
+    while i < n:
+        if not ROW.match(lines[i]):
+            out.append(lines[i])
+            i += 1
+            continue
+        group = []
+        while i < n and ROW.match(lines[i]):
+            j = i + 1
+            while j < n and not ROW.match(lines[j]) and not lines[j].startswith('#'):
+                j += 1
+            group.append(lines[i:j])
+            i = j
+        k = 0
+        while k < len(group):
+            m = k
+            while m < len(group) and row_key(group[m][0]) == row_key(group[k][0]):
+                m += 1
+            for rows in sorted(group[k:m]):
+                out.extend(rows)
+            k = m
+    return out
+
+
 def main():
     lines = sys.stdin.read().split('\n')
     out, block = [], []
@@ -71,6 +114,8 @@ def main():
         else:
             block.append(line)
     flush()
+    if '--rows' in sys.argv[1:]:
+        out = sort_tied_rows(out)
     sys.stdout.write('\n'.join(out))
 
 
