@@ -36,6 +36,7 @@
 #include <sampo/common.h>
 #include "internal/log.h"
 #include "internal/util.h"
+#include "internal/opts.h"
 
 /* a /proc file (size 0) is read to its end, but not forever */
 #define SRC_MAX_BYTES (1ull << 30)
@@ -509,22 +510,16 @@ const char *sampo_buildid_cache__dso_kind(const char *name)
 	return NULL;
 }
 
-#define DSO_OPTS_GET(opts, field, def)                                                             \
-	((opts) && (opts)->sz >= offsetof(struct sampo_buildid_cache_dso_opts, field) +           \
-				     sizeof((opts)->field)                                         \
-		 ? (opts)->field                                                                   \
-		 : (def))
-
 int sampo_buildid_cache__add_dso(const char *dir, const char *name,
 				 const struct sampo_build_id *bid,
 				 const struct sampo_buildid_cache_dso_opts *opts)
 {
 	const char *kind = sampo_buildid_cache__dso_kind(name);
-	const void *image = DSO_OPTS_GET(opts, vdso_image, (const void *)NULL);
-	size_t image_size = DSO_OPTS_GET(opts, vdso_size, (size_t)0);
+	const void *image = OPTS_GET(opts, vdso_image, (const void *)NULL);
+	size_t image_size = OPTS_GET(opts, vdso_size, (size_t)0);
 	char *cached = NULL;
 
-	if (!name || !bid || (opts && opts->sz < sizeof(opts->sz)))
+	if (!name || !bid || !OPTS_VALID(opts, sampo_buildid_cache_dso_opts))
 		return -EINVAL;
 	if (!kind)
 		return -EOPNOTSUPP;

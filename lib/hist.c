@@ -51,6 +51,7 @@
 #include "internal/hist.h"
 #include "internal/machine.h"
 #include "internal/util.h"
+#include "internal/opts.h"
 
 #define DEFAULT_MAX_STACK 127
 #define RCACHE_BITS_CHAINS 18
@@ -151,12 +152,14 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 	struct sampo_hists *h;
 	int err = -ENOMEM;
 
+	if (!OPTS_VALID(opts, sampo_hists_opts))
+		return -EINVAL;
 	h = calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	h->machine = machine;
 	h->symbolizer = symbolizer;
-	if (opts)
+	if (opts) /* an older caller's struct: its fields, then the defaults (zeroes) */
 		memcpy(&h->opts, opts, MIN(opts->sz, sizeof(h->opts)));
 	h->opts.sz = sizeof(h->opts);
 	if (!h->opts.max_stack)

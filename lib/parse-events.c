@@ -25,6 +25,7 @@
 #include <sampo/event.h>
 #include <sampo/parse-events.h>
 #include "internal/util.h"
+#include "internal/opts.h"
 
 #define DEFAULT_FREQ_HZ 4000 /* perf's default sampling frequency */
 
@@ -133,26 +134,15 @@ int sampo_event_specs__parse(const char *list, struct sampo_event_spec *specs, s
 	return err;
 }
 
-static bool attr_opts_valid(const struct sampo_event_attr_opts *opts)
-{
-	return !opts || opts->sz >= sizeof(opts->sz);
-}
-
-#define ATTR_OPTS_GET(opts, field, def)                                                            \
-	((opts) && (opts)->sz >= offsetof(struct sampo_event_attr_opts, field) +                  \
-				     sizeof((opts)->field)                                         \
-		 ? (opts)->field                                                                   \
-		 : (def))
-
 int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 			     const struct sampo_event_attr_opts *opts,
 			     struct sampo_event_attr *ret_attrs)
 {
-	uint64_t freq = ATTR_OPTS_GET(opts, freq_hz, (uint64_t)0);
-	uint64_t period = ATTR_OPTS_GET(opts, period, (uint64_t)0);
-	bool system_wide = ATTR_OPTS_GET(opts, system_wide, false);
+	uint64_t freq = OPTS_GET(opts, freq_hz, (uint64_t)0);
+	uint64_t period = OPTS_GET(opts, period, (uint64_t)0);
+	bool system_wide = OPTS_GET(opts, system_wide, false);
 
-	if (!specs || !nr || !ret_attrs || !attr_opts_valid(opts))
+	if (!specs || !nr || !ret_attrs || !OPTS_VALID(opts, sampo_event_attr_opts))
 		return -EINVAL;
 	if (!freq && !period)
 		freq = DEFAULT_FREQ_HZ;
@@ -166,7 +156,7 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 		a->config = ev->config;
 		a->sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_TIME |
 				 SAMPO_SAMPLE_PERIOD;
-		if (ATTR_OPTS_GET(opts, callchain, false))
+		if (OPTS_GET(opts, callchain, false))
 			a->sample_type |= SAMPO_SAMPLE_CALLCHAIN;
 		if (system_wide)
 			a->sample_type |= SAMPO_SAMPLE_CPU;
@@ -181,9 +171,9 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 		}
 		a->flags |= SAMPO_ATTR_DISABLED | SAMPO_ATTR_SAMPLE_ID_ALL |
 			    SAMPO_ATTR_EXCLUDE_GUEST;
-		if (!ATTR_OPTS_GET(opts, per_thread, false))
+		if (!OPTS_GET(opts, per_thread, false))
 			a->flags |= SAMPO_ATTR_INHERIT;
-		if (ATTR_OPTS_GET(opts, enable_on_exec, false) && !system_wide)
+		if (OPTS_GET(opts, enable_on_exec, false) && !system_wide)
 			a->flags |= SAMPO_ATTR_ENABLE_ON_EXEC;
 		if (ev->exclude_user)
 			a->flags |= SAMPO_ATTR_EXCLUDE_USER;
@@ -203,7 +193,7 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 		 * --buildid-mmap -a does the same. Per task, only the MMAP2
 		 * records of the recorded tasks are at stake.
 		 */
-		if (!ATTR_OPTS_GET(opts, no_buildid_mmap, false) && !system_wide)
+		if (!OPTS_GET(opts, no_buildid_mmap, false) && !system_wide)
 			a->flags |= SAMPO_ATTR_BUILD_ID;
 	}
 	return 0;

@@ -66,11 +66,7 @@
 #include "internal/symbol.h"
 #include "internal/symbolizer.h"
 #include "internal/util.h"
-
-#define SOPTS_HAS(opts, field) \
-	((opts) &&             \
-	 (opts)->sz >= offsetof(struct sampo_symbolizer_opts, field) + sizeof((opts)->field))
-#define SOPTS_GET(opts, field, def) (SOPTS_HAS(opts, field) ? (opts)->field : (def))
+#include "internal/opts.h"
 
 /* ---- messages ------------------------------------------------------------------------------ */
 
@@ -521,29 +517,29 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 	struct sampo_symbolizer *s;
 	int err;
 
-	if (!machine || (opts && opts->sz < sizeof(size_t)))
+	if (!machine || !OPTS_VALID(opts, sampo_symbolizer_opts))
 		return -EINVAL;
 	s = symbolizer_alloc(machine);
 	if (!s)
 		return -ENOMEM;
 	s->features = features;
-	s->force = SOPTS_GET(opts, force, false);
-	s->no_demangle = SOPTS_GET(opts, no_demangle, false);
-	s->modsecs = SOPTS_GET(opts, module_sections, NULL);
-	err = dup_opt(&s->symfs, SOPTS_GET(opts, symfs, NULL));
+	s->force = OPTS_GET(opts, force, false);
+	s->no_demangle = OPTS_GET(opts, no_demangle, false);
+	s->modsecs = OPTS_GET(opts, module_sections, NULL);
+	err = dup_opt(&s->symfs, OPTS_GET(opts, symfs, NULL));
 	if (!err)
-		err = dup_opt(&s->guest_vmlinux, SOPTS_GET(opts, guest_vmlinux, NULL));
+		err = dup_opt(&s->guest_vmlinux, OPTS_GET(opts, guest_vmlinux, NULL));
 	if (!err)
-		err = dup_opt(&s->guest_kallsyms, SOPTS_GET(opts, guest_kallsyms, NULL));
+		err = dup_opt(&s->guest_kallsyms, OPTS_GET(opts, guest_kallsyms, NULL));
 	if (!err)
-		err = dup_opt(&s->guestmount, SOPTS_GET(opts, guestmount, NULL));
+		err = dup_opt(&s->guestmount, OPTS_GET(opts, guestmount, NULL));
 	if (!err)
-		err = dup_opt(&s->vmlinux, SOPTS_GET(opts, vmlinux, NULL));
+		err = dup_opt(&s->vmlinux, OPTS_GET(opts, vmlinux, NULL));
 	if (!err)
-		err = dup_opt(&s->kallsyms, SOPTS_GET(opts, kallsyms, NULL));
+		err = dup_opt(&s->kallsyms, OPTS_GET(opts, kallsyms, NULL));
 	if (!err)
 		err = dup_opt(&s->live_root,
-			      SOPTS_GET(opts, live_root, NULL) ? opts->live_root : "/");
+			      OPTS_GET(opts, live_root, NULL) ? opts->live_root : "/");
 	if (!err && !s->live_root)
 		err = dup_opt(&s->live_root, "/");
 	if (!err && features && sampo_features__has(features, SAMPO_FEAT_OSRELEASE) &&
@@ -557,7 +553,7 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 	}
 	if (err)
 		goto out_delete;
-	s->buildid_dir = sampo_buildid_cache__dir(SOPTS_GET(opts, buildid_dir, NULL));
+	s->buildid_dir = sampo_buildid_cache__dir(OPTS_GET(opts, buildid_dir, NULL));
 
 	err = check_readable(s->vmlinux, "vmlinux");
 	if (!err)
@@ -572,7 +568,7 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 		err = copy_build_ids(s, features);
 	if (err)
 		goto out_delete;
-	if (!SOPTS_GET(opts, no_preload, false) && s->nr_bids) {
+	if (!OPTS_GET(opts, no_preload, false) && s->nr_bids) {
 		err = start_preload(s);
 		if (err)
 			goto out_delete;

@@ -25,6 +25,7 @@
 #include <sampo/cpuset.h>
 #include <sampo/target.h>
 #include "internal/util.h"
+#include "internal/opts.h"
 
 struct int_list {
 	int *v;
@@ -36,11 +37,6 @@ struct sampo_target {
 	char *sys_dir;
 	struct int_list cpus, threads, pids;
 };
-
-#define TARGET_OPTS_GET(opts, field, def)                                                          \
-	((opts) && (opts)->sz >= offsetof(struct sampo_target_opts, field) + sizeof((opts)->field) \
-		 ? (opts)->field                                                                   \
-		 : (def))
 
 static int list_add(struct int_list *l, int v)
 {
@@ -70,11 +66,11 @@ static int list_add_once(struct int_list *l, int v)
 
 struct sampo_target *sampo_target__new(const struct sampo_target_opts *opts)
 {
-	const char *proc = TARGET_OPTS_GET(opts, proc_dir, NULL);
-	const char *sys = TARGET_OPTS_GET(opts, sys_dir, NULL);
+	const char *proc = OPTS_GET(opts, proc_dir, NULL);
+	const char *sys = OPTS_GET(opts, sys_dir, NULL);
 	struct sampo_target *t;
 
-	if (opts && opts->sz < sizeof(opts->sz))
+	if (!OPTS_VALID(opts, sampo_target_opts))
 		return NULL;
 	t = calloc(1, sizeof(*t));
 	if (!t)

@@ -24,6 +24,7 @@
 
 #include <sampo/workload.h>
 #include "internal/util.h"
+#include "internal/opts.h"
 
 struct sampo_workload {
 	pid_t pid;
@@ -32,12 +33,6 @@ struct sampo_workload {
 	int status; /* waitpid() status, once reaped */
 	bool reaped;
 };
-
-#define WORKLOAD_OPTS_GET(opts, field, def)                                                        \
-	((opts) && (opts)->sz >= offsetof(struct sampo_workload_opts, field) +                    \
-				     sizeof((opts)->field)                                         \
-		 ? (opts)->field                                                                   \
-		 : (def))
 
 static void close_pair(int p[2])
 {
@@ -70,12 +65,12 @@ static void workload_child(const char *const *argv, int go, int ep, bool stdout_
 int sampo_workload__prepare(const char *const *argv, const struct sampo_workload_opts *opts,
 			    struct sampo_workload **ret_w)
 {
-	bool to_stderr = WORKLOAD_OPTS_GET(opts, stdout_to_stderr, false);
+	bool to_stderr = OPTS_GET(opts, stdout_to_stderr, false);
 	struct sampo_workload *w;
 	int go[2], ep[2], err;
 	pid_t pid;
 
-	if (!argv || !argv[0] || !ret_w || (opts && opts->sz < sizeof(opts->sz)))
+	if (!argv || !argv[0] || !ret_w || !OPTS_VALID(opts, sampo_workload_opts))
 		return -EINVAL;
 	w = calloc(1, sizeof(*w));
 	if (!w)
