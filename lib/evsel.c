@@ -1,5 +1,11 @@
 // SPDX-License-Identifier: LGPL-2.1
-/* evsel.c - names of events (include/sampo/evsel.h), as perf's evsel__name() makes them */
+/*
+ * evsel.c - names of events (include/sampo/evsel.h), as perf's evsel__name()
+ * makes them: the EVENT_DESC name of the event's position, else one made from
+ * its attr (type, config, then the modifiers of its exclude and precise bits).
+ * This is the only place that names events; the session
+ * (lib/session.c) adds the EVENT_UPDATE renames on top.
+ */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +13,7 @@
 
 #include <sampo/event.h>
 #include <sampo/evsel.h>
+#include <sampo/feature.h>
 
 #include "internal/util.h"
 
@@ -150,3 +157,18 @@ char *sampo_evsel__default_name(const struct sampo_event_attr *attr)
 	return strdup(bf);
 }
 
+
+const char *sampo_evsel__desc_name(const struct sampo_features *f, size_t idx)
+{
+	if (!f || !sampo_features__has(f, SAMPO_FEAT_EVENT_DESC) || idx >= f->nr_events)
+		return NULL;
+	return f->events[idx].name;
+}
+
+char *sampo_evsel__name(const struct sampo_features *f, size_t idx,
+			const struct sampo_event_attr *attr)
+{
+	const char *name = sampo_evsel__desc_name(f, idx);
+
+	return name ? strdup(name) : sampo_evsel__default_name(attr);
+}
