@@ -5,8 +5,8 @@
  * ip, sym, symoff, dso), in perf's format, so that samples can be compared
  * with perf's, or scored against a ground truth, line by line.
  *
- * Flow: the reader (ordered, as perf delivers records) feeds every record to
- * the machine; each SAMPLE is resolved to its thread and map, symbolized by
+ * Flow: a session (ordered, as perf delivers records) feeds every record to
+ * the machine and names the events; each SAMPLE is resolved to its thread and map, symbolized by
  * the symbolizer (which picks files by build-id, relocates the kernel, places
  * modules) and formatted into the outbuf:
  *
@@ -31,12 +31,10 @@
 #include <unistd.h>
 
 #include <sampo/event.h>
-#include <sampo/evsel.h>
-#include <sampo/feature.h>
 #include <sampo/machine.h>
-#include <sampo/modsections.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
+#include <sampo/session.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 
@@ -98,18 +96,16 @@ static const struct {
 	 (1u << F_EVENT) | (1u << F_IP) | (1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))
 
 struct script_evsel {
-	char *name;	 /* EVENT_DESC, EVENT_UPDATE, or perf's made-up name */
 	unsigned fields; /* F_* bits printed for this event */
 	bool checked;
 };
 
 struct script_ctx {
-	struct sampo_reader *reader;
-	struct sampo_machine *machine;
-	struct sampo_features *features;
-	struct sampo_symbolizer *symbolizer;
+	struct sampo_session *session;
+	struct sampo_reader *reader;	     /* the session's */
+	struct sampo_machine *machine;	     /* the session's */
+	struct sampo_symbolizer *symbolizer; /* the session's, from the first sample on */
 	struct sampo_symbolizer_opts sym_opts;
-	struct sampo_module_sections *module_sections; /* saved by sampo record, or NULL */
 	const char *input;
 
 	unsigned fields;     /* F_* bits asked for */
@@ -207,50 +203,6 @@ static int refresh_evsels(struct script_ctx *ctx)
 	return 0;
 }
 
-/* EVENT_DESC names the events by position, unless an EVENT_UPDATE named them first. */
-static int name_evsels(struct script_ctx *ctx)
-{
-	const struct sampo_features *f = ctx->features;
-
-	for (size_t i = 0; i < ctx->nr_evsels; i++) {
-		struct script_evsel *e = &ctx->evsels[i];
-
-		if (e->name)
-			continue;
-		if (f && sampo_features__has(f, SAMPO_FEAT_EVENT_DESC) && i < f->nr_events &&
-		    f->events[i].name)
-			e->name = strdup(f->events[i].name);
-		else
-			e->name = sampo_evsel__default_name(sampo_reader__attr(ctx->reader, i));
-		if (!e->name)
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-static int process_event_update(struct script_ctx *ctx, const union sampo_record *rec)
-{
-	const struct sampo_record_event_update *e = &rec->event_update;
-	size_t len;
-	int idx;
-	char *name;
-
-	if (e->type != SAMPO_EVENT_UPDATE_NAME || rec->header.size <= sizeof(*e))
-		return 0;
-	len = strnlen((const char *)e->data, rec->header.size - sizeof(*e));
-	idx = sampo_reader__attr_by_id(ctx->reader, e->id);
-	if (e->id == 0 || (ctx->nr_evsels == 1 && idx < 0))
-		idx = ctx->nr_evsels ? 0 : -1;
-	if (idx < 0 || (size_t)idx >= ctx->nr_evsels)
-		return 0;
-	name = strndup((const char *)e->data, len);
-	if (!name)
-		return -ENOMEM;
-	free(ctx->evsels[idx].name);
-	ctx->evsels[idx].name = name;
-	return 0;
-}
-
 /*
  * perf's evsel__check_attr(), for each event at its first sample (perf checks
  * the first event of each type before any sample): a field given
@@ -275,7 +227,8 @@ static int check_evsel(struct script_ctx *ctx, size_t idx)
 			return cli_err(
 				0,
 				"'%s': samples of event '%s' have no %s: cannot print field '%s'",
-				ctx->input, e->name, field_info[f].attr_name, field_info[f].name);
+				ctx->input, sampo_session__evsel_name(ctx->session, (int)idx),
+				field_info[f].attr_name, field_info[f].name);
 		fields &= ~(1u << f);
 	}
 	if ((fields & (1u << F_SYMOFF)) && !(fields & (1u << F_SYM))) {
@@ -292,34 +245,26 @@ static bool has_callchain(const struct sampo_event_attr *attr)
 	return attr->sample_type & SAMPO_SAMPLE_CALLCHAIN;
 }
 
-/* At the first sample: names, widths, the symbolizer (perf sets these up before the first). */
+/*
+ * At the first sample: names, widths, the symbolizer (perf sets these up
+ * before the first; in pipe mode the features that came so far are known).
+ * The names the session gives now stick (perf's evsel__name() stores them),
+ * unless an EVENT_UPDATE renames an event later.
+ */
 static int start_samples(struct script_ctx *ctx)
 {
-	int err;
-
 	ctx->started = true;
-	if (sampo_reader__is_pipe(ctx->reader)) {
-		struct sampo_feature_error ferr;
-
-		/* pipe mode: the HEADER_FEATURE records read so far */
-		sampo_features__delete(ctx->features);
-		ctx->features = NULL;
-		(void)sampo_features__parse(ctx->reader, &ctx->features, &ferr);
-	}
-	err = name_evsels(ctx);
-	if (err)
-		return cli_err(err, "cannot name the events");
 	for (size_t i = 0; i < ctx->nr_evsels; i++) {
-		int len = (int)strlen(ctx->evsels[i].name);
+		int len = (int)strlen(sampo_session__evsel_name(ctx->session, (int)i));
 
 		if (len > ctx->name_width)
 			ctx->name_width = len;
 		if (has_callchain(sampo_reader__attr(ctx->reader, i)) && !ctx->hide_callchain)
 			ctx->use_callchain = true;
 	}
-	err = sampo_symbolizer__new(ctx->machine, ctx->features, &ctx->sym_opts, &ctx->symbolizer);
-	if (err)
-		return cli_err(err, "cannot set up the symbols");
+	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
+	if (!ctx->symbolizer)
+		return cli_err(0, "%s", sampo_session__error(ctx->session));
 	return 0;
 }
 
@@ -497,10 +442,10 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		return 0;
 	ctx->sample_machine = sampo_machine__for_cpumode(ctx->machine, s->cpumode, (int32_t)s->pid);
 	if (!ctx->sample_machine)
-		return cli_err(-ENOMEM, "out of memory");
+		return -ENOMEM;
 	err = sampo_machine__resolve(ctx->sample_machine, s, &ctx->al);
 	if (err)
-		return cli_err(err, "cannot resolve the sample at offset %#" PRIx64, ev->offset);
+		return err;
 	fields = e->fields;
 	/* perf prints a chain, even an empty one, for every sample that has the field */
 	chain = ctx->use_callchain && (fields & (1u << F_IP)) &&
@@ -545,10 +490,11 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		ob_putc(ob, ' ');
 	}
 	if (fields & (1u << F_EVENT)) {
-		size_t len = strlen(e->name);
+		const char *name = sampo_session__evsel_name(ctx->session, ev->attr_idx);
+		size_t len = strlen(name);
 
 		ob_pad(ob, ' ', (size_t)ctx->name_width > len ? (size_t)ctx->name_width - len : 0);
-		ob_puts(ob, e->name);
+		ob_puts(ob, name);
 		ob_puts(ob, ": ");
 	}
 	if (fields & ((1u << F_IP) | (1u << F_SYM) | (1u << F_DSO))) {
@@ -567,112 +513,58 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	return 0;
 }
 
-static int process_event(struct script_ctx *ctx, const struct sampo_event *ev)
+/* the tool's one callback: the session has given the records to the machine */
+static int script_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
 {
+	struct script_ctx *ctx = arg;
 	int err;
 
+	(void)session;
 	err = refresh_evsels(ctx);
-	if (err)
-		return cli_err(err, "out of memory");
-	switch (ev->record->header.type) {
-	case SAMPO_RECORD_SAMPLE:
-		return process_sample(ctx, ev);
-	case SAMPO_RECORD_EVENT_UPDATE:
-		err = process_event_update(ctx, ev->record);
-		break;
-	default:
-		err = sampo_machine__process_event(ctx->machine, ev);
-		break;
-	}
-	if (err)
-		return cli_err(err, "cannot process the record at offset %#" PRIx64, ev->offset);
-	return 0;
-}
-
-/* ---- setup -------------------------------------------------------------- */
-
-static int read_file_features(struct script_ctx *ctx)
-{
-	struct sampo_feature_error ferr = { 0 };
-	int err;
-
-	err = sampo_features__parse(ctx->reader, &ctx->features, &ferr);
-	if (err == -SAMPO_ERR_MALFORMED || err == -SAMPO_ERR_UNSUPPORTED) {
-		const char *name = sampo_feature__name(ferr.feat);
-
-		/* the samples can still be printed: say so and go on without the features */
-		cli_warn("'%s': feature %s at %#" PRIx64 ", offset %#" PRIx64 ": %s", ctx->input,
-			 name ? name : "?", ferr.section_offset, ferr.offset, ferr.msg);
-		ctx->features = NULL;
-		return 0;
-	}
-	if (err)
-		return cli_err(err, "cannot read the features of '%s'", ctx->input);
-	/* where each module's sections were loaded, if sampo record saved it */
-	err = sampo_module_sections__read(ctx->reader, &ctx->module_sections);
-	if (err && err != -ENOENT)
-		cli_warn("'%s': the module section maps do not parse; modules are placed "
-			 "without them", ctx->input);
-	ctx->sym_opts.sz = sizeof(ctx->sym_opts);
-	ctx->sym_opts.module_sections = ctx->module_sections;
-	return 0;
+	if (!err)
+		err = process_sample(ctx, ev);
+	/* a full pipe or disk: stop reading */
+	if (!err && ob_error(&ctx->ob))
+		err = 1;
+	return err;
 }
 
 static void script_ctx_release(struct script_ctx *ctx)
 {
 	sampo_addr_location__exit(&ctx->al);
 	sampo_addr_location__exit(&ctx->chain_al);
-	sampo_symbolizer__delete(ctx->symbolizer);
-	for (size_t i = 0; i < ctx->nr_evsels; i++)
-		free(ctx->evsels[i].name);
 	free(ctx->evsels);
-	sampo_features__delete(ctx->features);
-	sampo_module_sections__delete(ctx->module_sections);
-	sampo_machine__delete(ctx->machine);
-	sampo_reader__close(ctx->reader);
+	sampo_session__close(ctx->session);
 }
 
 static int run_script(struct script_ctx *ctx)
 {
 	char errbuf[256] = "";
-	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = errbuf,
-		   .errbuf_sz = sizeof(errbuf));
-	struct sampo_event ev;
+	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true,
+		   .features = SAMPO_SESSION_FEATURES_OPTIONAL, .guests = ctx->guest,
+		   .symbolizer = &ctx->sym_opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	const struct sampo_tool tool = { .sample = script_sample };
 	int err, ret;
 
-	err = sampo_reader__open(ctx->input, &ropts, &ctx->reader);
-	if (err) {
-		if (errbuf[0])
-			return cli_err(0, "%s", errbuf);
-		return cli_err(err, "cannot open '%s'", ctx->input);
-	}
-	ctx->machine = sampo_machine__new();
-	if (!ctx->machine)
-		return cli_err(-ENOMEM, "out of memory");
-	if (ctx->guest)
-		sampo_machine__enable_guests(ctx->machine);
-	if (!sampo_reader__is_pipe(ctx->reader)) {
-		err = read_file_features(ctx);
-		if (err)
-			return err;
-	}
-	for (;;) {
-		ret = sampo_reader__next(ctx->reader, &ev);
-		if (ret <= 0)
-			break;
-		err = process_event(ctx, &ev);
-		if (err) {
-			(void)ob_flush(&ctx->ob);
-			return err;
-		}
-		if (ob_error(&ctx->ob))
-			break;
+	err = sampo_session__open(ctx->input, &opts, &ctx->session);
+	if (err)
+		return cli_err(0, "%s", errbuf);
+	/* the samples can still be printed without the features: say so and go on */
+	if (sampo_session__error(ctx->session)[0])
+		cli_warn("%s", sampo_session__error(ctx->session));
+	ctx->reader = sampo_session__reader(ctx->session);
+	ctx->machine = sampo_session__machine(ctx->session);
+	ret = sampo_session__process(ctx->session, &tool, ctx);
+	if (ret > 0 && !ob_error(&ctx->ob)) {
+		/* a callback said why */
+		(void)ob_flush(&ctx->ob);
+		return ret;
 	}
 	if (!ob_error(&ctx->ob) && ret < 0) {
 		err = ob_flush(&ctx->ob);
 		if (err)
 			return cli_err(err, "cannot write output");
-		return cli_err(0, "%s", sampo_reader__error(ctx->reader));
+		return cli_err(0, "%s", sampo_session__error(ctx->session));
 	}
 	err = ob_flush(&ctx->ob);
 	if (err)
