@@ -38,12 +38,12 @@
 #include <unistd.h>
 
 #include <sampo/event.h>
-#include <sampo/evsel.h>
 #include <sampo/feature.h>
 #include <sampo/machine.h>
 #include <sampo/reader.h>
 #include <sampo/record.h>
 #include <sampo/sample.h>
+#include <sampo/session.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -84,9 +84,8 @@ static const char *const dump_usage[] = {
 	NULL,
 };
 
-/* One attr of the file: its name (perf's evsel__name) and its sample count. */
+/* One attr of the file: its sample count (its name is the session's). */
 struct dump_evsel {
-	char *name; /* perf's evsel->name: from EVENT_DESC or EVENT_UPDATE, else made up when first needed */
 	uint64_t nr_samples;
 };
 
@@ -98,10 +97,10 @@ struct read_slot {
 };
 
 struct dump_ctx {
-	struct sampo_reader *reader;
-	struct sampo_machine *machine;
-	struct sampo_features *features; /* EVENT_DESC and ARCH, from the header or pipe records */
-	const char *label;		 /* the -i path, or "pipe" */
+	struct sampo_session *session;
+	struct sampo_reader *reader;   /* the session's */
+	struct sampo_machine *machine; /* the session's: it sees each record after it is printed */
+	const char *label;	       /* the -i path, or "pipe" */
 	const char *arch;		 /* perf's normalized arch, for register names */
 	char arch_buf[64];
 
@@ -110,7 +109,6 @@ struct dump_ctx {
 	uint64_t combined_type; /* OR of every attr's sample_type */
 	bool sample_id_all;	/* of the first attr */
 	struct dump_evsel *evsels;
-	bool event_desc_applied;
 
 	struct read_slot *read_slots;
 	size_t read_cap, read_nr;
@@ -235,29 +233,7 @@ static uint64_t read_field(const union sampo_record *rec, const char *name)
 
 static const char *evsel_name(struct dump_ctx *ctx, int idx)
 {
-	struct dump_evsel *e;
-
-	if (idx < 0 || (size_t)idx >= ctx->nr_attrs)
-		return "unknown";
-	e = &ctx->evsels[idx];
-	if (!e->name)
-		e->name = sampo_evsel__default_name(sampo_reader__attr(ctx->reader, (size_t)idx));
-	return e->name ? e->name : "unknown";
-}
-
-/* EVENT_DESC names the events by position, unless something named them first (perf 6.1). */
-static void apply_event_desc(struct dump_ctx *ctx)
-{
-	if (ctx->event_desc_applied || !ctx->features ||
-	    !sampo_features__has(ctx->features, SAMPO_FEAT_EVENT_DESC))
-		return;
-	for (uint32_t i = 0; i < ctx->features->nr_events && i < ctx->nr_attrs; i++) {
-		const char *name = ctx->features->events[i].name;
-
-		if (name && !ctx->evsels[i].name)
-			ctx->evsels[i].name = strdup(name);
-	}
-	ctx->event_desc_applied = true;
+	return sampo_session__evsel_name(ctx->session, idx);
 }
 
 /* perf's normalize_arch(), for the register names of the file's machine */
@@ -290,11 +266,12 @@ static const char *normalize_arch(const char *arch)
 
 static void update_arch(struct dump_ctx *ctx)
 {
+	const struct sampo_features *f = sampo_session__features(ctx->session);
 	struct utsname uts;
 	const char *arch = NULL;
 
-	if (ctx->features && sampo_features__has(ctx->features, SAMPO_FEAT_ARCH))
-		arch = ctx->features->arch;
+	if (f && sampo_features__has(f, SAMPO_FEAT_ARCH))
+		arch = f->arch;
 	if (!arch && uname(&uts) == 0)
 		arch = uts.machine;
 	size_t n = arch ? strnlen(arch, sizeof(ctx->arch_buf) - 1) : 0;
@@ -302,48 +279,6 @@ static void update_arch(struct dump_ctx *ctx)
 	memcpy(ctx->arch_buf, arch ? arch : "", n);
 	ctx->arch_buf[n] = 0;
 	ctx->arch = normalize_arch(ctx->arch_buf);
-}
-
-/* Pipe mode: the features come as records; keep the two perf report uses. */
-static void take_pipe_feature(struct dump_ctx *ctx, const union sampo_record *rec)
-{
-	uint64_t feat = rec->feature.feat_id;
-	size_t len;
-
-	if (feat != SAMPO_FEAT_EVENT_DESC && feat != SAMPO_FEAT_ARCH)
-		return;
-	if (rec->header.size < sizeof(rec->feature))
-		return;
-	len = rec->header.size - sizeof(rec->feature);
-	if (!ctx->features)
-		ctx->features = sampo_features__new();
-	if (!ctx->features)
-		return;
-	(void)sampo_features__parse_one(ctx->features, (int)feat, rec->feature.data, len,
-					sampo_reader__needs_swap(ctx->reader), NULL);
-	if (feat == SAMPO_FEAT_ARCH)
-		update_arch(ctx);
-	else
-		apply_event_desc(ctx);
-}
-
-/* File mode: EVENT_DESC and ARCH from the feature section. */
-static void read_file_features(struct dump_ctx *ctx)
-{
-	static const int feats[] = { SAMPO_FEAT_ARCH, SAMPO_FEAT_EVENT_DESC };
-
-	ctx->features = sampo_features__new();
-	if (!ctx->features)
-		return;
-	for (size_t i = 0; i < ARRAY_SIZE(feats); i++) {
-		const void *data;
-		size_t size;
-
-		if (sampo_reader__feature(ctx->reader, feats[i], &data, &size))
-			continue;
-		(void)sampo_features__parse_one(ctx->features, feats[i], data, size,
-						sampo_reader__needs_swap(ctx->reader), NULL);
-	}
 }
 
 /* New attrs take effect after their HEADER_ATTR record; catch up with the reader. */
@@ -1387,7 +1322,6 @@ static void dump_event_update(struct dump_ctx *ctx, const union sampo_record *re
 	struct outbuf *ob = &ctx->ob;
 	const struct sampo_record_event_update *e = &rec->event_update;
 	size_t len = rec->header.size > sizeof(*e) ? rec->header.size - sizeof(*e) : 0;
-	int idx;
 
 	OB_LIT(ob, "\n... id:    ");
 	ob_dec_u64(ob, e->id);
@@ -1410,18 +1344,7 @@ static void dump_event_update(struct dump_ctx *ctx, const union sampo_record *re
 		OB_LIT(ob, "... name:  ");
 		ob_str_n(ob, (const char *)e->data, len);
 		ob_putc(ob, '\n');
-		/* perf report renames the event */
-		idx = sampo_reader__attr_by_id(ctx->reader, e->id);
-		if (e->id == 0 || (ctx->nr_attrs == 1 && idx < 0))
-			idx = ctx->nr_attrs ? 0 : -1;
-		if (idx >= 0 && (size_t)idx < ctx->nr_attrs) {
-			char *name = strndup((const char *)e->data, len);
-
-			if (name) {
-				free(ctx->evsels[idx].name);
-				ctx->evsels[idx].name = name;
-			}
-		}
+		/* the session has renamed the event, as perf report does */
 		break;
 	case SAMPO_EVENT_UPDATE_CPUS:
 		OB_LIT(ob, "... ");
@@ -1483,7 +1406,6 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 {
 	struct outbuf *ob = &ctx->ob;
 	const union sampo_record *rec = ev->record;
-	int err;
 
 	switch (rec->header.type) {
 	case SAMPO_RECORD_SAMPLE:
@@ -1646,8 +1568,8 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 		/* perf 6.1 counts it as unknown and stops at the next round; we go on */
 		return 0;
 	}
-	err = sampo_machine__process_event(ctx->machine, ev);
-	return err;
+	/* the session gives the record to the machine now that it is printed */
+	return 0;
 }
 
 static void dump_user_record(struct dump_ctx *ctx, const struct sampo_event *ev)
@@ -1711,7 +1633,9 @@ static void dump_user_record(struct dump_ctx *ctx, const struct sampo_event *ev)
 		UNHANDLED(ob);
 		break;
 	case SAMPO_RECORD_HEADER_FEATURE:
-		take_pipe_feature(ctx, rec);
+		/* the session has parsed it (EVENT_DESC and ARCH, as perf report keeps) */
+		if (rec->feature.feat_id == SAMPO_FEAT_ARCH)
+			update_arch(ctx);
 		break;
 	default:
 		/* ATTR, EVENT_TYPE, TRACING_DATA, BUILD_ID: perf report prints nothing */
@@ -1816,70 +1740,60 @@ static void warn_at_end(struct dump_ctx *ctx)
 static void dump_ctx_release(struct dump_ctx *ctx)
 {
 	sampo_addr_location__exit(&ctx->al);
-	for (size_t i = 0; i < ctx->nr_attrs; i++)
-		free(ctx->evsels[i].name);
 	free(ctx->evsels);
 	free(ctx->read_slots);
-	sampo_features__delete(ctx->features);
-	sampo_machine__delete(ctx->machine);
-	sampo_reader__close(ctx->reader);
+	sampo_session__close(ctx->session);
+}
+
+/* the tool's one callback, for every record */
+static int dump_record(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	struct dump_ctx *ctx = arg;
+	int err;
+
+	(void)session;
+	err = refresh_attrs(ctx);
+	if (!err)
+		err = dump_one(ctx, ev);
+	if (!err && ob_error(&ctx->ob))
+		return 1; /* a full pipe or disk: stop */
+	return err;
 }
 
 static int run_dump(struct dump_ctx *ctx, const char *input)
 {
 	char errbuf[256] = "";
-	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = errbuf,
-		   .errbuf_sz = sizeof(errbuf));
-	struct sampo_event ev;
+	/* perf report reads only EVENT_DESC and ARCH before the records */
+	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true,
+		   .features = SAMPO_SESSION_FEATURES_EACH,
+		   .feature_mask = (1ULL << SAMPO_FEAT_ARCH) | (1ULL << SAMPO_FEAT_EVENT_DESC),
+		   .machine_after_tool = true, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	const struct sampo_tool tool = { .other = dump_record };
 	int err, ret;
 
-	err = sampo_reader__open(input, &ropts, &ctx->reader);
-	if (err) {
-		if (errbuf[0])
-			return cli_err(0, "%s", errbuf);
-		return cli_err(err, "cannot open '%s'", input);
-	}
-	ctx->machine = sampo_machine__new();
-	if (!ctx->machine)
-		return cli_err(-ENOMEM, "cannot set up the machine state");
+	err = sampo_session__open(input, &opts, &ctx->session);
+	if (err)
+		return cli_err(0, "%s", errbuf);
+	ctx->reader = sampo_session__reader(ctx->session);
+	ctx->machine = sampo_session__machine(ctx->session);
 	ctx->label = sampo_reader__is_pipe(ctx->reader) ? "pipe" : input;
 	err = refresh_attrs(ctx);
 	if (err)
 		return cli_err(err, "cannot set up the events");
-	if (!sampo_reader__is_pipe(ctx->reader)) {
-		/* perf reads these with the header, before any record */
-		read_file_features(ctx);
-		apply_event_desc(ctx);
-	}
 	update_arch(ctx);
 
 	OB_LIT(&ctx->ob, "# To display the perf.data header info, please use "
 			 "--header/--header-only options.\n#\n");
-	for (;;) {
-		ret = sampo_reader__next(ctx->reader, &ev);
-		if (ret <= 0)
-			break;
-		err = refresh_attrs(ctx);
-		if (!err)
-			err = dump_one(ctx, &ev);
-		if (err) {
-			(void)ob_flush(&ctx->ob);
-			return cli_err(err, "cannot process the record at offset %#" PRIx64,
-				       ev.offset);
-		}
-		if (ob_error(&ctx->ob))
-			break;
-	}
+	ret = sampo_session__process(ctx->session, &tool, ctx);
 	if (!ob_error(&ctx->ob) && ret < 0) {
 		/* everything before the bad record is out; then say what was wrong */
 		err = ob_flush(&ctx->ob);
 		if (err)
 			return cli_err(err, "cannot write output");
-		return cli_err(0, "%s", sampo_reader__error(ctx->reader));
+		return cli_err(0, "%s", sampo_session__error(ctx->session));
 	}
 	if (!ob_error(&ctx->ob)) {
 		(void)refresh_attrs(ctx);
-		apply_event_desc(ctx);
 		dump_stats(ctx);
 	}
 	err = ob_flush(&ctx->ob);
