@@ -12,6 +12,7 @@
 
 #include <sampo/dso.h>
 #include <sampo/event.h>
+#include <sampo/kmodule.h>
 
 enum sampo_dso_space {
 	SAMPO_DSO_SPACE_USER,
@@ -59,9 +60,6 @@ bool sampo_dso_id__match(const struct sampo_dso_id *a, const struct sampo_dso_id
  * and its short name (@ret_name optional, malloc'ed). Return: 0 or -ENOMEM
  */
 int sampo_kmod__parse(const char *path, bool *ret_kmod, char **ret_name);
-/* perf's kmod_path__parse rules: is @path ("[name]" or a .ko path) a kernel module? */
-bool sampo_kmod__is_module(const char *path);
-/* its DSO short name ("[name]", '-' made '_'); malloc'ed in *@ret_name. Return: 0 or -ENOMEM */
-int sampo_kmod__name(const char *path, char **ret_name);
+/* sampo_kmod__is_module(), sampo_kmod__name(): public, in <sampo/kmodule.h> */
 
 #endif /* SAMPO_INTERNAL_DSO_H */
