@@ -507,21 +507,13 @@ out:
 	return err;
 }
 
-/* "foo-bar.ko.xz" or "[foo_bar]" or "foo-bar" -> "foo_bar" */
+/* sampo_module__name() into @out: "foo-bar.ko.xz", "[foo_bar]" or "foo-bar" -> "foo_bar" */
 static void module_name(const char *in, char *out, size_t size)
 {
-	const char *base = strrchr(in, '/');
-	size_t n;
+	char *name = sampo_module__name(in);
 
-	base = base ? base + 1 : in;
-	if (*base == '[')
-		base++;
-	n = strcspn(base, ".]");
-	if (n >= size)
-		n = size - 1;
-	for (size_t i = 0; i < n; i++)
-		out[i] = base[i] == '-' ? '_' : base[i];
-	out[n] = '\0';
+	snprintf(out, size, "%s", name ? name : ""); /* out of memory: matches no module */
+	free(name);
 }
 
 /* The module files under /lib/modules/R, walked once when modules.dep does not name a module */
