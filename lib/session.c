@@ -76,6 +76,7 @@ struct sampo_session {
 
 	struct sampo_session_lost lost;
 	char errbuf[SESSION_ERR_MAX];
+	char reader_errbuf[SESSION_ERR_MAX]; /* the reader writes its failures here, open or later */
 };
 
 static void set_error(struct sampo_session *s, const char *fmt, ...) SAMPO_PRINTF(2, 3);
@@ -293,8 +294,7 @@ int sampo_session__open(const char *path, const struct sampo_session_opts *opts,
 	size_t errbuf_sz = errbuf ? OPTS_GET(opts, errbuf_sz, 0) : 0;
 	char local_err[SESSION_ERR_MAX] = "", msg[128];
 	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = OPTS_GET(opts, ordered, false),
-		   .threaded = OPTS_GET(opts, threaded, false), .raw = OPTS_GET(opts, raw, false),
-		   .errbuf = local_err, .errbuf_sz = sizeof(local_err));
+		   .threaded = OPTS_GET(opts, threaded, false), .raw = OPTS_GET(opts, raw, false));
 	const struct sampo_symbolizer_opts *sym = OPTS_GET(opts, symbolizer, NULL);
 	struct sampo_session *s;
 	int err;
@@ -327,11 +327,13 @@ int sampo_session__open(const char *path, const struct sampo_session_opts *opts,
 		s->has_sym_opts = true;
 	}
 
+	ropts.errbuf = s->reader_errbuf;
+	ropts.errbuf_sz = sizeof(s->reader_errbuf);
 	err = sampo_reader__open(path, &ropts, &s->reader);
 	if (err) {
-		if (local_err[0] && errbuf != local_err)
-			snprintf(errbuf, errbuf_sz, "%s", local_err);
-		else if (!local_err[0])
+		if (s->reader_errbuf[0])
+			snprintf(errbuf, errbuf_sz, "%s", s->reader_errbuf);
+		else
 			snprintf(errbuf, errbuf_sz, "cannot open '%s': %s", path,
 				 sampo_strerror(err, msg, sizeof(msg)));
 		goto out_close;
