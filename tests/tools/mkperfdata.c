@@ -3,7 +3,7 @@
  * mkperfdata - write a synthetic perf.data with libsampo's writer.
  *
  *	mkperfdata [--big-endian | --little-endian] [--pipe] [--samples N]
- *		   [--no-features] [--stats] -o FILE
+ *		   [--no-features] [--rename NAME] [--stats] -o FILE
  *
  * The file looks like a `perf record -e cpu-clock,task-clock -g ./burn`
  * recording (perf 6.1 layout and record order): two attrs with two ids
@@ -21,6 +21,9 @@
  * --no-features leaves out the features (not the build-ids): perf 6.1 cannot
  * read HEADER_FEATURE records of an opposite-endian stream (it does not swap
  * their feature id), so a big-endian pipe stream for perf must do without.
+ * --rename NAME adds an EVENT_UPDATE of type NAME for the first event after
+ * the unit updates (perf's evsel->name then becomes NAME, whatever EVENT_DESC
+ * says).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -62,6 +65,7 @@ struct gen {
 	struct sampo_writer *w;
 	bool pipe;
 	bool features;
+	const char *rename; /* EVENT_UPDATE NAME for the first event, or NULL */
 	unsigned long nr_samples;
 	unsigned long counts[SAMPO_RECORD_MAX];
 };
@@ -216,6 +220,11 @@ static void write_prologue(struct gen *g)
 	      SAMPO_RECORD_EVENT_UPDATE, "event_update");
 	check(g, sampo_writer__write_event_update(w, SAMPO_EVENT_UPDATE_UNIT, attr_ids[1][0], "msec"),
 	      SAMPO_RECORD_EVENT_UPDATE, "event_update");
+	if (g->rename)
+		check(g,
+		      sampo_writer__write_event_update(w, SAMPO_EVENT_UPDATE_NAME, attr_ids[0][0],
+						       g->rename),
+		      SAMPO_RECORD_EVENT_UPDATE, "event_update");
 	check(g, sampo_writer__write_thread_map(w, threads, 1), SAMPO_RECORD_THREAD_MAP,
 	      "thread_map");
 	check(g, sampo_writer__write_cpu_map(w, cpus, 2), SAMPO_RECORD_CPU_MAP, "cpu_map");
@@ -362,7 +371,7 @@ static void print_stats(const struct gen *g)
 static void usage(void)
 {
 	fprintf(stderr, "usage: mkperfdata [--big-endian | --little-endian] [--pipe] "
-			"[--samples N] [--no-features] [--stats] -o FILE\n");
+			"[--samples N] [--no-features] [--rename NAME] [--stats] -o FILE\n");
 	exit(129);
 }
 
@@ -375,6 +384,7 @@ int main(int argc, char **argv)
 		{ "samples", required_argument, NULL, 'n' },
 		{ "stats", no_argument, NULL, 's' },
 		{ "no-features", no_argument, NULL, 'F' },
+		{ "rename", required_argument, NULL, 'r' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -403,6 +413,9 @@ int main(int argc, char **argv)
 			break;
 		case 'F':
 			g.features = false;
+			break;
+		case 'r':
+			g.rename = optarg;
 			break;
 		case 'o':
 			out = optarg;
