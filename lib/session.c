@@ -40,6 +40,7 @@
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
 
+#include "internal/opts.h"
 #include "internal/util.h"
 
 #define SESSION_ERR_MAX 512
@@ -49,11 +50,6 @@
 	((1ULL << SAMPO_RECORD_COMM) | (1ULL << SAMPO_RECORD_FORK) |                        \
 	 (1ULL << SAMPO_RECORD_EXIT) | (1ULL << SAMPO_RECORD_MMAP) |                        \
 	 (1ULL << SAMPO_RECORD_MMAP2) | (1ULL << SAMPO_RECORD_KSYMBOL))
-
-/* opts fields past the caller's struct size read as zero */
-#define OPTS_HAS(opts, field) \
-	((opts) && (opts)->sz >= offsetof(__typeof__(*(opts)), field) + sizeof((opts)->field))
-#define OPTS_GET(opts, field, def) (OPTS_HAS(opts, field) ? (opts)->field : (def))
 
 struct sampo_session {
 	char *name;
@@ -68,6 +64,8 @@ struct sampo_session {
 
 	enum sampo_session_features feat_mode;
 	uint64_t feature_mask;
+	int nr_damaged;			      /* FEATURES_EACH: features left out */
+	struct sampo_feature_error damaged;   /* the first of them */
 	uint64_t machine_mask;
 	bool machine_after_tool;
 
@@ -165,22 +163,46 @@ static bool feature_wanted(const struct sampo_session *s, int feat)
 	return feat < 64 && (s->feature_mask & (1ULL << feat));
 }
 
-/* FEATURES_EACH: every wanted feature that parses, each on its own */
+/*
+ * FEATURES_EACH: every wanted feature that parses, each on its own; the
+ * ones left out are counted, the first described
+ */
 static int read_each_feature(struct sampo_session *s)
 {
+	int ret;
+
+	if (!s->feature_mask) {
+		ret = sampo_features__parse_each(s->reader, &s->features, &s->damaged);
+		if (ret < 0)
+			return ret;
+		s->nr_damaged = ret;
+		return 0;
+	}
+	/* only those asked for: the others are not even read */
 	s->features = sampo_features__new();
 	if (!s->features)
 		return -ENOMEM;
 	for (int feat = SAMPO_FEAT_RESERVED + 1; feat <= SAMPO_FEAT_LAST_KNOWN; feat++) {
+		struct sampo_feature_error fe = { 0 };
 		const void *data;
 		size_t size;
 
 		if (!feature_wanted(s, feat) || !sampo_reader__has_feature(s->reader, feat))
 			continue;
-		if (sampo_reader__feature(s->reader, feat, &data, &size))
-			continue;
-		(void)sampo_features__parse_one(s->features, feat, data, size,
-						sampo_reader__needs_swap(s->reader), NULL);
+		if (sampo_reader__feature(s->reader, feat, &data, &size)) {
+			fe.feat = feat;
+			snprintf(fe.msg, sizeof(fe.msg), "cannot read the section");
+		} else {
+			ret = sampo_features__parse_one(s->features, feat, data, size,
+							sampo_reader__needs_swap(s->reader), &fe);
+			if (ret == -ENOMEM)
+				return ret;
+			if (!ret)
+				continue;
+		}
+		fe.section_offset = sampo_reader__feature_offset(s->reader, feat);
+		if (!s->nr_damaged++)
+			s->damaged = fe;
 	}
 	return 0;
 }
@@ -197,10 +219,12 @@ static int read_file_features(struct sampo_session *s, char *errbuf, size_t errb
 		return 0;
 	case SAMPO_SESSION_FEATURES_EACH:
 		err = read_each_feature(s);
-		if (err)
-			snprintf(errbuf, errbuf_sz, "'%s': cannot read the features: %s", s->name,
+		if (err) {
+			snprintf(errbuf, errbuf_sz, "cannot read the features of '%s': %s", s->name,
 				 sampo_strerror(err, msg, sizeof(msg)));
-		return err;
+			return err;
+		}
+		break;
 	case SAMPO_SESSION_FEATURES_OPTIONAL:
 		err = sampo_features__parse(s->reader, &s->features, &ferr);
 		if (err == -SAMPO_ERR_MALFORMED || err == -SAMPO_ERR_UNSUPPORTED) {
@@ -304,7 +328,7 @@ int sampo_session__open(const char *path, const struct sampo_session_opts *opts,
 		errbuf_sz = sizeof(local_err);
 	}
 	errbuf[0] = '\0';
-	if (!path || !ret_session || (opts && opts->sz < sizeof(size_t)))
+	if (!path || !ret_session || !OPTS_VALID(opts, sampo_session_opts))
 		return -EINVAL;
 	s = calloc(1, sizeof(*s));
 	if (!s)
@@ -563,4 +587,12 @@ size_t sampo_session__nr_events(const struct sampo_session *s)
 const struct sampo_session_lost *sampo_session__lost(const struct sampo_session *s)
 {
 	return &s->lost;
+}
+
+int sampo_session__damaged_features(const struct sampo_session *s,
+				    const struct sampo_feature_error **ret_first)
+{
+	if (ret_first)
+		*ret_first = s->nr_damaged ? &s->damaged : NULL;
+	return s->nr_damaged;
 }

@@ -45,6 +45,7 @@
 #include <sampo/event.h>
 
 struct sampo_event;
+struct sampo_feature_error;
 struct sampo_features;
 struct sampo_machine;
 struct sampo_module_sections;
@@ -68,8 +69,10 @@ enum sampo_session_features {
 	 */
 	SAMPO_SESSION_FEATURES_OPTIONAL,
 	/*
-	 * Each feature of .feature_mask that parses; the others are left out
-	 * without a word (dump). Pipe mode: the same, record by record.
+	 * Each feature (of .feature_mask) that parses; a damaged one is left
+	 * out and the others are read, as perf goes on (report, dump):
+	 * sampo_session__damaged_features() counts them and describes the
+	 * first. Pipe mode: the same, record by record, without the count.
 	 */
 	SAMPO_SESSION_FEATURES_EACH,
 	/* None: the caller reads them itself from the reader (header, buildid-list). */
@@ -237,6 +240,17 @@ SAMPO_API size_t sampo_session__nr_events(const struct sampo_session *session);
  * of no event) or when out of memory.
  */
 SAMPO_API const char *sampo_session__evsel_name(struct sampo_session *session, int idx);
+
+/**
+ * sampo_session__damaged_features() - SAMPO_SESSION_FEATURES_EACH: how many
+ * features of the file were left out because they did not parse
+ * @ret_first: optional; set to the first one's description (borrowed), or
+ *	       NULL when none was
+ *
+ * Return: their number (0: none).
+ */
+SAMPO_API int sampo_session__damaged_features(const struct sampo_session *session,
+					      const struct sampo_feature_error **ret_first);
 
 /** sampo_session__lost() - the lost counters so far (borrowed) */
 SAMPO_API const struct sampo_session_lost *sampo_session__lost(const struct sampo_session *session);

@@ -2,10 +2,11 @@
 /*
  * cmd-report.c - sampo report: the profile as `perf report --stdio` prints it
  *
- * Reads the records in time order into the machine (threads and maps), puts
- * every sample on its symbol through the symbolizer (build-id matched files
- * only) and into the histograms (lib/hist.c), then prints one table per
- * event. The aliases "report -D" and "report --header-only" are handled by
+ * Opens the file through a session (lib/session.c), which reads the records
+ * in time order into the machine (threads and maps); every sample goes on its
+ * symbol through the session's symbolizer (build-id matched files only) and
+ * into the histograms (lib/hist.c); then one table per event is printed,
+ * under the event's name as the session knows it (EVENT_UPDATE included). The aliases "report -D" and "report --header-only" are handled by
  * main.c before this runs.
  */
 #include <errno.h>
@@ -19,13 +20,12 @@
 
 #include <sampo/cpuset.h>
 #include <sampo/event.h>
-#include <sampo/evsel.h>
 #include <sampo/feature.h>
 #include <sampo/hist.h>
 #include <sampo/machine.h>
-#include <sampo/modsections.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
+#include <sampo/session.h>
 #include <sampo/symbolizer.h>
 
 #include "builtin.h"
@@ -68,14 +68,11 @@ struct report_ctx {
 	int max_stack;
 
 	/* state */
-	char errbuf[256]; /* the reader's: it writes read errors here too */
-	struct sampo_reader *reader;
-	struct sampo_features *features;
-	struct sampo_module_sections *module_sections;
-	struct sampo_machine *machine;
-	struct sampo_symbolizer *symbolizer;
+	struct sampo_session *session;
+	struct sampo_reader *reader;	     /* the session's */
+	struct sampo_symbolizer *symbolizer; /* the session's */
 	struct sampo_hists *hists;
-	uint64_t total_lost_samples;
+	struct progress progress;
 
 	/* the hists' options, parsed from the strings above */
 	enum sampo_sort_key sort_keys[SAMPO_SORT_MAX_KEYS];
@@ -317,58 +314,32 @@ static int parse_hists_lists(struct report_ctx *ctx, struct sampo_hists_opts *ho
 	return 0;
 }
 
-static const char *evsel_display_name(struct report_ctx *ctx, size_t idx, char **owned)
-{
-	*owned = NULL;
-	if (ctx->features && sampo_features__has(ctx->features, SAMPO_FEAT_EVENT_DESC) &&
-	    idx < ctx->features->nr_events && ctx->features->events[idx].name)
-		return ctx->features->events[idx].name;
-	*owned = sampo_evsel__default_name(sampo_reader__attr(ctx->reader, idx));
-	return *owned ? *owned : "unknown";
-}
-
 static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 {
-	SAMPO_OPTS(sampo_reader_opts, ropts, .ordered = true, .errbuf = ctx->errbuf,
-		   .errbuf_sz = sizeof(ctx->errbuf), .threaded = true);
+	char errbuf[256] = "";
 	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
 		   .kallsyms = ctx->kallsyms, .force = ctx->force,
 		   .guest_vmlinux = ctx->guest_vmlinux, .guest_kallsyms = ctx->guest_kallsyms,
 		   .guestmount = ctx->guestmount);
-	char msg[256];
-	struct sampo_feature_error ferr = { 0 };
+	/* a damaged feature is left out with one warning, as perf goes on too */
+	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = true,
+		   .features = SAMPO_SESSION_FEATURES_EACH, .guests = ctx->guest,
+		   .symbolizer = &sopts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	const struct sampo_feature_error *ferr;
 	bool none = false, is_pipe, has_chains;
-	int err;
+	int err, nr_damaged;
 
-	err = sampo_reader__open(ctx->input, &ropts, &ctx->reader);
-	if (err) {
-		if (ctx->errbuf[0])
-			return cli_err(0, "%s", ctx->errbuf);
-		return cli_err(err, "cannot open '%s'", ctx->input);
-	}
-	is_pipe = sampo_reader__is_pipe(ctx->reader);
-	if (!is_pipe) {
-		/* a damaged feature is left out with one warning, as perf goes on too */
-		err = sampo_features__parse_each(ctx->reader, &ctx->features, &ferr);
-		if (err < 0)
-			return cli_err(err, "cannot read the features of '%s'", ctx->input);
-		if (err > 0)
-			cli_warn_damaged_features(ctx->input, err, &ferr);
-		/* where each module's sections were loaded, if sampo record saved it */
-		err = sampo_module_sections__read(ctx->reader, &ctx->module_sections);
-		if (err && err != -ENOENT)
-			return cli_err(0, "'%s': the module section maps do not parse: %s", ctx->input,
-				       sampo_strerror(err, msg, sizeof(msg)));
-		sopts.module_sections = ctx->module_sections;
-	}
-	ctx->machine = sampo_machine__new();
-	if (!ctx->machine)
-		return cli_err(-ENOMEM, "cannot set up the machine state");
-	if (ctx->guest)
-		sampo_machine__enable_guests(ctx->machine);
-	err = sampo_symbolizer__new(ctx->machine, ctx->features, &sopts, &ctx->symbolizer);
+	err = sampo_session__open(ctx->input, &opts, &ctx->session);
 	if (err)
-		return cli_err(err, "cannot set up the symbols");
+		return cli_err(0, "%s", errbuf);
+	nr_damaged = sampo_session__damaged_features(ctx->session, &ferr);
+	if (nr_damaged)
+		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
+	ctx->reader = sampo_session__reader(ctx->session);
+	is_pipe = sampo_session__is_pipe(ctx->session);
+	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
+	if (!ctx->symbolizer)
+		return cli_err(0, "%s", sampo_session__error(ctx->session));
 
 	/*
 	 * perf's defaults: call graphs when the file has callchains, in
@@ -412,7 +383,8 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	err = parse_hists_lists(ctx, hopts);
 	if (err)
 		return err;
-	err = sampo_hists__new(ctx->machine, ctx->symbolizer, hopts, &ctx->hists);
+	err = sampo_hists__new(sampo_session__machine(ctx->session), ctx->symbolizer, hopts,
+			       &ctx->hists);
 	if (err)
 		return cli_err(err, "cannot set up the histograms");
 	return 0;
@@ -446,43 +418,44 @@ static void note_layout_modules(struct report_ctx *ctx)
 			line);
 }
 
+static void update_progress(struct report_ctx *ctx)
+{
+	if (ctx->progress.enabled)
+		progress_update(&ctx->progress, sampo_reader__stats(ctx->reader)->bytes_read);
+}
+
+static int report_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	struct report_ctx *ctx = arg;
+	int err;
+
+	(void)session;
+	err = sampo_hists__add_sample(ctx->hists, ev->attr_idx, &ev->sample);
+	update_progress(ctx);
+	return err;
+}
+
+/* every other record, after the machine has seen it */
+static int report_other(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	(void)session;
+	(void)ev;
+	update_progress(arg);
+	return 0;
+}
+
 static int process(struct report_ctx *ctx)
 {
-	struct progress progress;
-	struct sampo_event ev;
-	int ret, err;
+	const struct sampo_tool tool = { .sample = report_sample, .other = report_other };
+	int err;
 
-	progress_init(&progress, "Processing samples",
-		      sampo_reader__is_pipe(ctx->reader) ? 0 : sampo_reader__file_size(ctx->reader));
-	while ((ret = sampo_reader__next(ctx->reader, &ev)) > 0) {
-		uint32_t type = ev.record->header.type;
-
-		if (type == SAMPO_RECORD_SAMPLE) {
-			err = sampo_hists__add_sample(ctx->hists, ev.attr_idx, &ev.sample);
-		} else {
-			err = sampo_machine__process_event(ctx->machine, &ev);
-			if (type == SAMPO_RECORD_LOST_SAMPLES)
-				ctx->total_lost_samples += ev.record->lost_samples.lost;
-			else if (type == SAMPO_RECORD_LOST)
-				ctx->total_lost_samples += ev.record->lost.lost;
-		}
-		if (err) {
-			progress_done(&progress);
-			return cli_err(err, "cannot process the record at offset %#" PRIx64,
-				       ev.offset);
-		}
-		if (progress.enabled)
-			progress_update(&progress, sampo_reader__stats(ctx->reader)->bytes_read);
-	}
-	progress_done(&progress);
-	if (ret < 0)
-		return cli_err(0, "%s", sampo_reader__error(ctx->reader));
-	if (sampo_reader__is_pipe(ctx->reader) && !ctx->features) {
-		/* a pipe's features (event names) came as records */
-		struct sampo_feature_error ferr = { 0 };
-
-		(void)sampo_features__parse(ctx->reader, &ctx->features, &ferr);
-	}
+	progress_init(&ctx->progress, "Processing samples",
+		      sampo_reader__is_pipe(ctx->reader) ? 0 :
+							   sampo_reader__file_size(ctx->reader));
+	err = sampo_session__process(ctx->session, &tool, ctx);
+	progress_done(&ctx->progress);
+	if (err)
+		return cli_err(0, "%s", sampo_session__error(ctx->session));
 	if (sampo_hists__resort(ctx->hists))
 		return cli_err(-ENOMEM, "out of memory");
 	note_layout_modules(ctx);
@@ -507,16 +480,17 @@ static int print_report(struct report_ctx *ctx)
 	      "options.\n#\n",
 	      fp);
 	sampo_hists__fprintf_filters(ctx->hists, fp);
-	fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n", ctx->total_lost_samples);
+	fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
+		sampo_session__lost(ctx->session)->lost +
+			sampo_session__lost(ctx->session)->lost_samples);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++) {
 		uint64_t nr = sampo_hists__nr_samples(ctx->hists, (int)i);
 		char unit = ' ';
-		char *owned;
 		const char *name;
 
 		if (!nr)
 			continue; /* perf's --skip-empty */
-		name = evsel_display_name(ctx, i, &owned);
+		name = sampo_session__evsel_name(ctx->session, (int)i);
 		/* perf's convert_unit() */
 		if (nr > 1000) {
 			nr /= 1000;
@@ -531,7 +505,6 @@ static int print_report(struct report_ctx *ctx)
 			unit = 'G';
 		}
 		fprintf(fp, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, name);
-		free(owned);
 		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n",
 			sampo_hists__total_period(ctx->hists, (int)i));
 		if (sampo_hists__fprintf(ctx->hists, (int)i, fp))
@@ -546,11 +519,7 @@ static int print_report(struct report_ctx *ctx)
 static void report_ctx_release(struct report_ctx *ctx)
 {
 	sampo_hists__delete(ctx->hists);
-	sampo_symbolizer__delete(ctx->symbolizer);
-	sampo_machine__delete(ctx->machine);
-	sampo_features__delete(ctx->features);
-	sampo_module_sections__delete(ctx->module_sections);
-	sampo_reader__close(ctx->reader);
+	sampo_session__close(ctx->session);
 	word_list_release(&ctx->comm_list);
 	word_list_release(&ctx->dso_list);
 	free(ctx->pid_list);
