@@ -55,8 +55,10 @@
 
 #include <sampo/bpf.h>
 #include <sampo/event.h>
+#include <sampo/evsel.h>
 #include <sampo/feature.h>
 #include <sampo/reader.h>
+#include <sampo/session.h>
 #include <sampo/synthesize.h>
 
 #include "builtin.h"
@@ -84,12 +86,14 @@ struct header_ctx {
 	const char *input;
 	bool full;   /* -I: expand the "full only" features */
 	bool is_dir; /* input is a perf.data directory (record --threads) */
-	struct sampo_reader *reader;
-	struct sampo_features *feat;
+	struct sampo_session *session;
+	struct sampo_reader *reader;  /* the session's */
+	struct sampo_features *feat; /* parsed here, as perf 6.1 processes them */
 	struct sampo_features *host; /* this machine's, read when a perf quirk needs them */
 	int nr_damaged;		     /* features left out because they do not parse */
 	struct sampo_feature_error first_damage;
 	FILE *out;
+	int ret; /* pipe mode: the result when a record ends the output */
 	/* group leadership rebuilt from GROUP_DESC, per attr (print_group_desc) */
 	size_t nr_evsels;
 	int *leader;	      /* index of the leader of each evsel */
@@ -412,87 +416,10 @@ static void print_event_desc(struct header_ctx *ctx)
 
 /* ---- evsel names, for GROUP_DESC (evsel__name() of perf) ------------------------- */
 
-static const char *const hw_event_names[] = {
-	"cycles",
-	"instructions",
-	"cache-references",
-	"cache-misses",
-	"branches",
-	"branch-misses",
-	"bus-cycles",
-	"stalled-cycles-frontend",
-	"stalled-cycles-backend",
-	"ref-cycles",
-};
-
-static const char *const sw_event_names[] = {
-	"cpu-clock",	    "task-clock",   "page-faults",  "context-switches",
-	"cpu-migrations",   "minor-faults", "major-faults", "alignment-faults",
-	"emulation-faults", "dummy",	    "bpf-output",   "cgroup-switches",
-};
-
-/* evsel__add_modifiers(): ":u", ":k", ":ppp", ":HG" ... from the exclude bits */
-static void add_modifiers(struct strbuf *sb, const struct sampo_event_attr *attr)
-{
-	bool excl_user = attr->flags & SAMPO_ATTR_EXCLUDE_USER;
-	bool excl_kernel = attr->flags & SAMPO_ATTR_EXCLUDE_KERNEL;
-	bool excl_hv = attr->flags & SAMPO_ATTR_EXCLUDE_HV;
-	bool excl_host = attr->flags & SAMPO_ATTR_EXCLUDE_HOST;
-	bool excl_guest = attr->flags & SAMPO_ATTR_EXCLUDE_GUEST;
-	unsigned int precise = (attr->flags >> SAMPO_ATTR_PRECISE_IP_SHIFT) & 3;
-	bool exclude_guest_default = false;
-	struct strbuf mods = { 0 };
-
-	if (excl_kernel || excl_user || excl_hv) {
-		if (!excl_kernel)
-			sb_addf(&mods, "k");
-		if (!excl_user)
-			sb_addf(&mods, "u");
-		if (!excl_hv)
-			sb_addf(&mods, "h");
-		exclude_guest_default = true;
-	}
-	if (precise) {
-		sb_addf(&mods, "%.*s", precise, "ppp");
-		exclude_guest_default = true;
-	}
-	if (excl_host || excl_guest == exclude_guest_default) {
-		if (!excl_host)
-			sb_addf(&mods, "H");
-		if (!excl_guest)
-			sb_addf(&mods, "G");
-	}
-	if (mods.len)
-		sb_addf(sb, ":%s", mods.buf);
-	sb_release(&mods);
-}
-
-/*
- * The name perf gives an evsel: the EVENT_DESC name of the same index, else
- * one made from the attr (hardware and software events; others are rare
- * enough in grouped recordings to be left generic).
- */
+/* the library's one naming rule (EVENT_DESC, else perf's made-up name) */
 static char *evsel_name(const struct header_ctx *ctx, size_t idx)
 {
-	const struct sampo_features *f = ctx->feat;
-	const struct sampo_event_attr *attr;
-	struct strbuf sb = { 0 };
-
-	if (sampo_features__has(f, SAMPO_FEAT_EVENT_DESC) && idx < f->nr_events &&
-	    f->events[idx].attr.size)
-		return strdup(f->events[idx].name);
-
-	attr = sampo_reader__attr(ctx->reader, idx);
-	if (attr->type == SAMPO_TYPE_HARDWARE && attr->config < 10)
-		sb_addf(&sb, "%s", hw_event_names[attr->config]);
-	else if (attr->type == SAMPO_TYPE_SOFTWARE && attr->config < 12)
-		sb_addf(&sb, "%s", sw_event_names[attr->config]);
-	else if (attr->type == SAMPO_TYPE_RAW)
-		sb_addf(&sb, "raw 0x%" PRIx64, attr->config);
-	else
-		sb_addf(&sb, "unknown");
-	add_modifiers(&sb, attr);
-	return sb.buf ? sb.buf : strdup("");
+	return sampo_evsel__name(ctx->feat, idx, sampo_reader__attr(ctx->reader, idx));
 }
 
 /*
@@ -1462,94 +1389,108 @@ static int header_file_mode(struct header_ctx *ctx)
 }
 
 /*
+ * One record of a pipe. Return: 0 to go on, 1 to stop with ctx->ret as the
+ * command's result.
+ */
+static int header_pipe_record(void *arg, struct sampo_session *session,
+			      const struct sampo_event *ev)
+{
+	struct header_ctx *ctx = arg;
+	const struct sampo_record_feature *rec = &ev->record->feature;
+	FILE *fp = ctx->out;
+	size_t size;
+	bool ok;
+	int feat, err;
+
+	(void)session;
+	if (rec->header.type >= PERF61_RECORD_HEADER_MAX) {
+		fflush(fp);
+		cli_warn("%s: record at offset %#" PRIx64 " has type %u, unknown to perf 6.1: "
+			 "stopping, as perf does",
+			 sampo_reader__name(ctx->reader), ev->offset, rec->header.type);
+		return 1;
+	}
+	if (rec->header.type != SAMPO_RECORD_HEADER_FEATURE)
+		return 0;
+	if (rec->feat_id == PERF61_LAST_FEATURE)
+		return 1;
+	if (rec->feat_id == SAMPO_FEAT_RESERVED || rec->feat_id > PERF61_LAST_FEATURE) {
+		fflush(fp);
+		ctx->ret = cli_err(0, "%s: record at offset %#" PRIx64 ": invalid feature id %" PRIu64,
+				   sampo_reader__name(ctx->reader), ev->offset, rec->feat_id);
+		return 1;
+	}
+	feat = (int)rec->feat_id;
+	switch (feat) {
+	case SAMPO_FEAT_BRANCH_STACK:
+	case SAMPO_FEAT_STAT:
+		return 0; /* no process op in perf 6.1: ignored */
+	case SAMPO_FEAT_TRACING_DATA:
+	case SAMPO_FEAT_AUXTRACE:
+	case SAMPO_FEAT_DIR_FORMAT:
+		/*
+		 * perf 6.1 reads these from its standard input instead
+		 * of the record, fails and stops there. perf record
+		 * never writes them in pipe mode.
+		 */
+		fflush(fp);
+		cli_warn("%s: feature %s in pipe mode: stopping, as perf 6.1 does",
+			 sampo_reader__name(ctx->reader), sampo_feature__name(feat));
+		return 1;
+	default:
+		break;
+	}
+	size = rec->header.size - sizeof(*rec);
+	err = parse_feature(ctx, feat, rec->data, size, ev->offset + sizeof(*rec));
+	if (err == -SAMPO_ERR_MALFORMED && feat == SAMPO_FEAT_BUILD_ID)
+		return 0; /* reported; perf ignores it too, nothing is printed */
+	if (!err)
+		err = perf61_processed(ctx, feat, &ok);
+	if (err) {
+		ctx->ret = err;
+		return 1;
+	}
+	if (!ok) {
+		/* perf's processing of the record fails: it stops before printing */
+		fflush(fp);
+		cli_warn("%s: feature %s at offset %#" PRIx64 " is refused by perf 6.1: "
+			 "stopping, as perf does",
+			 sampo_reader__name(ctx->reader), sampo_feature__name(feat), ev->offset);
+		return 1;
+	}
+	if (!feature_has_printer(feat))
+		return 0;
+	if (feature_full_only(feat) && !ctx->full) {
+		fprintf(fp, "# %s info available, use -I to display\n", sampo_feature__name(feat));
+		return 0;
+	}
+	err = print_feature(ctx, feat);
+	if (err) {
+		ctx->ret = err;
+		return 1;
+	}
+	return 0;
+}
+
+/*
  * Pipe mode: print the (empty) frame, then each feature as perf's
  * perf_event__process_feature() does when its HEADER_FEATURE record passes.
  */
 static int header_pipe_mode(struct header_ctx *ctx)
 {
-	FILE *fp = ctx->out;
-	struct sampo_event ev;
-	bool ok;
+	const struct sampo_tool tool = { .other = header_pipe_record };
 	int ret;
 
 	print_frame_head(ctx);
-	fprintf(fp, "# ========\n#\n");
+	fprintf(ctx->out, "# ========\n#\n");
 
-	while ((ret = sampo_reader__next(ctx->reader, &ev)) > 0) {
-		const struct sampo_record_feature *rec = &ev.record->feature;
-		size_t size;
-		int feat, err;
-
-		if (rec->header.type >= PERF61_RECORD_HEADER_MAX) {
-			fflush(fp);
-			cli_warn("%s: record at offset %#" PRIx64
-				 " has type %u, unknown to perf 6.1: "
-				 "stopping, as perf does",
-				 sampo_reader__name(ctx->reader), ev.offset, rec->header.type);
-			return 0;
-		}
-		if (rec->header.type != SAMPO_RECORD_HEADER_FEATURE)
-			continue;
-		if (rec->feat_id == PERF61_LAST_FEATURE)
-			return 0;
-		if (rec->feat_id == SAMPO_FEAT_RESERVED || rec->feat_id > PERF61_LAST_FEATURE) {
-			fflush(fp);
-			return cli_err(
-				0, "%s: record at offset %#" PRIx64 ": invalid feature id %" PRIu64,
-				sampo_reader__name(ctx->reader), ev.offset, rec->feat_id);
-		}
-		feat = (int)rec->feat_id;
-		switch (feat) {
-		case SAMPO_FEAT_BRANCH_STACK:
-		case SAMPO_FEAT_STAT:
-			continue; /* no process op in perf 6.1: ignored */
-		case SAMPO_FEAT_TRACING_DATA:
-		case SAMPO_FEAT_AUXTRACE:
-		case SAMPO_FEAT_DIR_FORMAT:
-			/*
-			 * perf 6.1 reads these from its standard input instead
-			 * of the record, fails and stops there. perf record
-			 * never writes them in pipe mode.
-			 */
-			fflush(fp);
-			cli_warn("%s: feature %s in pipe mode: stopping, as perf 6.1 does",
-				 sampo_reader__name(ctx->reader), sampo_feature__name(feat));
-			return 0;
-		default:
-			break;
-		}
-		size = rec->header.size - sizeof(*rec);
-		err = parse_feature(ctx, feat, rec->data, size, ev.offset + sizeof(*rec));
-		if (err == -SAMPO_ERR_MALFORMED && feat == SAMPO_FEAT_BUILD_ID)
-			continue; /* reported; perf ignores it too, nothing is printed */
-		if (err)
-			return err;
-		err = perf61_processed(ctx, feat, &ok);
-		if (err)
-			return err;
-		if (!ok) {
-			/* perf's processing of the record fails: it stops before printing */
-			fflush(fp);
-			cli_warn("%s: feature %s at offset %#" PRIx64 " is refused by perf 6.1: "
-				 "stopping, as perf does",
-				 sampo_reader__name(ctx->reader), sampo_feature__name(feat),
-				 ev.offset);
-			return 0;
-		}
-		if (!feature_has_printer(feat))
-			continue;
-		if (feature_full_only(feat) && !ctx->full) {
-			fprintf(fp, "# %s info available, use -I to display\n",
-				sampo_feature__name(feat));
-			continue;
-		}
-		err = print_feature(ctx, feat);
-		if (err)
-			return err;
-	}
+	ctx->ret = 0;
+	ret = sampo_session__process(ctx->session, &tool, ctx);
+	if (ret > 0)
+		return ctx->ret;
 	if (ret < 0) {
-		fflush(fp);
-		return cli_err(0, "%s", sampo_reader__error(ctx->reader));
+		fflush(ctx->out);
+		return cli_err(0, "%s", sampo_session__error(ctx->session));
 	}
 	return 0;
 }
@@ -1560,8 +1501,9 @@ int cmd_header(int argc, const char **argv)
 	char errbuf[512] = "";
 	char *dir_data = NULL;
 	struct stat st;
-	SAMPO_OPTS(sampo_reader_opts, ropts, .raw = true, .errbuf = errbuf,
-		   .errbuf_sz = sizeof(errbuf));
+	/* the features are parsed here, one by one, with perf 6.1's outcomes */
+	SAMPO_OPTS(sampo_session_opts, sopts, .raw = true, .features = SAMPO_SESSION_FEATURES_NONE,
+		   .no_machine = true, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &ctx.input, "file",
 			   "input file name (default: perf.data)"),
@@ -1584,15 +1526,13 @@ int cmd_header(int argc, const char **argv)
 		ctx.input = dir_data;
 		ctx.is_dir = true;
 	}
-	err = sampo_reader__open(ctx.input, &ropts, &ctx.reader);
+	err = sampo_session__open(ctx.input, &sopts, &ctx.session);
 	if (err) {
-		if (err == -ENOMEM || !errbuf[0])
-			err = cli_err(err, "cannot open '%s'", ctx.input);
-		else
-			err = cli_err(0, "%s", errbuf);
+		err = cli_err(0, "%s", errbuf);
 		free(dir_data);
 		return err;
 	}
+	ctx.reader = sampo_session__reader(ctx.session);
 	ctx.feat = sampo_features__new();
 	if (!ctx.feat) {
 		err = cli_err(-ENOMEM, "%s", ctx.input);
@@ -1614,7 +1554,7 @@ int cmd_header(int argc, const char **argv)
 	free(ctx.nr_members);
 	free(ctx.group_name);
 out_close:
-	sampo_reader__close(ctx.reader);
+	sampo_session__close(ctx.session);
 	free(dir_data);
 	return err;
 }
