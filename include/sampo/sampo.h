@@ -14,11 +14,13 @@
 #include <sampo/cpuset.h>
 #include <sampo/dso.h>
 #include <sampo/dsohits.h>
+#include <sampo/dsos.h>
 #include <sampo/event.h>
 #include <sampo/evlist.h>
 #include <sampo/evsel.h>
 #include <sampo/feature.h>
 #include <sampo/hist.h>
+#include <sampo/kmodule.h>
 #include <sampo/machine.h>
 #include <sampo/map.h>
 #include <sampo/modsections.h>
@@ -28,6 +30,7 @@
 #include <sampo/record.h>
 #include <sampo/recover.h>
 #include <sampo/sample.h>
+#include <sampo/session.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 #include <sampo/synthesize.h>
