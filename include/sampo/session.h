@@ -57,7 +57,7 @@ struct sampo_symbolizer_opts;
 /* What the session does with the features of a file (pipe: see each mode). */
 enum sampo_session_features {
 	/*
-	 * Every feature must parse, or the open fails (report). Pipe mode:
+	 * Every feature must parse, or the open fails (the default). Pipe mode:
 	 * every HEADER_FEATURE is parsed as it passes; one that does not
 	 * parse is left out.
 	 */
