@@ -30,6 +30,7 @@
 #include <sampo/event.h>
 #include <sampo/feature.h>
 #include <sampo/kmodule.h>
+#include <sampo/proc-modules.h>
 #include <sampo/reader.h>
 #include <sampo/session.h>
 
@@ -268,9 +269,9 @@ static int show_kernel_maps(void)
 	struct kmap_line *lines = NULL;
 	size_t nr = 0;
 	struct sampo_module_file *files = NULL;
-	size_t nr_files = 0;
+	struct sampo_proc_module *mods = NULL;
+	size_t nr_files = 0, nr_mods = 0;
 	char release[256] = "", dir[300];
-	char buf[512];
 	FILE *fp;
 	int err;
 
@@ -294,29 +295,26 @@ static int show_kernel_maps(void)
 	}
 	snprintf(dir, sizeof(dir), "/lib/modules/%s", release);
 	(void)sampo_module_files__walk(dir, &files, &nr_files); /* what it found, if short of memory */
-	/* "name size refcount deps state address [taint]" */
-	fp = fopen("/proc/modules", "r");
-	while (fp && fgets(buf, sizeof(buf), fp)) {
-		unsigned long long size, addr;
-		char name[64], path[128];
+	/* the library's one /proc/modules reader; none (no modules, unreadable): the kernel alone */
+	(void)sampo_proc_modules__read(NULL, &mods, &nr_mods);
+	for (size_t i = 0; i < nr_mods; i++) {
+		const struct sampo_proc_module *m = &mods[i];
+		char path[128];
 		struct kmap_line *l;
 
-		if (sscanf(buf, "%63s %llu %*s %*s %*s %llx", name, &size, &addr) != 3)
-			continue;
 		l = realloc(lines, (nr + 1) * sizeof(*lines));
 		if (!l)
 			break;
 		lines = l;
 		l = &lines[nr++];
 		memset(l, 0, sizeof(*l));
-		l->start = addr;
-		l->end = addr + size;
-		l->name = module_path(files, nr_files, name);
-		snprintf(path, sizeof(path), "/sys/module/%s/notes/.note.gnu.build-id", name);
+		l->start = m->addr;
+		l->end = m->addr + m->size_bytes;
+		l->name = module_path(files, nr_files, m->name);
+		snprintf(path, sizeof(path), "/sys/module/%s/notes/.note.gnu.build-id", m->name);
 		(void)sampo_build_id__from_notes_file(path, &l->bid);
 	}
-	if (fp)
-		fclose(fp);
+	free(mods);
 	sampo_module_files__free(files, nr_files);
 	qsort(lines, nr, sizeof(*lines), cmp_kmap);
 	for (size_t i = 0; i < nr; i++) {
