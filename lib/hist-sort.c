@@ -7,7 +7,10 @@
  *
  * Rows: perf sorts twice. Entries first sit in a tree ordered by
  * hist_entry__cmp() over the sort keys (collapse_cmp() here, a total
- * order); output_resort() then inserts them, in that order, into an
+ * order, except that unresolved addresses 2^63 or more apart compare by
+ * the sign of their int64_t difference as in perf, which is not transitive:
+ * perf's tree then depends on arrival order, which qsort_r() does not
+ * replay; see docs/report-differences.md); output_resort() then inserts them, in that order, into an
  * rb-tree ordered by hist_entry__sort() (perf_sort() here: period first,
  * then the keys). perf_sort() is not a total order (the caller-above-callee
  * rule of children mode only compares entries of one thread), so the rows

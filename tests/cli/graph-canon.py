@@ -13,7 +13,7 @@ With --rows, rows whose percentage columns are all equal (each row with its
 call graph) are sorted among themselves too. t2002 uses it only for the
 whole-system recording, whose rows of equal weight come from whatever else
 ran on the machine; sampo and perf can list such rows in another order there
-(a difference not yet explained: see docs/report-differences.md).
+when unresolved addresses span more than 2^63 (docs/report-differences.md).
 
 usage: graph-canon.py [--rows] < report > canonical
 """
