@@ -32,6 +32,7 @@
 
 #include "internal/hash.h"
 #include "internal/util.h"
+#include "internal/opts.h"
 
 #define KERNEL_PID	  (-1)
 #define KERNEL_MAP_PREFIX "[kernel.kallsyms]"
@@ -587,21 +588,15 @@ bool sampo_dsohits__time_range(const struct sampo_dsohits *h, uint64_t *first, u
 
 /* ---- build-ids of the DSOs with samples ---------------------------------- */
 
-#define BID_OPTS_GET(opts, field, def)                                                             \
-	((opts) && (opts)->sz >= offsetof(struct sampo_dsohit_bid_opts, field) +                  \
-				     sizeof((opts)->field)                                         \
-		 ? (opts)->field                                                                   \
-		 : (def))
-
 int sampo_dsohit__build_id(const struct sampo_dsohit *hit, const struct sampo_dsohit_bid_opts *opts,
 			   struct sampo_build_id *ret)
 {
-	const char *sys = BID_OPTS_GET(opts, sys_dir, (const char *)NULL);
+	const char *sys = OPTS_GET(opts, sys_dir, (const char *)NULL);
 	const struct sampo_build_id *vdso =
-		BID_OPTS_GET(opts, vdso_bid, (const struct sampo_build_id *)NULL);
+		OPTS_GET(opts, vdso_bid, (const struct sampo_build_id *)NULL);
 	char path[4096];
 
-	if (!hit || !ret || (opts && opts->sz < sizeof(opts->sz)))
+	if (!hit || !ret || !OPTS_VALID(opts, sampo_dsohit_bid_opts))
 		return -EINVAL;
 	if (!sys)
 		sys = "/sys";
