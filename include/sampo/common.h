@@ -15,7 +15,18 @@
 
 /*
  * Errors: functions return 0 (or a count) on success and a negative errno or
- * a negative SAMPO_ERR_* on failure.
+ * a negative SAMPO_ERR_* on failure. The details, one line naming the file,
+ * the offset or field and the problem, come one way:
+ *   - a call that opens or parses fills the caller's errbuf: the .errbuf and
+ *     .errbuf_sz of its opts struct when it takes one (sampo_session__open(),
+ *     sampo_reader__open(), the symbol table loaders), else its last two
+ *     parameters (sampo_cpu_set__parse(), sampo_sort_keys__parse()); the
+ *     feature parsers fill a struct sampo_feature_error, the same line with
+ *     the feature it is about;
+ *   - an object that fails after it exists keeps the line for its
+ *     __error() call (sampo_session__error(), sampo_reader__error()).
+ * The library never prints them; warnings it recovers from go to the print
+ * hook (sampo_set_print()).
  */
 #define SAMPO_ERR_BASE 4000
 enum sampo_err {
