@@ -40,6 +40,7 @@
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
 
+#include "internal/hash.h"
 #include "internal/opts.h"
 #include "internal/util.h"
 
@@ -71,6 +72,13 @@ struct sampo_session {
 
 	char **names; /* one per attr; NULL: not named yet */
 	size_t nr_names;
+
+	/* PERF_SAMPLE_READ: the last value per event id (perf's sid->period) */
+	struct sampo_hash_index read_ix;
+	struct read_last {
+		uint64_t id, value;
+	} *read_last;
+	size_t nr_read_last, read_last_cap;
 
 	struct sampo_session_lost lost;
 	char errbuf[SESSION_ERR_MAX];
@@ -306,6 +314,8 @@ void sampo_session__close(struct sampo_session *s)
 	for (size_t i = 0; i < s->nr_names; i++)
 		free(s->names[i]);
 	free(s->names);
+	sampo_hash_index__release(&s->read_ix);
+	free(s->read_last);
 	sampo_reader__close(s->reader);
 	free(s->name);
 	free(s);
@@ -587,6 +597,95 @@ size_t sampo_session__nr_events(const struct sampo_session *s)
 const struct sampo_session_lost *sampo_session__lost(const struct sampo_session *s)
 {
 	return &s->lost;
+}
+
+/* ---- PERF_SAMPLE_READ values ---------------------------------------------- */
+
+/* the last value of event @id, made (0) on first sight; NULL: out of memory */
+static struct read_last *read_last(struct sampo_session *s, uint64_t id)
+{
+	struct sampo_hash_index *ix = &s->read_ix;
+	uint64_t h = hash_mix64(id);
+	size_t j;
+
+	if ((ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix))
+		return NULL;
+	for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1))
+		if (ix->hashes[j] == h && s->read_last[ix->slots[j] - 1].id == id)
+			return &s->read_last[ix->slots[j] - 1];
+	if (s->nr_read_last == s->read_last_cap) {
+		size_t ncap = s->read_last_cap ? s->read_last_cap * 2 : 64;
+		struct read_last *n = realloc(s->read_last, ncap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->read_last = n;
+		s->read_last_cap = ncap;
+	}
+	s->read_last[s->nr_read_last] = (struct read_last){ .id = id };
+	ix->slots[j] = (uint32_t)++s->nr_read_last;
+	ix->hashes[j] = h;
+	ix->nr++;
+	return &s->read_last[s->nr_read_last - 1];
+}
+
+/*
+ * perf's deliver_sample_value(): the period is the increase since the last
+ * value of the id; an unknown id is counted (evsel -1) and changes nothing.
+ */
+static int sample_value(struct sampo_session *s, uint64_t id, uint64_t value,
+			sampo_sample_value_fn fn, void *ctx)
+{
+	struct sampo_sample_value v = {
+		.id = id, .value = value, .evsel = sampo_reader__attr_by_id(s->reader, id)
+	};
+	struct read_last *last;
+
+	if (v.evsel < 0)
+		return fn(ctx, &v);
+	last = read_last(s, id);
+	if (!last)
+		return -ENOMEM;
+	v.period = value - last->value;
+	last->value = value;
+	if (!v.period)
+		return 0;
+	return fn(ctx, &v);
+}
+
+int sampo_session__sample_values(struct sampo_session *s, const struct sampo_event *ev,
+				 sampo_sample_value_fn fn, void *ctx)
+{
+	const uint64_t *v = ev->sample.read_values;
+	size_t n = ev->sample.read_nr_words, i;
+	const struct sampo_event_attr *attr;
+	uint64_t rf;
+	int err = 0;
+
+	if (ev->attr_idx < 0 || (size_t)ev->attr_idx >= sampo_reader__nr_attrs(s->reader) || !v ||
+	    !n)
+		return 0;
+	attr = sampo_reader__attr(s->reader, (size_t)ev->attr_idx);
+	rf = attr->read_format;
+	/* { value, [time_enabled], [time_running], ... } */
+	i = 1 + !!(rf & SAMPO_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & SAMPO_FORMAT_TOTAL_TIME_RUNNING);
+	if (!(rf & SAMPO_FORMAT_GROUP)) {
+		/* ... [id], [lost] } */
+		uint64_t id = (rf & SAMPO_FORMAT_ID) && i < n ? v[i] : 0;
+
+		return sample_value(s, id, v[0], fn, ctx);
+	}
+	/* { nr, [time_enabled], [time_running], { value, [id], [lost] } * nr } */
+	for (uint64_t k = 0; k < v[0] && i < n && !err; k++) {
+		uint64_t value = v[i++], id = 0;
+
+		if (rf & SAMPO_FORMAT_ID)
+			id = i < n ? v[i++] : 0;
+		if (rf & SAMPO_FORMAT_LOST)
+			i++;
+		err = sample_value(s, id, value, fn, ctx);
+	}
+	return err;
 }
 
 int sampo_session__damaged_features(const struct sampo_session *s,

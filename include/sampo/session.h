@@ -255,4 +255,38 @@ SAMPO_API int sampo_session__damaged_features(const struct sampo_session *sessio
 /** sampo_session__lost() - the lost counters so far (borrowed) */
 SAMPO_API const struct sampo_session_lost *sampo_session__lost(const struct sampo_session *session);
 
+/* One value of a PERF_SAMPLE_READ sample, as sampo_session__sample_values() hands it out. */
+struct sampo_sample_value {
+	uint64_t id;	 /* the event id it was read for (0 when read_format has no ID) */
+	uint64_t value;	 /* the counter's value */
+	uint64_t period; /* its increase since the last value of this id (0 for an unknown id) */
+	int evsel;	 /* the attr that owns @id, or -1 when none does */
+};
+
+/* A callback of sampo_session__sample_values(): 0 to go on, anything else stops and is returned. */
+typedef int (*sampo_sample_value_fn)(void *ctx, const struct sampo_sample_value *value);
+
+/**
+ * sampo_session__sample_values() - the events a PERF_SAMPLE_READ sample
+ * counts for, and with which period (perf 6.1's deliver_sample_value())
+ * @ev: a SAMPLE record of this session, whose attr has SAMPO_SAMPLE_READ
+ * @fn: called once per value that perf delivers or counts as unknown
+ * @ctx: handed to @fn
+ *
+ * Each value of the read (the one value, or each member of a
+ * SAMPO_FORMAT_GROUP read, in the record's order) is the counter of the
+ * event of its id. Its period is the increase since the last value of the
+ * same id, which the session keeps from call to call; a value that did not
+ * increase counts for nothing and @fn does not see it. A value whose id no
+ * attr owns is handed to @fn with .evsel -1 (perf counts it in
+ * nr_unknown_id) and leaves no state. A sample of no known attr, or without
+ * read values, calls nothing.
+ *
+ * Return: 0, -ENOMEM (the values before were handed out), or the first
+ * non-zero return of @fn.
+ */
+SAMPO_API int sampo_session__sample_values(struct sampo_session *session,
+					   const struct sampo_event *ev, sampo_sample_value_fn fn,
+					   void *ctx);
+
 #endif /* SAMPO_SESSION_H */

@@ -4,8 +4,9 @@
  * writer in a temporary file, then walked through a tool: the order of the
  * callbacks, the machine's state as a callback sees it (before and after),
  * the lost counters, the event names (EVENT_DESC, EVENT_UPDATE, made up),
- * pipe mode, the feature modes, a tool that stops, and errors that name the
- * file and the offset.
+ * pipe mode, the feature modes, a tool that stops, errors that name the
+ * file and the offset, and the values of PERF_SAMPLE_READ samples (group
+ * and single reads, periods as increases, unknown ids).
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -543,6 +544,136 @@ static void test_session__no_machine_no_symbolizer(void **state)
 	tmp_drop(&t);
 }
 
+/* ---- PERF_SAMPLE_READ values ---------------------------------------------- */
+
+#define READ_TY	    (SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_ID | SAMPO_SAMPLE_READ)
+#define MAX_VALUES 16
+
+/*
+ * A group (leader id 1, member id 2; read_format GROUP|ID) and a single
+ * event (id 3; TOTAL_TIME_ENABLED|ID). The leader's samples read the group:
+ * {10, 5}, {10, 8}, {15, <id 99> 8}; the single event's read 7, then 7.
+ */
+static void write_read_file(const char *path)
+{
+	static const uint64_t reads[][5] = {
+		{ 2, 10, 1, 5, 2 }, { 2, 10, 1, 8, 2 }, { 2, 15, 1, 8, 99 },
+		{ 7, 100, 3 },	    { 7, 200, 3 },
+	};
+	struct sampo_sample s = { .ip = SAMPLE_IP, .pid = PID, .tid = PID };
+	struct sampo_event_attr a;
+	uint64_t ids[] = { 1, 2, 3 };
+	struct sampo_writer *w;
+
+	assert_int_equal(sampo_writer__open(path, NULL, &w), 0);
+	for (int i = 0; i < 3; i++) {
+		attr_init(&a, SAMPO_TYPE_SOFTWARE, (uint64_t)i);
+		a.sample_type = READ_TY;
+		a.read_format = i < 2 ? SAMPO_FORMAT_GROUP | SAMPO_FORMAT_ID :
+					SAMPO_FORMAT_TOTAL_TIME_ENABLED | SAMPO_FORMAT_ID;
+		assert_int_equal(sampo_writer__add_attr(w, &a, &ids[i], 1), i);
+	}
+	for (size_t i = 0; i < 5; i++) {
+		s.id = i < 3 ? 1 : 3;
+		s.read_values = reads[i];
+		s.read_nr_words = i < 3 ? 5 : 3;
+		assert_int_equal(sampo_writer__write_sample(w, i < 3 ? 0 : 2, SAMPO_CPUMODE_USER,
+							    &s),
+				 0);
+	}
+	assert_int_equal(sampo_writer__close(w), 0);
+}
+
+struct values_seen {
+	struct sampo_sample_value v[MAX_VALUES];
+	int sample_of[MAX_VALUES]; /* which sample (0, 1, ...) handed it out */
+	size_t nr;
+	int nr_samples;
+	int stop_with; /* the callback's return (0: go on) */
+	int last_ret;  /* sampo_session__sample_values()'s */
+};
+
+static int on_value(void *arg, const struct sampo_sample_value *v)
+{
+	struct values_seen *seen = arg;
+
+	if (seen->nr < MAX_VALUES) {
+		seen->v[seen->nr] = *v;
+		seen->sample_of[seen->nr] = seen->nr_samples;
+	}
+	seen->nr++;
+	return seen->stop_with;
+}
+
+static int on_read_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	struct values_seen *seen = arg;
+
+	seen->last_ret = sampo_session__sample_values(session, ev, on_value, seen);
+	seen->nr_samples++;
+	return seen->last_ret;
+}
+
+static void assert_value(const struct values_seen *seen, size_t i, int sample, int evsel,
+			 uint64_t id, uint64_t value, uint64_t period)
+{
+	assert_true(i < seen->nr);
+	assert_int_equal(seen->sample_of[i], sample);
+	assert_int_equal(seen->v[i].evsel, evsel);
+	assert_int_equal(seen->v[i].id, id);
+	assert_int_equal(seen->v[i].value, value);
+	assert_int_equal(seen->v[i].period, period);
+}
+
+static void test_session__sample_values(void **state)
+{
+	struct values_seen seen = { 0 };
+	struct sampo_session *s;
+	struct tmp t;
+
+	(void)state;
+	tmp_make(&t);
+	write_read_file(t.path);
+	s = open_ok(t.path, NULL);
+	assert_int_equal(sampo_session__process(s, &(struct sampo_tool){ .sample = on_read_sample },
+						&seen),
+			 0);
+	assert_int_equal(seen.nr_samples, 5);
+	assert_int_equal(seen.nr, 6);
+	/* the group: each member for its own event, with its increase */
+	assert_value(&seen, 0, 0, 0, 1, 10, 10);
+	assert_value(&seen, 1, 0, 1, 2, 5, 5);
+	/* the leader did not move: only the member counts */
+	assert_value(&seen, 2, 1, 1, 2, 8, 3);
+	/* an id no event owns is handed out as unknown, with no period */
+	assert_value(&seen, 3, 2, 0, 1, 15, 5);
+	assert_value(&seen, 4, 2, -1, 99, 8, 0);
+	/* a single read: the id after time_enabled; the same value again counts for nothing */
+	assert_value(&seen, 5, 3, 2, 3, 7, 7);
+	sampo_session__close(s);
+	tmp_drop(&t);
+}
+
+static void test_session__sample_values_callback_stops(void **state)
+{
+	struct values_seen seen = { .stop_with = 5 };
+	struct sampo_session *s;
+	struct tmp t;
+
+	(void)state;
+	tmp_make(&t);
+	write_read_file(t.path);
+	s = open_ok(t.path, NULL);
+	/* the first value's return stops the group's walk, and then the tool's */
+	assert_int_equal(sampo_session__process(s, &(struct sampo_tool){ .sample = on_read_sample },
+						&seen),
+			 5);
+	assert_int_equal(seen.nr, 1);
+	assert_int_equal(seen.last_ret, 5);
+	sampo_session__close(s);
+	tmp_drop(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -557,6 +688,8 @@ int main(void)
 		cmocka_unit_test(test_session__errors_name_the_offset),
 		cmocka_unit_test(test_session__optional_features),
 		cmocka_unit_test(test_session__no_machine_no_symbolizer),
+		cmocka_unit_test(test_session__sample_values),
+		cmocka_unit_test(test_session__sample_values_callback_stops),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -89,13 +89,6 @@ struct dump_evsel {
 	uint64_t nr_samples;
 };
 
-/* PERF_SAMPLE_READ: the last value seen per event id (perf's sid->period) */
-struct read_slot {
-	uint64_t id;
-	uint64_t value;
-	bool used;
-};
-
 struct dump_ctx {
 	struct sampo_session *session;
 	struct sampo_reader *reader;   /* the session's */
@@ -109,9 +102,6 @@ struct dump_ctx {
 	uint64_t combined_type; /* OR of every attr's sample_type */
 	bool sample_id_all;	/* of the first attr */
 	struct dump_evsel *evsels;
-
-	struct read_slot *read_slots;
-	size_t read_cap, read_nr;
 
 	uint32_t nr_events[PERF61_RECORD_MAX]; /* [0] is the total */
 	uint64_t nr_invalid;		       /* types perf 6.1 does not know (>= 83) */
@@ -902,94 +892,21 @@ static int deliver_sample(struct dump_ctx *ctx, const struct sampo_sample *s, in
 	return 0;
 }
 
-static struct read_slot *read_slot(struct dump_ctx *ctx, uint64_t id)
+/* a PERF_SAMPLE_READ sample counts for the event of each value that increased */
+struct read_delivery {
+	struct dump_ctx *ctx;
+	const struct sampo_sample *sample;
+};
+
+static int deliver_read_value(void *arg, const struct sampo_sample_value *v)
 {
-	size_t i;
+	struct read_delivery *d = arg;
 
-	if (ctx->read_nr * 2 >= ctx->read_cap) {
-		size_t ncap = ctx->read_cap ? ctx->read_cap * 2 : 64;
-		struct read_slot *ns = calloc(ncap, sizeof(*ns));
-
-		if (!ns)
-			return NULL;
-		for (size_t j = 0; j < ctx->read_cap; j++) {
-			if (!ctx->read_slots[j].used)
-				continue;
-			i = (size_t)(ctx->read_slots[j].id * 0x9e3779b97f4a7c15ULL >> 20) &
-			    (ncap - 1);
-			while (ns[i].used)
-				i = (i + 1) & (ncap - 1);
-			ns[i] = ctx->read_slots[j];
-		}
-		free(ctx->read_slots);
-		ctx->read_slots = ns;
-		ctx->read_cap = ncap;
-	}
-	i = (size_t)(id * 0x9e3779b97f4a7c15ULL >> 20) & (ctx->read_cap - 1);
-	while (ctx->read_slots[i].used && ctx->read_slots[i].id != id)
-		i = (i + 1) & (ctx->read_cap - 1);
-	if (!ctx->read_slots[i].used) {
-		ctx->read_slots[i].used = true;
-		ctx->read_slots[i].id = id;
-		ctx->read_nr++;
-	}
-	return &ctx->read_slots[i];
-}
-
-/*
- * perf's deliver_sample_value(): a PERF_SAMPLE_READ sample counts for the
- * event of each value's id, with the increase since the last one as period;
- * no increase, no delivery.
- */
-static int deliver_read_value(struct dump_ctx *ctx, const struct sampo_sample *s, uint64_t id,
-			      uint64_t value)
-{
-	int evsel = sampo_reader__attr_by_id(ctx->reader, id);
-	struct read_slot *slot;
-	uint64_t period;
-
-	if (evsel < 0) {
-		ctx->nr_unknown_id++;
+	if (v->evsel < 0) {
+		d->ctx->nr_unknown_id++;
 		return 0;
 	}
-	slot = read_slot(ctx, id);
-	if (!slot)
-		return -ENOMEM;
-	period = value - slot->value;
-	slot->value = value;
-	if (!period)
-		return 0;
-	return deliver_sample(ctx, s, evsel);
-}
-
-static int deliver_read_sample(struct dump_ctx *ctx, const struct sampo_event_attr *attr,
-			       const struct sampo_sample *s)
-{
-	uint64_t rf = attr->read_format;
-	const uint64_t *v = s->read_values;
-	size_t n = s->read_nr_words, i;
-	int err = 0;
-
-	if (!v || !n)
-		return 0;
-	if (!(rf & SAMPO_FORMAT_GROUP)) {
-		size_t id_at = 1 + !!(rf & SAMPO_FORMAT_TOTAL_TIME_ENABLED) +
-			       !!(rf & SAMPO_FORMAT_TOTAL_TIME_RUNNING);
-		uint64_t id = (rf & SAMPO_FORMAT_ID) && id_at < n ? v[id_at] : 0;
-
-		return deliver_read_value(ctx, s, id, v[0]);
-	}
-	i = 1 + !!(rf & SAMPO_FORMAT_TOTAL_TIME_ENABLED) + !!(rf & SAMPO_FORMAT_TOTAL_TIME_RUNNING);
-	for (uint64_t k = 0; k < v[0] && i < n && !err; k++) {
-		uint64_t value = v[i++], id = 0;
-
-		if (rf & SAMPO_FORMAT_ID)
-			id = i < n ? v[i++] : 0;
-		if (rf & SAMPO_FORMAT_LOST)
-			i++;
-		err = deliver_read_value(ctx, s, id, value);
-	}
-	return err;
+	return deliver_sample(d->ctx, d->sample, v->evsel);
 }
 
 static int dump_sample(struct dump_ctx *ctx, const struct sampo_event *ev)
@@ -1003,8 +920,11 @@ static int dump_sample(struct dump_ctx *ctx, const struct sampo_event *ev)
 	}
 	attr = sampo_reader__attr(ctx->reader, (size_t)ev->attr_idx);
 	dump_sample_fields(ctx, attr, ev);
-	if (attr->sample_type & SAMPO_SAMPLE_READ)
-		return deliver_read_sample(ctx, attr, &ev->sample);
+	if (attr->sample_type & SAMPO_SAMPLE_READ) {
+		struct read_delivery d = { ctx, &ev->sample };
+
+		return sampo_session__sample_values(ctx->session, ev, deliver_read_value, &d);
+	}
 	return deliver_sample(ctx, &ev->sample, ev->attr_idx);
 }
 
@@ -1741,7 +1661,6 @@ static void dump_ctx_release(struct dump_ctx *ctx)
 {
 	sampo_addr_location__exit(&ctx->al);
 	free(ctx->evsels);
-	free(ctx->read_slots);
 	sampo_session__close(ctx->session);
 }
 
