@@ -2,7 +2,9 @@
 /*
  * synthesize.c - the machine's state at the start of a recording, from /proc
  * and /sys, as records: threads, maps, kernel, modules (the host's header
- * features are in synthesize-features.c).
+ * features are in synthesize-features.c); and the running kernel's maps
+ * with their build-ids as a list (the same kallsyms reading, for
+ * `buildid-list -m`).
  *
  * Records are built in a local, 8-byte aligned buffer in host order and
  * handed to the caller's callback; each ends with a zeroed sample_id trailer
@@ -411,49 +413,51 @@ int sampo_synthesize__all_processes(const struct sampo_synth_opts *opts, sampo_s
 
 /* ---- kernel and modules --------------------------------------------------- */
 
-static int read_kallsyms(struct sampo_synth *s, struct sampo_synth_kernel *k)
+/* What PROC/kallsyms says of the kernel's text: _text, _stext and _etext */
+struct kallsyms_refs {
+	uint64_t text, stext, etext;
+	bool have_text, have_stext, have_etext;
+	bool any_nonzero; /* some address is not 0: kallsyms does not hide them */
+};
+
+static int read_kallsyms(const char *proc, struct kallsyms_refs *k)
 {
 	char path[PATH_MAX], line[512];
-	bool have_text = false, have_etext = false, any_nonzero = false;
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/kallsyms", s->proc);
+	memset(k, 0, sizeof(*k));
+	snprintf(path, sizeof(path), "%s/kallsyms", proc);
 	f = fopen(path, "re");
 	if (!f)
 		return -errno;
 	/* ~120k lines, _etext near the end: big reads, no sscanf per line */
 	(void)setvbuf(f, NULL, _IOFBF, 1 << 20);
-	while (fgets(line, sizeof(line), f) && !(have_text && have_etext)) {
+	while (fgets(line, sizeof(line), f) && !(k->have_text && k->have_etext)) {
 		const char *sp = strchr(line, ' ');
 		const char *name = sp && sp[1] && sp[2] == ' ' ? sp + 3 : NULL;
-		bool is_text, is_etext;
-		unsigned long long addr;
+		uint64_t *addr;
+		bool *have;
 
 		if (!name)
 			continue;
-		if (!any_nonzero && strspn(line, "0") != (size_t)(sp - line))
-			any_nonzero = true;
-		is_text = !have_text && !strcmp(name, "_text\n");
-		is_etext = !have_etext && !strcmp(name, "_etext\n");
-		if (!is_text && !is_etext)
-			continue;
-		addr = strtoull(line, NULL, 16);
-		if (is_text) {
-			k->text = addr;
-			have_text = true;
+		if (!k->any_nonzero && strspn(line, "0") != (size_t)(sp - line))
+			k->any_nonzero = true;
+		if (!k->have_text && !strcmp(name, "_text\n")) {
+			addr = &k->text;
+			have = &k->have_text;
+		} else if (!k->have_stext && !strcmp(name, "_stext\n")) {
+			addr = &k->stext;
+			have = &k->have_stext;
+		} else if (!k->have_etext && !strcmp(name, "_etext\n")) {
+			addr = &k->etext;
+			have = &k->have_etext;
 		} else {
-			k->etext = addr;
-			have_etext = true;
+			continue;
 		}
+		*addr = strtoull(line, NULL, 16);
+		*have = true;
 	}
 	fclose(f);
-	if (!have_text)
-		return -ENOENT;
-	k->hidden = !k->text || !any_nonzero;
-	if (k->hidden) {
-		k->text = 0;
-		k->etext = 0;
-	}
 	return 0;
 }
 
@@ -462,6 +466,7 @@ int sampo_synthesize__kernel_mmap(const struct sampo_synth_opts *opts, sampo_syn
 {
 	struct sampo_synth *s = malloc(sizeof(*s));
 	struct sampo_synth_kernel k = { .kptr_restrict = -1 };
+	struct kallsyms_refs refs;
 	char path[PATH_MAX];
 	uint64_t v, len;
 	int err;
@@ -474,9 +479,16 @@ int sampo_synthesize__kernel_mmap(const struct sampo_synth_opts *opts, sampo_syn
 	snprintf(path, sizeof(path), "%s/sys/kernel/kptr_restrict", s->proc);
 	if (!sampo_synthesize__read_u64(path, 10, &v))
 		k.kptr_restrict = (int)v;
-	err = read_kallsyms(s, &k);
+	err = read_kallsyms(s->proc, &refs);
+	if (!err && !refs.have_text)
+		err = -ENOENT;
 	if (err)
 		goto out;
+	k.hidden = !refs.text || !refs.any_nonzero;
+	if (!k.hidden) {
+		k.text = refs.text;
+		k.etext = refs.etext;
+	}
 	if (k.hidden)
 		len = UINT64_MAX; /* pgoff 0: no relocation possible, see perf-data-format.md */
 	else if (k.etext > k.text)
@@ -612,6 +624,124 @@ int sampo_synthesize__module_build_id(const struct sampo_synth_opts *opts, const
 		return -ENOENT;
 	snprintf(path, sizeof(path), "%s/module/%s/notes/.note.gnu.build-id", sys, mod);
 	return sampo_build_id__from_notes_file(path, ret);
+}
+
+/* ---- the running kernel's maps ---------------------------------------------- */
+
+/*
+ * A module's long name, as perf's maps__set_modules_path_dir() leaves it: the
+ * last file of that name found in directory order (it sets the path of every
+ * one it finds), else "[name]"
+ */
+static char *kernel_map_module_name(const struct sampo_module_file *files, size_t nr,
+				    const char *name)
+{
+	char *out = NULL;
+
+	for (size_t i = nr; i-- > 0;) {
+		if (!strcmp(files[i].name, name))
+			return strdup(files[i].path);
+	}
+	if (asprintf(&out, "[%s]", name) < 0)
+		out = NULL;
+	return out;
+}
+
+static int cmp_kernel_map(const void *a, const void *b)
+{
+	const struct sampo_kernel_map *x = a, *y = b;
+
+	return (x->start > y->start) - (x->start < y->start);
+}
+
+void sampo_kernel_maps__free(struct sampo_kernel_map *maps, size_t nr)
+{
+	for (size_t i = 0; i < nr; i++)
+		free(maps[i].name);
+	free(maps);
+}
+
+int sampo_synthesize__kernel_maps(const struct sampo_synth_opts *opts,
+				  struct sampo_kernel_map **ret_maps, size_t *ret_nr)
+{
+	struct sampo_synth *s;
+	struct kallsyms_refs refs;
+	struct sampo_kernel_map *maps = NULL;
+	struct sampo_module_file *files = NULL;
+	struct sampo_proc_module *mods = NULL;
+	size_t nr = 0, nr_files = 0, nr_mods = 0;
+	char path[PATH_MAX];
+	int err;
+
+	if (!ret_maps || !ret_nr)
+		return -EINVAL;
+	s = malloc(sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	err = sampo_synthesize__init(s, opts, NULL, NULL);
+	if (err)
+		goto out;
+	err = read_kallsyms(s->proc, &refs);
+	if (err)
+		goto out;
+	maps = calloc(1, sizeof(*maps));
+	if (!maps) {
+		err = -ENOMEM;
+		goto out;
+	}
+	/* perf's machine__get_running_kernel_start(): _text, else _stext; hidden (0): none */
+	maps[0].start = refs.text ? refs.text : refs.stext;
+	maps[0].end = refs.etext ? refs.etext : UINT64_MAX;
+	if (!maps[0].start) {
+		err = -ENOENT;
+		goto out;
+	}
+	maps[0].name = strdup("[kernel.kallsyms]");
+	if (!maps[0].name) {
+		err = -ENOMEM;
+		goto out;
+	}
+	nr = 1;
+	snprintf(path, sizeof(path), "%s/kernel/notes", s->sys);
+	(void)sampo_build_id__from_notes_file(path, &maps[0].bid);
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s", s->modules, s->release) < sizeof(path))
+		(void)sampo_module_files__walk(path, &files, &nr_files); /* short of memory: what it found */
+	/* none (no loadable modules, unreadable): the kernel alone */
+	(void)sampo_proc_modules__read(s->proc, &mods, &nr_mods);
+	for (size_t i = 0; i < nr_mods; i++) {
+		const struct sampo_proc_module *m = &mods[i];
+		struct sampo_kernel_map *l = realloc(maps, (nr + 1) * sizeof(*maps));
+
+		if (!l) {
+			err = -ENOMEM;
+			goto out;
+		}
+		maps = l;
+		l = &maps[nr++];
+		memset(l, 0, sizeof(*l));
+		l->start = m->addr;
+		l->end = m->addr + m->size_bytes;
+		l->name = kernel_map_module_name(files, nr_files, m->name);
+		if (!l->name) {
+			err = -ENOMEM;
+			goto out;
+		}
+		snprintf(path, sizeof(path), "%s/module/%s/notes/.note.gnu.build-id", s->sys,
+			 m->name);
+		(void)sampo_build_id__from_notes_file(path, &l->bid);
+	}
+	qsort(maps, nr, sizeof(*maps), cmp_kernel_map);
+	*ret_maps = maps;
+	*ret_nr = nr;
+	maps = NULL;
+	nr = 0;
+out:
+	sampo_kernel_maps__free(maps, nr);
+	free(mods);
+	sampo_module_files__free(files, nr_files);
+	free(s);
+	return err;
 }
 
 /* ---- vDSO ---------------------------------------------------------------- */

@@ -8,7 +8,8 @@
  *   (sampo_synthesize__process(), sampo_synthesize__all_processes());
  * - the kernel map "[kernel.kallsyms]_text" at the run-time address of _text
  *   (sampo_synthesize__kernel_mmap()), and one map per loaded module
- *   (sampo_synthesize__modules());
+ *   (sampo_synthesize__modules()); the same maps with their build-ids, as
+ *   a list (sampo_synthesize__kernel_maps(), for `buildid-list -m`);
  * - the features perf 6.1 writes about the host (sampo_synthesize__features()).
  *
  * Records go to a callback, in host byte order, with a zeroed sample_id
@@ -109,6 +110,40 @@ SAMPO_API int sampo_synthesize__modules(const struct sampo_synth_opts *opts, sam
  */
 SAMPO_API int sampo_synthesize__module_build_id(const struct sampo_synth_opts *opts,
 						const char *name, struct sampo_build_id *ret);
+
+/* One map of the running kernel (sampo_synthesize__kernel_maps()). */
+struct sampo_kernel_map {
+	uint64_t start, end;
+	char *name;		   /* "[kernel.kallsyms]", a module's file, or "[name]" */
+	struct sampo_build_id bid; /* size 0: unknown */
+};
+
+/**
+ * sampo_synthesize__kernel_maps() - the running kernel's map and one map
+ * per loaded module, with their build-ids (perf 6.1's
+ * buildid__show_kernel_maps(), what `buildid-list -m` prints)
+ * @opts: optional; proc_dir, sys_dir, modules_dir and osrelease name the
+ *	  trees read (sample_id_size and mmap_data are ignored)
+ * @ret_maps: on success, the maps by start address (free them with
+ *	      sampo_kernel_maps__free())
+ * @ret_nr: on success, their number (1 or more)
+ *
+ * The kernel: "[kernel.kallsyms]" from PROC/kallsyms' _text (else _stext)
+ * to _etext (else the top of the address space), its build-id from
+ * SYS/kernel/notes. Each module of PROC/modules: from its base, of its
+ * size, named by its file under MODULES/RELEASE (the last found walking the
+ * tree, as perf's maps__set_modules_path_dir()) or "[name]", its build-id
+ * from SYS/module/NAME/notes/.note.gnu.build-id. A build-id that cannot be
+ * read has size 0; a missing PROC/modules gives the kernel alone.
+ *
+ * Return: 0; -ENOENT when kallsyms names no kernel text or hides its
+ * addresses; -errno when it cannot be read; -EINVAL, -ENOMEM
+ */
+SAMPO_API int sampo_synthesize__kernel_maps(const struct sampo_synth_opts *opts,
+					    struct sampo_kernel_map **ret_maps, size_t *ret_nr);
+
+/** sampo_kernel_maps__free() - free the maps of sampo_synthesize__kernel_maps(); NULL is fine */
+SAMPO_API void sampo_kernel_maps__free(struct sampo_kernel_map *maps, size_t nr);
 
 /**
  * sampo_synthesize__features() - set the host features perf 6.1 writes

@@ -4,7 +4,8 @@
  * from a fake /proc, /sys and /lib/modules tree made in a temporary
  * directory: kernel map from kallsyms (visible and hidden by kptr_restrict),
  * modules resolved through modules.dep or named [name], module build-ids
- * from notes, FORK/COMM/MMAP2 of a process and its threads in perf's order
+ * from notes, the running kernel's maps with their build-ids (buildid-list
+ * -m), FORK/COMM/MMAP2 of a process and its threads in perf's order
  * with the sample_id trailer, and the host features read back by the reader.
  */
 #include <errno.h>
@@ -243,6 +244,71 @@ static void test_synthesize__modules_named_by_modules_dep(void **state)
 	assert_int_equal(c.nr, 0);
 }
 
+static void test_synthesize__kernel_maps(void **state)
+{
+	char proc[512], mods[512], sys[512], want[600];
+	SAMPO_OPTS(sampo_synth_opts, opts, .proc_dir = proc, .modules_dir = mods, .sys_dir = sys,
+		   .osrelease = "6.1.0-km");
+	uint8_t note[36] = { 4, 0, 0, 0, 20, 0, 0, 0, 3, 0, 0, 0, 'G', 'N', 'U', 0 };
+	struct sampo_kernel_map *maps = NULL;
+	size_t nr = 0;
+
+	(void)state;
+	dir_path(proc, sizeof(proc), "km/proc");
+	dir_path(mods, sizeof(mods), "km/lib/modules");
+	dir_path(sys, sizeof(sys), "km/sys");
+	put_text("km/proc/kallsyms", "0000000000000000 A fixed_percpu_data\n"
+				     "ffffffff81000000 T _stext\n"
+				     "ffffffff81000000 T _text\n"
+				     "ffffffff82200000 T _etext\n");
+	/* listed out of address order: the maps come sorted */
+	put_text("km/proc/modules", "zz-mod 8192 0 - Live 0xffffffffc0300000\n"
+				    "aa_mod 4096 0 - Live 0xffffffffc0100000 (OE)\n");
+	put_text("km/lib/modules/6.1.0-km/kernel/misc/aa_mod.ko.xz", "x");
+	for (int i = 0; i < 20; i++)
+		note[16 + i] = (uint8_t)(0x10 + i);
+	put_file("km/sys/kernel/notes", note, sizeof(note));
+	note[16] = 0xee;
+	put_file("km/sys/module/aa_mod/notes/.note.gnu.build-id", note, sizeof(note));
+
+	assert_int_equal(sampo_synthesize__kernel_maps(&opts, &maps, &nr), 0);
+	assert_int_equal(nr, 3);
+	assert_string_equal(maps[0].name, "[kernel.kallsyms]");
+	assert_int_equal(maps[0].start, 0xffffffff81000000ULL);
+	assert_int_equal(maps[0].end, 0xffffffff82200000ULL);
+	assert_int_equal(maps[0].bid.size, 20);
+	assert_int_equal(maps[0].bid.data[0], 0x10);
+	snprintf(want, sizeof(want), "%s/6.1.0-km/kernel/misc/aa_mod.ko.xz", mods);
+	assert_string_equal(maps[1].name, want);
+	assert_int_equal(maps[1].start, 0xffffffffc0100000ULL);
+	assert_int_equal(maps[1].end, 0xffffffffc0101000ULL);
+	assert_int_equal(maps[1].bid.size, 20);
+	assert_int_equal(maps[1].bid.data[0], 0xee);
+	/* no file, no notes: "[name]" as /proc/modules spells it, no build-id */
+	assert_string_equal(maps[2].name, "[zz-mod]");
+	assert_int_equal(maps[2].start, 0xffffffffc0300000ULL);
+	assert_int_equal(maps[2].end, 0xffffffffc0302000ULL);
+	assert_int_equal(maps[2].bid.size, 0);
+	sampo_kernel_maps__free(maps, nr);
+
+	/* no _text: _stext; no _etext: to the top; no modules: the kernel alone */
+	put_text("km2/proc/kallsyms", "ffffffff81000000 T _stext\n");
+	dir_path(proc, sizeof(proc), "km2/proc");
+	assert_int_equal(sampo_synthesize__kernel_maps(&opts, &maps, &nr), 0);
+	assert_int_equal(nr, 1);
+	assert_int_equal(maps[0].start, 0xffffffff81000000ULL);
+	assert_int_equal(maps[0].end, UINT64_MAX);
+	sampo_kernel_maps__free(maps, nr);
+
+	/* addresses hidden (kptr_restrict), or no kallsyms at all: no kernel text */
+	put_text("km3/proc/kallsyms", "0000000000000000 T _text\n0000000000000000 T _etext\n");
+	dir_path(proc, sizeof(proc), "km3/proc");
+	assert_int_equal(sampo_synthesize__kernel_maps(&opts, &maps, &nr), -ENOENT);
+	dir_path(proc, sizeof(proc), "km-nothing");
+	assert_int_equal(sampo_synthesize__kernel_maps(&opts, &maps, &nr), -ENOENT);
+	sampo_kernel_maps__free(NULL, 0);
+}
+
 static void test_synthesize__process_in_perf_order(void **state)
 {
 	char proc[512];
@@ -439,6 +505,7 @@ int main(void)
 		cmocka_unit_test(test_synthesize__kernel_mmap_from_kallsyms),
 		cmocka_unit_test(test_synthesize__kernel_mmap_hidden_by_kptr_restrict),
 		cmocka_unit_test(test_synthesize__modules_named_by_modules_dep),
+		cmocka_unit_test(test_synthesize__kernel_maps),
 		cmocka_unit_test(test_synthesize__process_in_perf_order),
 		cmocka_unit_test(test_synthesize__data_maps_with_mmap_data),
 		cmocka_unit_test(test_synthesize__features_read_back),

@@ -29,10 +29,9 @@
 #include <sampo/dsos.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
-#include <sampo/kmodule.h>
-#include <sampo/proc-modules.h>
 #include <sampo/reader.h>
 #include <sampo/session.h>
+#include <sampo/synthesize.h>
 
 #include "builtin.h"
 #include "cli.h"
@@ -199,134 +198,30 @@ static int show_kernel_build_id(void)
 
 /* ---- -m: the running kernel's maps ------------------------------------- */
 
-struct kmap_line {
-	uint64_t start, end;
-	char *name;
-	struct sampo_build_id bid; /* size 0: unknown */
-};
-
-/* /proc/kallsyms: where the kernel text starts (_text, else _stext) and ends (_etext) */
-static int running_kernel_range(uint64_t *start, uint64_t *end)
-{
-	FILE *fp = fopen("/proc/kallsyms", "r");
-	char line[512];
-	uint64_t text = 0, stext = 0, etext = 0;
-
-	if (!fp)
-		return -errno;
-	while (fgets(line, sizeof(line), fp)) {
-		unsigned long long addr;
-		char type, name[256];
-
-		if (sscanf(line, "%llx %c %255s", &addr, &type, name) != 3)
-			continue;
-		if (!strcmp(name, "_text"))
-			text = addr;
-		else if (!strcmp(name, "_stext"))
-			stext = addr;
-		else if (!strcmp(name, "_etext"))
-			etext = addr;
-		if (text && etext)
-			break;
-	}
-	fclose(fp);
-	*start = text ? text : stext;
-	*end = etext ? etext : UINT64_MAX;
-	return *start ? 0 : -ENOENT;
-}
-
-/*
- * perf's module long names: each module's file under /lib/modules/RELEASE,
- * the last one found in directory order (perf's maps__set_modules_path_dir()
- * sets the path of every one it finds), else "[name]"
- */
-static char *module_path(const struct sampo_module_file *files, size_t nr, const char *name)
-{
-	char *out = NULL;
-
-	for (size_t i = nr; i-- > 0;) {
-		if (!strcmp(files[i].name, name))
-			return strdup(files[i].path);
-	}
-	if (asprintf(&out, "[%s]", name) < 0)
-		out = NULL;
-	return out;
-}
-
-static int cmp_kmap(const void *a, const void *b)
-{
-	const struct kmap_line *x = a, *y = b;
-
-	return (x->start > y->start) - (x->start < y->start);
-}
-
 /*
  * -m: perf's buildid__show_kernel_maps(): the kernel map and one map per
  * loaded module, by address, as "<build-id> <start> <end> <name>".
  */
 static int show_kernel_maps(void)
 {
-	struct kmap_line *lines = NULL;
+	struct sampo_kernel_map *maps = NULL;
 	size_t nr = 0;
-	struct sampo_module_file *files = NULL;
-	struct sampo_proc_module *mods = NULL;
-	size_t nr_files = 0, nr_mods = 0;
-	char release[256] = "", dir[300];
-	FILE *fp;
 	int err;
 
-	lines = calloc(1, sizeof(*lines));
-	if (!lines)
-		return cli_err(-ENOMEM, "out of memory");
-	err = running_kernel_range(&lines[0].start, &lines[0].end);
-	if (err) {
-		free(lines);
+	err = sampo_synthesize__kernel_maps(NULL, &maps, &nr);
+	if (err == -ENOMEM)
+		return cli_err(err, "out of memory");
+	if (err)
 		return cli_err(err, "cannot find the kernel text in '/proc/kallsyms'");
-	}
-	lines[0].name = strdup("[kernel.kallsyms]");
-	(void)sampo_build_id__from_notes_file("/sys/kernel/notes", &lines[0].bid);
-	nr = 1;
-
-	fp = fopen("/proc/sys/kernel/osrelease", "r");
-	if (fp) {
-		if (fgets(release, sizeof(release), fp))
-			release[strcspn(release, "\n")] = '\0';
-		fclose(fp);
-	}
-	snprintf(dir, sizeof(dir), "/lib/modules/%s", release);
-	(void)sampo_module_files__walk(dir, &files, &nr_files); /* what it found, if short of memory */
-	/* the library's one /proc/modules reader; none (no modules, unreadable): the kernel alone */
-	(void)sampo_proc_modules__read(NULL, &mods, &nr_mods);
-	for (size_t i = 0; i < nr_mods; i++) {
-		const struct sampo_proc_module *m = &mods[i];
-		char path[128];
-		struct kmap_line *l;
-
-		l = realloc(lines, (nr + 1) * sizeof(*lines));
-		if (!l)
-			break;
-		lines = l;
-		l = &lines[nr++];
-		memset(l, 0, sizeof(*l));
-		l->start = m->addr;
-		l->end = m->addr + m->size_bytes;
-		l->name = module_path(files, nr_files, m->name);
-		snprintf(path, sizeof(path), "/sys/module/%s/notes/.note.gnu.build-id", m->name);
-		(void)sampo_build_id__from_notes_file(path, &l->bid);
-	}
-	free(mods);
-	sampo_module_files__free(files, nr_files);
-	qsort(lines, nr, sizeof(*lines), cmp_kmap);
 	for (size_t i = 0; i < nr; i++) {
 		char hex[SAMPO_BUILD_ID_HEX_SIZE] = "";
 
-		if (lines[i].bid.size)
-			(void)sampo_build_id__to_hex(&lines[i].bid, hex, sizeof(hex));
-		printf("%s %16" PRIx64 " %16" PRIx64 " %s\n", hex, lines[i].start, lines[i].end,
-		       lines[i].name ? lines[i].name : "");
-		free(lines[i].name);
+		if (maps[i].bid.size)
+			(void)sampo_build_id__to_hex(&maps[i].bid, hex, sizeof(hex));
+		printf("%s %16" PRIx64 " %16" PRIx64 " %s\n", hex, maps[i].start, maps[i].end,
+		       maps[i].name);
 	}
-	free(lines);
+	sampo_kernel_maps__free(maps, nr);
 	if (fflush(stdout) || ferror(stdout))
 		return cli_err(-EIO, "cannot write output");
 	return 0;
