@@ -19,6 +19,7 @@
 #include <sampo/buildid.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
+#include <sampo/kmodule.h>
 #include <sampo/modsections.h>
 #include <sampo/reader.h>
 #include <sampo/symbol.h>
@@ -54,18 +55,6 @@ void sampo_module_sections__delete(struct sampo_module_sections *ms)
 	free(ms);
 }
 
-/* the kernel's module names use '_' where file names may use '-' */
-static bool modname_equal(const char *a, const char *b)
-{
-	for (; *a && *b; a++, b++) {
-		char ca = *a == '-' ? '_' : *a, cb = *b == '-' ? '_' : *b;
-
-		if (ca != cb)
-			return false;
-	}
-	return *a == *b;
-}
-
 int sampo_module_sections__add(struct sampo_module_sections *ms, const char *name,
 			       const struct sampo_build_id *bid,
 			       const struct sampo_section_addr *secs, size_t nr)
@@ -76,14 +65,11 @@ int sampo_module_sections__add(struct sampo_module_sections *ms, const char *nam
 	if (!ms || !name || !*name || (nr && !secs) || nr > MAX_SECTIONS ||
 	    (bid && bid->size > SAMPO_BUILD_ID_SIZE))
 		return -EINVAL;
-	m.name = strdup(name);
+	/* kept as the kernel names it (<sampo/kmodule.h>): "nf-tables" is "nf_tables" */
+	m.name = sampo_module__name(name);
 	m.secs = calloc(nr ? nr : 1, sizeof(*m.secs));
 	if (!m.name || !m.secs)
 		goto out_nomem;
-	for (char *c = m.name; *c; c++) {
-		if (*c == '-')
-			*c = '_';
-	}
 	if (bid)
 		m.bid = *bid;
 	for (size_t i = 0; i < nr; i++) {
@@ -133,21 +119,28 @@ const struct sampo_section_addr *
 sampo_module_sections__find(const struct sampo_module_sections *ms,
 			    const struct sampo_build_id *bid, const char *name, size_t *nr)
 {
+	const struct sampo_section_addr *found = NULL;
+	/* the stored names are the kernel's (see __add()); NULL (out of memory): by build-id only */
+	char *modname = name ? sampo_module__name(name) : NULL;
+
 	if (!ms)
-		return NULL;
+		goto out;
 	for (size_t i = 0; i < ms->nr; i++) {
 		const struct modsec_module *m = &ms->mods[i];
 
 		if (bid && bid->size && m->bid.size) {
 			if (!sampo_build_id__equal(bid, &m->bid))
 				continue;
-		} else if (!name || !modname_equal(name, m->name)) {
+		} else if (!modname || strcmp(modname, m->name)) {
 			continue;
 		}
 		*nr = m->nr;
-		return m->secs;
+		found = m->secs;
+		break;
 	}
-	return NULL;
+out:
+	free(modname);
+	return found;
 }
 
 /* ---- sysfs --------------------------------------------------------------------------------- */

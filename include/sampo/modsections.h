@@ -56,7 +56,8 @@ SAMPO_API void sampo_module_sections__delete(struct sampo_module_sections *ms);
 
 /**
  * sampo_module_sections__add() - add (or replace) one module's sections
- * @name: module name ("ext4"); '-' is stored as '_' as the kernel does
+ * @name: module name ("ext4"), in any form sampo_module__name() takes; stored
+ *	  as the kernel names it ('-' as '_', no brackets, path or .ko)
  * @bid: its build-id, or NULL/empty when unknown
  * @secs: section names and load addresses (copied)
  *
@@ -98,7 +99,8 @@ SAMPO_API const char *sampo_module_sections__name(const struct sampo_module_sect
  * sampo_module_sections__find() - the sections of a module
  * @bid: the module's build-id: when given and the set has an entry with a
  *	 build-id, only an entry with this build-id matches
- * @name: the module name ('-' and '_' are equal), used when either side has
+ * @name: the module, in any form sampo_module__name() takes ("nf_tables",
+ *	  "nf-tables", "[nf_tables]", a .ko path), used when either side has
  *	  no build-id
  * @nr: set to the number of sections
  *

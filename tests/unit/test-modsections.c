@@ -134,6 +134,12 @@ static void test_modsections__collect_from_sysfs(void **state)
 	assert_int_equal(sec_addr(secs, nr, ".init.text"), 0xffffffffc0b80000ULL);
 	/* by name, '-' and '_' alike, when the caller has no build-id */
 	assert_non_null(sampo_module_sections__find(ms, NULL, "nf-tables", &nr));
+	/* ... and in the other forms of <sampo/kmodule.h>'s rule: a map name, a .ko path */
+	assert_non_null(sampo_module_sections__find(ms, NULL, "[nf-tables]", &nr));
+	assert_non_null(sampo_module_sections__find(
+		ms, NULL, "/lib/modules/6.1.0/kernel/net/nf-tables.ko.xz", &nr));
+	assert_null(sampo_module_sections__find(ms, NULL, "nf_table", &nr));
+	assert_null(sampo_module_sections__find(ms, NULL, "nf_tables_x", &nr));
 	/* another build-id: not this module's sections */
 	other = bid;
 	other.data[0] ^= 1;
