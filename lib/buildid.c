@@ -20,6 +20,10 @@
 #include <sampo/buildid.h>
 #include "internal/symbol.h"
 #include "internal/util.h"
+#include "internal/fileio.h"
+
+/* notes blobs are bytes; anything this size is not one */
+#define NOTES_FILE_MAX_BYTES (64u << 20)
 
 #ifndef NT_GNU_BUILD_ID
 #define NT_GNU_BUILD_ID 3
@@ -173,47 +177,20 @@ int sampo_build_id__from_notes(const void *buf, size_t size, struct sampo_build_
 
 int sampo_build_id__from_notes_file(const char *path, struct sampo_build_id *ret)
 {
-	/* sysfs reports a size of 4096 whatever the content: read to EOF */
-	uint8_t *buf = NULL;
-	size_t len = 0, alloc = 0;
+	char *buf = NULL;
+	size_t len = 0;
 	int fd, err;
 
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		if (len == alloc) {
-			uint8_t *nb;
-
-			if (alloc >= (64u << 20)) {
-				err = -SAMPO_ERR_MALFORMED;
-				goto out;
-			}
-			alloc = alloc ? alloc * 2 : 4096;
-			nb = realloc(buf, alloc);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, alloc - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	err = sampo_build_id__from_notes(buf, len, ret);
-out:
-	free(buf);
+	/* sysfs reports a size of 4096 whatever the content: read to EOF */
+	err = sampo_read_fd(fd, NOTES_FILE_MAX_BYTES, 4096, &buf, &len);
 	close(fd);
+	if (err)
+		return err == -EFBIG ? -SAMPO_ERR_MALFORMED : err;
+	err = sampo_build_id__from_notes(buf, len, ret);
+	free(buf);
 	return err;
 }
 

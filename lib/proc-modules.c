@@ -24,6 +24,7 @@
 #include <sampo/proc-modules.h>
 #include "internal/kmodule.h"
 #include "internal/util.h"
+#include "internal/fileio.h"
 
 #define PROC_MODULES_MAX_BYTES (16u << 20)
 
@@ -135,7 +136,7 @@ int sampo_proc_modules__read(const char *proc_dir, struct sampo_proc_module **re
 			     size_t *ret_nr)
 {
 	char path[PATH_MAX], *buf = NULL;
-	size_t len = 0, alloc = 0;
+	size_t len = 0;
 	int fd, err;
 
 	if (!ret_mods || !ret_nr)
@@ -145,39 +146,12 @@ int sampo_proc_modules__read(const char *proc_dir, struct sampo_proc_module **re
 	if (fd < 0)
 		return -errno;
 	/* /proc files report a size of 0: read to the end */
-	for (;;) {
-		ssize_t n;
-
-		if (len == alloc) {
-			char *nb;
-
-			if (alloc >= PROC_MODULES_MAX_BYTES) {
-				err = -EFBIG;
-				goto out;
-			}
-			alloc = alloc ? alloc * 2 : 16384;
-			nb = realloc(buf, alloc);
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-		}
-		n = read(fd, buf + len, alloc - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	err = sampo_proc_modules__parse(buf, len, ret_mods, ret_nr);
-out:
-	free(buf);
+	err = sampo_read_fd(fd, PROC_MODULES_MAX_BYTES, 0, &buf, &len);
 	close(fd);
+	if (err)
+		return err;
+	err = sampo_proc_modules__parse(buf, len, ret_mods, ret_nr);
+	free(buf);
 	return err;
 }
 

@@ -26,6 +26,10 @@
 #include "internal/symbol.h"
 #include "internal/util.h"
 #include "internal/opts.h"
+#include "internal/fileio.h"
+
+/* a real /proc/kallsyms holds some 10 MB; a file 25 times that is not one */
+#define KALLSYMS_MAX_BYTES (256u << 20)
 
 /* KSYM_NAME_LEN is 512 since Linux 6.1 (128 before); leave room, refuse garbage */
 #define SYMBOL_NAME_MAX 1024
@@ -273,7 +277,7 @@ int sampo_symtab__load_kallsyms(const char *path, const struct sampo_symtab_kall
 				struct sampo_symtab **ret_symtab)
 {
 	char *buf = NULL;
-	size_t len = 0, alloc = 0;
+	size_t len = 0;
 	struct stat st;
 	int fd, err;
 
@@ -286,40 +290,18 @@ int sampo_symtab__load_kallsyms(const char *path, const struct sampo_symtab_kall
 		return err;
 	}
 	/* /proc/kallsyms says size 0: read to EOF, starting from the size when known */
-	alloc = fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size + 1 : 1 << 20;
-	buf = malloc(alloc);
-	if (!buf) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		ssize_t n;
-
-		if (len == alloc) {
-			char *nb = realloc(buf, alloc * 2);
-
-			if (!nb) {
-				err = -ENOMEM;
-				goto out;
-			}
-			buf = nb;
-			alloc *= 2;
-		}
-		n = read(fd, buf + len, alloc - len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			err = -errno;
-			goto out;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	err = sampo_symtab__load_kallsyms_mem(buf, len, path, opts, ret_symtab);
-out:
-	free(buf);
+	err = sampo_read_fd(fd, KALLSYMS_MAX_BYTES,
+			    fstat(fd, &st) == 0 && st.st_size > 0 ? (size_t)st.st_size : 1 << 20,
+			    &buf, &len);
 	close(fd);
+	if (err == -EFBIG && OPTS_HAS(opts, errbuf_sz) && opts->errbuf && opts->errbuf_sz)
+		sampo_symtab__set_err(opts->errbuf, opts->errbuf_sz,
+				      "'%s' holds more than %u MiB: not a kallsyms file", path,
+				      (unsigned int)(KALLSYMS_MAX_BYTES >> 20));
+	if (err)
+		return err;
+	err = sampo_symtab__load_kallsyms_mem(buf, len, path, opts, ret_symtab);
+	free(buf);
 	return err;
 }
 
