@@ -928,6 +928,33 @@ int sampo_features__parse_each(struct sampo_reader *reader, struct sampo_feature
 
 /* ---- encoding (for writers) ------------------------------------------------------ */
 
+const char *sampo_arch__normalize(const char *arch)
+{
+	if (!strcmp(arch, "x86_64"))
+		return "x86";
+	if (arch[0] == 'i' && arch[1] && arch[2] == '8' && arch[3] == '6')
+		return "x86";
+	if (!strcmp(arch, "sun4u") || !strncmp(arch, "sparc", 5))
+		return "sparc";
+	if (!strncmp(arch, "aarch64", 7) || !strncmp(arch, "arm64", 5))
+		return "arm64";
+	if (!strncmp(arch, "arm", 3) || !strcmp(arch, "sa110"))
+		return "arm";
+	if (!strncmp(arch, "s390", 4))
+		return "s390";
+	if (!strncmp(arch, "parisc", 6))
+		return "parisc";
+	if (!strncmp(arch, "powerpc", 7) || !strncmp(arch, "ppc", 3))
+		return "powerpc";
+	if (!strncmp(arch, "mips", 4))
+		return "mips";
+	if (!strncmp(arch, "sh", 2) && arch[2] >= '0' && arch[2] <= '9')
+		return "sh";
+	if (!strncmp(arch, "loongarch", 9))
+		return "loongarch";
+	return arch;
+}
+
 size_t sampo_feature__encode_string(void *buf, size_t size, const char *str)
 {
 	size_t slen = strlen(str);

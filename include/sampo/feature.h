@@ -278,6 +278,15 @@ SAMPO_API void sampo_features__delete(struct sampo_features *f);
 SAMPO_API bool sampo_features__has(const struct sampo_features *f, int feat);
 
 /**
+ * sampo_arch__normalize() - perf 6.1's normalize_arch(): the architecture
+ * family of an ARCH feature or a uname machine ("x86_64", "i686" -> "x86",
+ * "aarch64" -> "arm64", "ppc64le" -> "powerpc", ...)
+ *
+ * Return: a static string, or @arch itself when it names no known family.
+ */
+SAMPO_API const char *sampo_arch__normalize(const char *arch);
+
+/**
  * sampo_features__parse_one() - decode one feature payload into @f
  * @f: where the values go; features parsed earlier are kept
  * @feat: the feature id (SAMPO_FEAT_*)

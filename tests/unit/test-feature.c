@@ -1142,6 +1142,25 @@ static void test_feature__parse_each_leaves_out_damaged_features(void **state)
 	assert_int_equal(sampo_features__parse_each(NULL, NULL, NULL), -EINVAL);
 }
 
+static void test_feature__arch_normalize(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "x86_64", "x86" },	    { "i386", "x86" },	      { "i686", "x86" },
+		{ "x86", "x86" },	    { "aarch64", "arm64" },   { "arm64", "arm64" },
+		{ "armv7l", "arm" },	    { "sa110", "arm" },	      { "sun4u", "sparc" },
+		{ "sparc64", "sparc" },	    { "s390x", "s390" },      { "parisc64", "parisc" },
+		{ "ppc64le", "powerpc" },   { "powerpc", "powerpc" }, { "mips64", "mips" },
+		{ "sh4", "sh" },	    { "loongarch64", "loongarch" },
+		/* no family: as given ("shx" is not sh, "i86" not x86) */
+		{ "riscv64", "riscv64" },   { "shx", "shx" },	      { "i86", "i86" },
+		{ "", "" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		assert_string_equal(sampo_arch__normalize(cases[i][0]), cases[i][1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1161,6 +1180,7 @@ int main(void)
 		cmocka_unit_test(test_feature__encode_round_trip),
 		cmocka_unit_test(test_feature__parse_through_reader),
 		cmocka_unit_test(test_feature__parse_each_leaves_out_damaged_features),
+		cmocka_unit_test(test_feature__arch_normalize),
 	};
 
 	return cmocka_run_group_tests_name("feature", tests, NULL, NULL);

@@ -226,34 +226,7 @@ static const char *evsel_name(struct dump_ctx *ctx, int idx)
 	return sampo_session__evsel_name(ctx->session, idx);
 }
 
-/* perf's normalize_arch(), for the register names of the file's machine */
-static const char *normalize_arch(const char *arch)
-{
-	if (!strcmp(arch, "x86_64"))
-		return "x86";
-	if (arch[0] == 'i' && arch[1] && arch[2] == '8' && arch[3] == '6')
-		return "x86";
-	if (!strcmp(arch, "sun4u") || !strncmp(arch, "sparc", 5))
-		return "sparc";
-	if (!strncmp(arch, "aarch64", 7) || !strncmp(arch, "arm64", 5))
-		return "arm64";
-	if (!strncmp(arch, "arm", 3) || !strcmp(arch, "sa110"))
-		return "arm";
-	if (!strncmp(arch, "s390", 4))
-		return "s390";
-	if (!strncmp(arch, "parisc", 6))
-		return "parisc";
-	if (!strncmp(arch, "powerpc", 7) || !strncmp(arch, "ppc", 3))
-		return "powerpc";
-	if (!strncmp(arch, "mips", 4))
-		return "mips";
-	if (!strncmp(arch, "sh", 2) && arch[2] >= '0' && arch[2] <= '9')
-		return "sh";
-	if (!strncmp(arch, "loongarch", 9))
-		return "loongarch";
-	return arch;
-}
-
+/* the family of the file's machine (its ARCH feature, else this one), for the register names */
 static void update_arch(struct dump_ctx *ctx)
 {
 	const struct sampo_features *f = sampo_session__features(ctx->session);
@@ -268,7 +241,7 @@ static void update_arch(struct dump_ctx *ctx)
 
 	memcpy(ctx->arch_buf, arch ? arch : "", n);
 	ctx->arch_buf[n] = 0;
-	ctx->arch = normalize_arch(ctx->arch_buf);
+	ctx->arch = sampo_arch__normalize(ctx->arch_buf);
 }
 
 /* New attrs take effect after their HEADER_ATTR record; catch up with the reader. */

@@ -702,13 +702,6 @@ static int print_numa_topology(struct header_ctx *ctx)
 	return 0;
 }
 
-/* perf's normalize_arch() says "x86" */
-static bool arch_is_x86(const char *arch)
-{
-	return !strcmp(arch, "x86_64") || !strcmp(arch, "x86") ||
-	       (arch[0] == 'i' && arch[1] && arch[2] == '8' && arch[3] == '6');
-}
-
 /*
  * This machine's features (CPUID, PMU_MAPPINGS, ...) as perf record would
  * write them, read once: NULL when they cannot be read.
@@ -738,7 +731,7 @@ static bool perf61_uses_host_pmus(struct header_ctx *ctx)
 		arch = f->arch;
 	else if ((host = host_features(ctx)) && sampo_features__has(host, SAMPO_FEAT_ARCH))
 		arch = host->arch;
-	if (!arch || !arch_is_x86(arch))
+	if (!arch || strcmp(sampo_arch__normalize(arch), "x86"))
 		return false;
 	if (from_file && sampo_features__has(f, SAMPO_FEAT_CPUID))
 		cpuid = f->cpuid;
