@@ -33,12 +33,13 @@
  * 8.2). The order in which kernel sources are tried is in
  * docs/kernel-symbols.md.
  *
- * Files: this one keeps the tables, the loader threads, the per-DSO binding
- * and the lookups; the loaders that choose and load a source's file are
- * lib/symbolizer-user.c (user DSOs, [vdso], JIT perf maps),
- * lib/symbolizer-kernel.c (vmlinux, kallsyms) and lib/symbolizer-module.c
- * (modules, with the module lookups of the caller's thread); the body they
- * share is lib/internal/symbolizer.h.
+ * Files: this one keeps the build-id table, the per-DSO binding and the
+ * lookups; lib/symbolizer-loader.c the sources and the loader threads;
+ * lib/symbolizer-guest.c the guests' children; the loaders that choose and
+ * load a source's file are lib/symbolizer-user.c (user DSOs, [vdso], JIT
+ * perf maps), lib/symbolizer-kernel.c (vmlinux, kallsyms) and
+ * lib/symbolizer-module.c (modules, with the module lookups of the caller's
+ * thread); the body they share is lib/internal/symbolizer.h.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -170,116 +171,9 @@ int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *pat
 	return sampo_symtab__load_elf(path, &eo, ret);
 }
 
-/* ---- sources and the loader threads ---------------------------------------------------------- */
-
-static void src_load(struct sampo_symbolizer *s, struct sampo_sym_src *src)
-{
-	if (src->kind == SRC_KALLSYMS)
-		sampo_symbolizer__load_kallsyms(s, src);
-	else if (src->kind == SRC_KERNEL)
-		sampo_symbolizer__load_kernel(s, src);
-	else if (src->kind == SRC_MODULE)
-		sampo_symbolizer__load_module(s, src);
-	else
-		sampo_symbolizer__load_user(s, src);
-}
-
-static void src_free(struct sampo_sym_src *src)
-{
-	sampo_symtab__delete(src->symtab);
-	free(src->name);
-	free(src->hint);
-	free(src->path);
-	free(src->warning);
-	free(src->debug);
-	free(src);
-}
-
-/* Find or create (PENDING) the source for (kind, name, bid). Caller holds s->lock. */
-struct sampo_sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s,
-							   enum src_kind kind, const char *name,
-							   const struct sampo_build_id *bid,
-							   const char *hint)
-{
-	struct sampo_sym_src *src;
-
-	for (src = s->sources; src; src = src->next) {
-		if (src->kind != kind || !sampo_build_id__equal(&src->bid, bid))
-			continue;
-		if (kind == SRC_KERNEL || kind == SRC_KALLSYMS || !strcmp(src->name, name))
-			return src;
-	}
-	src = calloc(1, sizeof(*src));
-	if (!src)
-		return NULL;
-	src->kind = kind;
-	src->bid = *bid;
-	src->name = strdup(name);
-	/* the recorded module path, tried as is and under --symfs: never one that climbs */
-	if (hint && hint[0] == '/' && sampo_path__is_clean(hint))
-		src->hint = strdup(hint);
-	else
-		hint = NULL;
-	if (!src->name || (hint && !src->hint)) {
-		free(src->name);
-		free(src->hint);
-		free(src);
-		return NULL;
-	}
-	src->next = s->sources;
-	s->sources = src;
-	return src;
-}
-
-/* Load @src, or wait for the thread loading it. */
-void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sampo_sym_src *src)
-{
-	pthread_mutex_lock(&s->lock);
-	if (src->state == SRC_PENDING) {
-		src->state = SRC_LOADING;
-		pthread_mutex_unlock(&s->lock);
-		src_load(s, src);
-		pthread_mutex_lock(&s->lock);
-		src->state = SRC_DONE;
-		pthread_cond_broadcast(&s->cond);
-	}
-	while (src->state != SRC_DONE)
-		pthread_cond_wait(&s->cond, &s->lock);
-	pthread_mutex_unlock(&s->lock);
-
-	if (!src->warned) {
-		src->warned = true;
-		if (src->warning)
-			pr_warn("%s\n", src->warning);
-		if (src->debug)
-			pr_debug("%s\n", src->debug);
-	}
-}
-
-static void *preload_main(void *arg)
-{
-	struct sampo_symbolizer *s = arg;
-
-	pthread_mutex_lock(&s->lock);
-	while (!s->stop && s->next_preload < s->nr_preload) {
-		struct sampo_sym_src *src = s->preload[s->next_preload++];
-
-		if (src->state != SRC_PENDING)
-			continue;
-		src->state = SRC_LOADING;
-		pthread_mutex_unlock(&s->lock);
-		src_load(s, src);
-		pthread_mutex_lock(&s->lock);
-		src->state = SRC_DONE;
-		pthread_cond_broadcast(&s->cond);
-	}
-	pthread_mutex_unlock(&s->lock);
-	return NULL;
-}
-
 /* ---- the build-id table -------------------------------------------------------------------- */
 
-static bool is_kernel_mode(uint8_t cpumode)
+bool sampo_symbolizer__is_kernel_mode(uint8_t cpumode)
 {
 	return cpumode == SAMPO_CPUMODE_KERNEL || cpumode == SAMPO_CPUMODE_GUEST_KERNEL;
 }
@@ -308,7 +202,7 @@ static bool bid_of_machine(const struct sampo_symbolizer *s, const struct sampo_
 	       (pid == 0 && !sampo_machine__find_guest(s->parent->machine, e->pid));
 }
 
-static int copy_build_ids(struct sampo_symbolizer *s, const struct sampo_features *f)
+int sampo_symbolizer__copy_build_ids(struct sampo_symbolizer *s, const struct sampo_features *f)
 {
 	if (!f || !sampo_features__has(f, SAMPO_FEAT_BUILD_ID) || !f->nr_build_ids)
 		return 0;
@@ -328,12 +222,13 @@ static int copy_build_ids(struct sampo_symbolizer *s, const struct sampo_feature
 		b->cpumode = e->cpumode;
 		memcpy(b->bid.data, e->build_id, e->size);
 		b->bid.size = e->size;
-		b->kmod = is_kernel_mode(e->cpumode) && sampo_kmod__is_module(e->filename);
+		b->kmod = sampo_symbolizer__is_kernel_mode(e->cpumode) &&
+			  sampo_kmod__is_module(e->filename);
 		s->nr_bids++;
 	}
 	/* the kernel: by cpumode and not a module, whatever its name (the machine's own only) */
 	for (size_t i = 0; i < s->nr_bids && !s->kernel_bid; i++) {
-		if (is_kernel_mode(s->bids[i].cpumode) && !s->bids[i].kmod)
+		if (sampo_symbolizer__is_kernel_mode(s->bids[i].cpumode) && !s->bids[i].kmod)
 			s->kernel_bid = &s->bids[i];
 	}
 	return 0;
@@ -342,61 +237,16 @@ static int copy_build_ids(struct sampo_symbolizer *s, const struct sampo_feature
 static const struct sampo_sym_bid *user_bid(const struct sampo_symbolizer *s, const char *name)
 {
 	for (size_t i = 0; i < s->nr_bids; i++) {
-		if (!is_kernel_mode(s->bids[i].cpumode) && !strcmp(s->bids[i].name, name))
+		if (!sampo_symbolizer__is_kernel_mode(s->bids[i].cpumode) &&
+		    !strcmp(s->bids[i].name, name))
 			return &s->bids[i];
 	}
 	return NULL;
 }
 
-static int start_preload(struct sampo_symbolizer *s)
-{
-	size_t nr = 0;
-	long ncpu;
-
-	s->preload = calloc(s->nr_bids ? s->nr_bids : 1, sizeof(*s->preload));
-	if (!s->preload)
-		return -ENOMEM;
-	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->nr_bids; i++) {
-		const struct sampo_sym_bid *b = &s->bids[i];
-		struct sampo_sym_src *src;
-
-		if (b->kmod) {
-			char *name = sampo_module__name(b->name);
-
-			src = name ? sampo_symbolizer__src_findnew_locked(s, SRC_MODULE, name,
-									  &b->bid, b->name) :
-				     NULL;
-			free(name);
-		} else if (b == s->kernel_bid)
-			src = sampo_symbolizer__src_findnew_locked(
-				s, SRC_KERNEL, "[kernel.kallsyms]", &b->bid, NULL);
-		else if (!is_kernel_mode(b->cpumode))
-			src = sampo_symbolizer__src_findnew_locked(s, SRC_USER, b->name, &b->bid,
-								   NULL);
-		else
-			continue;
-		if (src)
-			s->preload[nr++] = src;
-	}
-	s->nr_preload = nr;
-	pthread_mutex_unlock(&s->lock);
-
-	ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	for (size_t i = 0; i < MAX_PRELOAD_THREADS && i < nr; i++) {
-		/* one thread per CPU beyond the caller's; always at least one */
-		if (i > 0 && ncpu > 0 && (long)i + 1 >= ncpu + 1)
-			break;
-		if (pthread_create(&s->threads[i], NULL, preload_main, s))
-			break;
-		s->nr_threads++;
-	}
-	return 0;
-}
-
 /* ---- public API ---------------------------------------------------------------------------- */
 
-static int dup_opt(char **dst, const char *src)
+int sampo_symbolizer__dup_opt(char **dst, const char *src)
 {
 	if (!src || !*src)
 		return 0;
@@ -404,7 +254,7 @@ static int dup_opt(char **dst, const char *src)
 	return *dst ? 0 : -ENOMEM;
 }
 
-static struct sampo_symbolizer *symbolizer_alloc(struct sampo_machine *machine)
+struct sampo_symbolizer *sampo_symbolizer__alloc(struct sampo_machine *machine)
 {
 	struct sampo_symbolizer *s = calloc(1, sizeof(*s));
 
@@ -429,88 +279,6 @@ static int check_readable(const char *path, const char *what)
 	return 0;
 }
 
-/*
- * The child for guest machine @gm: the guest kernel from --guestvmlinux or
- * --guestkallsyms, or from DIR/PID under --guestmount (its proc/kallsyms
- * when its sys/kernel/notes has the recorded build-id, its vmlinux and
- * modules as under a --symfs); the build-id cache by the guest's build-ids.
- */
-static struct sampo_symbolizer *guest_new(struct sampo_symbolizer *host, struct sampo_machine *gm)
-{
-	struct sampo_symbolizer *g = symbolizer_alloc(gm);
-	int err = 0;
-
-	if (!g)
-		return NULL;
-	g->guest = true;
-	/* messages name the guest: "guest kernel" (the default), "guest 4242 kernel" */
-	if (sampo_machine__pid(gm) == 0)
-		g->kname = "guest kernel";
-	else if (asprintf(&g->kname_buf, "guest %" PRId32 " kernel", sampo_machine__pid(gm)) >= 0)
-		g->kname = g->kname_buf;
-	else
-		g->kname = "guest kernel";
-	g->parent = host;
-	g->force = host->force;
-	g->no_demangle = host->no_demangle;
-	/* as in perf, the guest files named are the default guest's (pid 0) */
-	if (sampo_machine__pid(gm) == 0) {
-		err = dup_opt(&g->vmlinux, host->guest_vmlinux);
-		if (!err)
-			err = dup_opt(&g->kallsyms, host->guest_kallsyms);
-	}
-	if (!err)
-		err = dup_opt(&g->buildid_dir, host->buildid_dir);
-	if (!err && host->guestmount) {
-		if (asprintf(&g->symfs, "%s/%" PRId32, host->guestmount, sampo_machine__pid(gm)) <
-		    0) {
-			g->symfs = NULL;
-			err = -ENOMEM;
-		}
-		if (!err)
-			err = dup_opt(&g->live_root, g->symfs);
-		if (!err)
-			g->osrelease = sampo_symbolizer__live_osrelease(g);
-	}
-	if (!err)
-		err = copy_build_ids(g, host->features);
-	if (err) {
-		sampo_symbolizer__delete(g);
-		return NULL;
-	}
-	g->gnext = host->guests;
-	host->guests = g;
-	return g;
-}
-
-/* The symbolizer of the machine whose pid is @pid: @s itself, or its guest's child. */
-static struct sampo_symbolizer *machine_symbolizer(struct sampo_symbolizer *s, int32_t pid)
-{
-	struct sampo_machine *gm;
-
-	if (pid == sampo_machine__pid(s->machine))
-		return s;
-	if (s->guest)
-		return NULL;
-	for (struct sampo_symbolizer *g = s->guests; g; g = g->gnext) {
-		if (sampo_machine__pid(g->machine) == pid)
-			return g;
-	}
-	gm = sampo_machine__find_guest(s->machine, pid);
-	return gm ? guest_new(s, gm) : NULL;
-}
-
-struct sampo_symbolizer *sampo_symbolizer__for_machine(struct sampo_symbolizer *s,
-						       const struct sampo_machine *machine)
-{
-	struct sampo_symbolizer *r;
-
-	if (!s || !machine)
-		return NULL;
-	r = machine_symbolizer(s, sampo_machine__pid(machine));
-	return r && r->machine == machine ? r : NULL;
-}
-
 int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_features *features,
 			  const struct sampo_symbolizer_opts *opts, struct sampo_symbolizer **ret)
 {
@@ -519,34 +287,36 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 
 	if (!machine || !OPTS_VALID(opts, sampo_symbolizer_opts))
 		return -EINVAL;
-	s = symbolizer_alloc(machine);
+	s = sampo_symbolizer__alloc(machine);
 	if (!s)
 		return -ENOMEM;
 	s->features = features;
 	s->force = OPTS_GET(opts, force, false);
 	s->no_demangle = OPTS_GET(opts, no_demangle, false);
 	s->modsecs = OPTS_GET(opts, module_sections, NULL);
-	err = dup_opt(&s->symfs, OPTS_GET(opts, symfs, NULL));
+	err = sampo_symbolizer__dup_opt(&s->symfs, OPTS_GET(opts, symfs, NULL));
 	if (!err)
-		err = dup_opt(&s->guest_vmlinux, OPTS_GET(opts, guest_vmlinux, NULL));
+		err = sampo_symbolizer__dup_opt(&s->guest_vmlinux,
+						OPTS_GET(opts, guest_vmlinux, NULL));
 	if (!err)
-		err = dup_opt(&s->guest_kallsyms, OPTS_GET(opts, guest_kallsyms, NULL));
+		err = sampo_symbolizer__dup_opt(&s->guest_kallsyms,
+						OPTS_GET(opts, guest_kallsyms, NULL));
 	if (!err)
-		err = dup_opt(&s->guestmount, OPTS_GET(opts, guestmount, NULL));
+		err = sampo_symbolizer__dup_opt(&s->guestmount, OPTS_GET(opts, guestmount, NULL));
 	if (!err)
-		err = dup_opt(&s->vmlinux, OPTS_GET(opts, vmlinux, NULL));
+		err = sampo_symbolizer__dup_opt(&s->vmlinux, OPTS_GET(opts, vmlinux, NULL));
 	if (!err)
-		err = dup_opt(&s->kallsyms, OPTS_GET(opts, kallsyms, NULL));
+		err = sampo_symbolizer__dup_opt(&s->kallsyms, OPTS_GET(opts, kallsyms, NULL));
 	if (!err)
-		err = dup_opt(&s->live_root,
-			      OPTS_GET(opts, live_root, NULL) ? opts->live_root : "/");
+		err = sampo_symbolizer__dup_opt(
+			&s->live_root, OPTS_GET(opts, live_root, NULL) ? opts->live_root : "/");
 	if (!err && !s->live_root)
-		err = dup_opt(&s->live_root, "/");
+		err = sampo_symbolizer__dup_opt(&s->live_root, "/");
 	if (!err && features && sampo_features__has(features, SAMPO_FEAT_OSRELEASE) &&
 	    features->osrelease && *features->osrelease) {
 		/* it names directories (/lib/modules/R, /boot/vmlinux-R): "../../.." must not */
 		if (sampo_path__is_name(features->osrelease))
-			err = dup_opt(&s->osrelease, features->osrelease);
+			err = sampo_symbolizer__dup_opt(&s->osrelease, features->osrelease);
 		else
 			pr_warn("the recorded OS release is not a plain name (it has '/', '..' or "
 				"control characters): the kernel's files are not looked up by it\n");
@@ -565,11 +335,11 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 	if (!err)
 		err = check_readable(s->guestmount, "guest mount directory");
 	if (!err)
-		err = copy_build_ids(s, features);
+		err = sampo_symbolizer__copy_build_ids(s, features);
 	if (err)
 		goto out_delete;
 	if (!OPTS_GET(opts, no_preload, false) && s->nr_bids) {
-		err = start_preload(s);
+		err = sampo_symbolizer__start_preload(s);
 		if (err)
 			goto out_delete;
 	}
@@ -616,7 +386,7 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 	while (s->sources) {
 		struct sampo_sym_src *next = s->sources->next;
 
-		src_free(s->sources);
+		sampo_symbolizer__src_free(s->sources);
 		s->sources = next;
 	}
 	for (size_t i = 0; i < s->nr_bids; i++)
@@ -967,7 +737,7 @@ static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct 
 	if (!s || !map)
 		return NULL;
 	/* a guest's DSO: its own child symbolizer */
-	s = machine_symbolizer(s, map->dso->machine_pid);
+	s = sampo_symbolizer__findnew_machine(s, map->dso->machine_pid);
 	if (!s)
 		return NULL;
 	e = ent_get(s, map->dso);
@@ -1108,7 +878,7 @@ int sampo_symbolizer__dso_info(struct sampo_symbolizer *s, const struct sampo_ds
 {
 	struct sampo_sym_dso *e;
 
-	s = s ? machine_symbolizer(s, dso->machine_pid) : NULL;
+	s = s ? sampo_symbolizer__findnew_machine(s, dso->machine_pid) : NULL;
 	e = s ? ent_lookup(s, dso) : NULL;
 	if (!e)
 		return -ENOENT;

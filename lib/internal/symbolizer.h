@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: LGPL-2.1 */
 /*
  * internal/symbolizer.h - the symbolizer's body, shared by its files:
- * lib/symbolizer.c (the tables, the loader threads, binding DSOs and the
- * lookups), lib/symbolizer-user.c (user DSOs, [vdso], JIT perf maps),
+ * lib/symbolizer.c (the build-id table, binding DSOs and the lookups),
+ * lib/symbolizer-loader.c (the sources and the loader threads),
+ * lib/symbolizer-guest.c (the guests' child symbolizers),
+ * lib/symbolizer-user.c (user DSOs, [vdso], JIT perf maps),
  * lib/symbolizer-kernel.c (the kernel: vmlinux or kallsyms) and
  * lib/symbolizer-module.c (kernel modules). The loaders choose and load a
  * source's file and write only that source; see lib/symbolizer.c for the
@@ -185,7 +187,20 @@ void sampo_symbolizer__note_tried(struct sampo_sym_strbuf *tried, const char *pa
 int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *path,
 			       struct sampo_symtab **ret, char *errbuf, size_t errbuf_sz);
 
-/* ---- lib/symbolizer.c: the sources (caller's thread or loaders) --------------------------- */
+/* ---- lib/symbolizer.c: the symbolizer and its build-id table ------------------------------ */
+
+/* A symbolizer for @machine with no configuration yet (kname "kernel") */
+struct sampo_symbolizer *sampo_symbolizer__alloc(struct sampo_machine *machine);
+/* *@dst = a copy of @src; NULL or "" leave *@dst alone */
+int sampo_symbolizer__dup_opt(char **dst, const char *src);
+/* The build-id table entries of @s's machine (host or guest) from @f, copied into @s */
+int sampo_symbolizer__copy_build_ids(struct sampo_symbolizer *s, const struct sampo_features *f);
+/* SAMPO_CPUMODE_KERNEL or SAMPO_CPUMODE_GUEST_KERNEL */
+bool sampo_symbolizer__is_kernel_mode(uint8_t cpumode);
+
+/* ---- lib/symbolizer-loader.c: the sources (caller's thread or loaders) -------------------- */
+
+void sampo_symbolizer__src_free(struct sampo_sym_src *src);
 
 /* Find or create (PENDING) the source for (kind, name, bid). Caller holds s->lock. */
 struct sampo_sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s,
@@ -194,8 +209,17 @@ struct sampo_sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symboliz
 							   const char *hint);
 /* Load @src, or wait for the thread loading it; logs its messages once. */
 void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sampo_sym_src *src);
-/* The kallsyms source of the recording boot (the kernel's, or the cached snapshot), or NULL */
+/* A source per build-id table entry, loaded by up to MAX_PRELOAD_THREADS threads */
+int sampo_symbolizer__start_preload(struct sampo_symbolizer *s);
+/* lib/symbolizer.c: the kallsyms source of the recording boot (the kernel's, or the cached
+ * snapshot), or NULL */
 struct sampo_sym_src *sampo_symbolizer__boot_kallsyms(struct sampo_symbolizer *s);
+
+/* ---- lib/symbolizer-guest.c ------------------------------------------------------------------ */
+
+/* The symbolizer of the machine whose pid is @pid: @s itself, or its guest's child (made at the
+ * first call); NULL when there is no such machine */
+struct sampo_symbolizer *sampo_symbolizer__findnew_machine(struct sampo_symbolizer *s, int32_t pid);
 
 /* ---- the loaders: choose the file of a PENDING source and load it -------------------------- */
 
