@@ -5,7 +5,12 @@
  * its attr (type, config, then the modifiers of its exclude and precise bits).
  * This is the only place that names events; the session
  * (lib/session.c) adds the EVENT_UPDATE renames on top.
+ *
+ * It also rebuilds the event groups from GROUP_DESC (sampo_evsel__groups()):
+ * the file keeps only each group's leader index and size, and which events
+ * belong to which leader follows from the attr order, as in perf.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -171,4 +176,51 @@ char *sampo_evsel__name(const struct sampo_features *f, size_t idx,
 	const char *name = sampo_evsel__desc_name(f, idx);
 
 	return name ? strdup(name) : sampo_evsel__default_name(attr);
+}
+
+int sampo_evsel__groups(const struct sampo_features *f, size_t nr_evsels,
+			struct sampo_evsel_group **ret_groups, bool *ret_consistent)
+{
+	struct sampo_evsel_group *g = NULL;
+	uint32_t i = 0, nr = 0;
+	size_t leader = 0;
+	bool consistent = true;
+
+	if (nr_evsels) {
+		g = calloc(nr_evsels, sizeof(*g));
+		if (!g)
+			return -ENOMEM;
+	}
+	for (size_t e = 0; e < nr_evsels; e++) {
+		g[e].leader = e;
+		g[e].nr_members = 1;
+	}
+	if (!f || !sampo_features__has(f, SAMPO_FEAT_GROUP_DESC))
+		goto out;
+
+	for (size_t e = 0; e < nr_evsels; e++) {
+		if (i < f->nr_groups && e == f->groups[i].leader_idx) {
+			if (strcmp(f->groups[i].name, "{anon_group}"))
+				g[e].name = f->groups[i].name;
+			g[e].nr_members = f->groups[i].nr_members;
+			/* a group starting inside another: perf stops here */
+			if (nr > 0) {
+				consistent = false;
+				goto out;
+			}
+			leader = e;
+			/* nr_members 0 wraps, as perf's does: the rest are members */
+			nr = f->groups[i].nr_members - 1;
+			i++;
+		} else if (nr) {
+			g[e].leader = leader;
+			nr--;
+		}
+	}
+	consistent = i == f->nr_groups && nr == 0;
+out:
+	*ret_groups = g;
+	if (ret_consistent)
+		*ret_consistent = consistent;
+	return 0;
 }

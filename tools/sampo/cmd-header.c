@@ -94,11 +94,9 @@ struct header_ctx {
 	struct sampo_feature_error first_damage;
 	FILE *out;
 	int ret; /* pipe mode: the result when a record ends the output */
-	/* group leadership rebuilt from GROUP_DESC, per attr (print_group_desc) */
+	/* the event groups from GROUP_DESC, per attr (print_group_desc) */
 	size_t nr_evsels;
-	int *leader;	      /* index of the leader of each evsel */
-	uint32_t *nr_members; /* of each evsel when it leads a group */
-	const char **group_name;
+	struct sampo_evsel_group *groups;
 };
 
 /* A damaged feature, left out: one warning for all of them, at the end. */
@@ -422,55 +420,6 @@ static char *evsel_name(const struct header_ctx *ctx, size_t idx)
 	return sampo_evsel__name(ctx->feat, idx, sampo_reader__attr(ctx->reader, idx));
 }
 
-/*
- * process_group_desc() of perf: walk the evsels in order, making the one
- * whose index matches the next group's leader_idx a leader of nr_members.
- * perf stops at an inconsistency but keeps what it has set; so do we.
- * Return: 0, 1 when perf finds the description invalid (its processing
- * fails), or -ENOMEM.
- */
-static int build_groups(struct header_ctx *ctx)
-{
-	const struct sampo_features *f = ctx->feat;
-	size_t n = sampo_reader__nr_attrs(ctx->reader);
-	uint32_t i = 0, nr = 0;
-	int leader = -1;
-
-	free(ctx->leader);
-	free(ctx->nr_members);
-	free(ctx->group_name);
-	ctx->nr_evsels = n;
-	ctx->leader = calloc(n ? n : 1, sizeof(*ctx->leader));
-	ctx->nr_members = calloc(n ? n : 1, sizeof(*ctx->nr_members));
-	ctx->group_name = calloc(n ? n : 1, sizeof(*ctx->group_name));
-	if (!ctx->leader || !ctx->nr_members || !ctx->group_name)
-		return -ENOMEM;
-	for (size_t e = 0; e < n; e++) {
-		ctx->leader[e] = (int)e;
-		ctx->nr_members[e] = 1;
-	}
-	if (!sampo_features__has(f, SAMPO_FEAT_GROUP_DESC))
-		return 0;
-
-	for (size_t e = 0; e < n; e++) {
-		if (i < f->nr_groups && e == f->groups[i].leader_idx) {
-			ctx->leader[e] = (int)e;
-			if (strcmp(f->groups[i].name, "{anon_group}"))
-				ctx->group_name[e] = f->groups[i].name;
-			ctx->nr_members[e] = f->groups[i].nr_members;
-			if (nr > 0)
-				return 1; /* "invalid group desc" */
-			leader = (int)e;
-			nr = f->groups[i].nr_members - 1;
-			i++;
-		} else if (nr) {
-			ctx->leader[e] = leader;
-			nr--;
-		}
-	}
-	return i != f->nr_groups || nr != 0;
-}
-
 static void print_group_desc(struct header_ctx *ctx)
 {
 	FILE *fp = ctx->out;
@@ -479,11 +428,12 @@ static void print_group_desc(struct header_ctx *ctx)
 	for (size_t e = 0; e < ctx->nr_evsels; e++) {
 		char *name;
 
-		if (ctx->leader[e] == (int)e && ctx->nr_members[e] > 1) {
+		const struct sampo_evsel_group *g = &ctx->groups[e];
+
+		if (g->leader == e && g->nr_members > 1) {
 			name = evsel_name(ctx, e);
-			fprintf(fp, "# group: %s{%s", ctx->group_name[e] ? ctx->group_name[e] : "",
-				name ? name : "");
-			nr = ctx->nr_members[e] - 1;
+			fprintf(fp, "# group: %s{%s", g->name ? g->name : "", name ? name : "");
+			nr = g->nr_members - 1;
 		} else if (nr) {
 			name = evsel_name(ctx, e);
 			fprintf(fp, ",%s", name ? name : "");
@@ -1273,10 +1223,13 @@ static int perf61_processed(struct header_ctx *ctx, int feat, bool *ok)
 		*ok = perf61_cpu_topology_ok(ctx);
 		break;
 	case SAMPO_FEAT_GROUP_DESC:
-		ret = build_groups(ctx);
+		free(ctx->groups);
+		ctx->groups = NULL;
+		ctx->nr_evsels = 0;
+		ret = sampo_evsel__groups(f, sampo_reader__nr_attrs(ctx->reader), &ctx->groups, ok);
 		if (ret < 0)
 			return cli_err(ret, "%s", sampo_reader__name(ctx->reader));
-		*ok = ret == 0;
+		ctx->nr_evsels = sampo_reader__nr_attrs(ctx->reader);
 		break;
 	case SAMPO_FEAT_DIR_FORMAT:
 		/* it only reads the version when the input is a directory */
@@ -1543,9 +1496,7 @@ int cmd_header(int argc, const char **argv)
 
 	sampo_features__delete(ctx.feat);
 	sampo_features__delete(ctx.host);
-	free(ctx.leader);
-	free(ctx.nr_members);
-	free(ctx.group_name);
+	free(ctx.groups);
 out_close:
 	sampo_session__close(ctx.session);
 	free(dir_data);
