@@ -112,7 +112,7 @@ enum ksrc_type {
  */
 static bool try_kernel_file(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
 			    const char *path, enum ksrc_type type, bool live,
-			    struct sampo_sym_strbuf *tried, bool *mismatched)
+			    struct sampo_strbuf *tried, bool *mismatched)
 {
 	struct sampo_build_id found = { 0 };
 	enum bid_check chk = BID_NOT_RECORDED;
@@ -184,7 +184,7 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 		"/lib/modules/%s/build/vmlinux",
 		"/usr/lib/debug/lib/modules/%s/vmlinux",
 	};
-	struct sampo_sym_strbuf tried = { 0 };
+	struct sampo_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool mismatched = false, done = false, user_named = false;
 	char *path = NULL;
@@ -219,7 +219,7 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 			path = NULL;
 		}
 		if (!done) {
-			sampo_symbolizer__addf(&tried, "%sbuild-id cache '%s'",
+			sampo_strbuf__addf(&tried, "%sbuild-id cache '%s'",
 					       tried.len ? ", " : "", s->buildid_dir);
 		}
 	}
@@ -254,7 +254,7 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 		} else if (release && s->osrelease && !strcmp(release, s->osrelease)) {
 			use = true;
 		} else {
-			sampo_symbolizer__addf(&tried, "%srunning kernel (release %s, recorded %s)",
+			sampo_strbuf__addf(&tried, "%srunning kernel (release %s, recorded %s)",
 					       tried.len ? ", " : "", release ? release : "unknown",
 					       s->osrelease ? s->osrelease : "unknown");
 		}
@@ -301,13 +301,13 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 			     user_named ? "" : guest_advice(s)) < 0)
 			src->warning = NULL;
 	}
-	free(tried.buf);
+	sampo_strbuf__release(&tried);
 }
 
 /* The kallsyms snapshot cached under the kernel's build-id (or --kallsyms), for modules. */
 void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
-	struct sampo_sym_strbuf tried = { 0 };
+	struct sampo_strbuf tried = { 0 };
 	bool mismatched = false;
 	char *path = NULL;
 
@@ -319,5 +319,5 @@ void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sa
 		(void)try_kernel_file(s, src, path, KSRC_KALLSYMS, false, &tried, &mismatched);
 		free(path);
 	}
-	free(tried.buf);
+	sampo_strbuf__release(&tried);
 }

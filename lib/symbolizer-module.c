@@ -53,7 +53,7 @@ static void mod_index_build(struct sampo_symbolizer *s)
  * the sections: by the recorded section map, else by the loader's layout.
  */
 static bool try_module_file(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
-			    const char *path, struct sampo_sym_strbuf *tried, bool *mismatched)
+			    const char *path, struct sampo_strbuf *tried, bool *mismatched)
 {
 	struct sampo_section_addr *layout = NULL;
 	const struct sampo_section_addr *secs;
@@ -121,7 +121,7 @@ static bool try_module_file(const struct sampo_symbolizer *s, struct sampo_sym_s
 
 void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
-	struct sampo_sym_strbuf tried = { 0 };
+	struct sampo_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool mismatched = false, done = false;
 	char *path = NULL;
@@ -153,7 +153,7 @@ void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_
 						       &mismatched);
 		}
 		if (!done && s->osrelease) {
-			sampo_symbolizer__addf(&tried, "%s%s/lib/modules/%s", tried.len ? ", " : "",
+			sampo_strbuf__addf(&tried, "%s%s/lib/modules/%s", tried.len ? ", " : "",
 					       s->symfs ? s->symfs : "", s->osrelease);
 		}
 	}
@@ -170,7 +170,7 @@ void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_
 			     src->name, hex, tried.buf ? tried.buf : "nothing") < 0)
 			src->debug = NULL;
 	}
-	free(tried.buf);
+	sampo_strbuf__release(&tried);
 }
 
 /* A module's build-id: its MMAP2's, else the table entry of the same path or module name. */

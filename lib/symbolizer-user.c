@@ -37,7 +37,7 @@
  * @mismatched: set when a file with another build-id was seen.
  */
 static bool try_user_file(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
-			  const char *path, struct sampo_sym_strbuf *tried, bool *mismatched)
+			  const char *path, struct sampo_strbuf *tried, bool *mismatched)
 {
 	struct sampo_build_id found;
 	enum bid_check chk;
@@ -174,7 +174,7 @@ static int load_own_vdso(const struct sampo_symbolizer *s, struct sampo_sym_src 
 
 void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
-	struct sampo_sym_strbuf tried = { 0 };
+	struct sampo_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool vdso = !strcmp(src->name, "[vdso]");
 	bool mismatched = false, done = false;
@@ -218,5 +218,5 @@ void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_
 			     hex, tried.buf ? tried.buf : "nothing") < 0)
 			src->debug = NULL;
 	}
-	free(tried.buf);
+	sampo_strbuf__release(&tried);
 }

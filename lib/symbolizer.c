@@ -71,35 +71,6 @@
 
 /* ---- messages ------------------------------------------------------------------------------ */
 
-SAMPO_PRINTF(2, 3) void sampo_symbolizer__addf(struct sampo_sym_strbuf *sb, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (!sb)
-		return;
-	for (;;) {
-		size_t room = sb->cap - sb->len;
-
-		va_start(ap, fmt);
-		n = vsnprintf(sb->buf ? sb->buf + sb->len : NULL, room, fmt, ap);
-		va_end(ap);
-		if (n < 0)
-			return;
-		if ((size_t)n < room) {
-			sb->len += (size_t)n;
-			return;
-		}
-		size_t ncap = (sb->cap ? sb->cap * 2 : 256) + (size_t)n;
-		char *nb = realloc(sb->buf, ncap);
-
-		if (!nb)
-			return;
-		sb->buf = nb;
-		sb->cap = ncap;
-	}
-}
-
 void sampo_symbolizer__bid_hex(const struct sampo_build_id *bid, char *hex)
 {
 	if (!bid->size || sampo_build_id__to_hex(bid, hex, SAMPO_BUILD_ID_HEX_SIZE) < 0)
@@ -148,17 +119,17 @@ enum bid_check sampo_symbolizer__check_elf_bid(const struct sampo_sym_src *src, 
 	return sampo_build_id__equal(found, &src->bid) ? BID_MATCH : BID_MISMATCH;
 }
 
-void sampo_symbolizer__note_tried(struct sampo_sym_strbuf *tried, const char *path,
+void sampo_symbolizer__note_tried(struct sampo_strbuf *tried, const char *path,
 				  const char *what, const struct sampo_build_id *found)
 {
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 
 	if (found && found->size) {
 		sampo_symbolizer__bid_hex(found, hex);
-		sampo_symbolizer__addf(tried, "%s'%s' (build-id %s)", tried->len ? ", " : "", path,
+		sampo_strbuf__addf(tried, "%s'%s' (build-id %s)", tried->len ? ", " : "", path,
 				       hex);
 	} else {
-		sampo_symbolizer__addf(tried, "%s'%s' (%s)", tried->len ? ", " : "", path, what);
+		sampo_strbuf__addf(tried, "%s'%s' (%s)", tried->len ? ", " : "", path, what);
 	}
 }
 

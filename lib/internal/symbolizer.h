@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include <sampo/buildid.h>
+#include "internal/strbuf.h"
 #include "internal/util.h"
 
 struct sampo_dso;
@@ -154,11 +155,6 @@ struct sampo_symbolizer {
 	size_t ents_cap, nr_ents; /* power of two */
 };
 
-struct sampo_sym_strbuf {
-	char *buf;
-	size_t len, cap;
-};
-
 /*
  * How a candidate file's build-id compares with the recorded one. A file
  * without a build-id when one was recorded is another file too.
@@ -172,8 +168,6 @@ enum bid_check {
 
 /* ---- lib/symbolizer.c: helpers of the loaders -------------------------------------------- */
 
-/* printf to a growing buffer; on -ENOMEM the text is cut short, never lost */
-void sampo_symbolizer__addf(struct sampo_sym_strbuf *sb, const char *fmt, ...) SAMPO_PRINTF(2, 3);
 /* @bid in hex into @hex (SAMPO_BUILD_ID_HEX_SIZE bytes), or "(none)" */
 void sampo_symbolizer__bid_hex(const struct sampo_build_id *bid, char *hex);
 /* @a/@b, malloc'ed; NULL when out of memory or when @b would climb out of @a */
@@ -182,7 +176,7 @@ bool sampo_symbolizer__file_exists(const char *path);
 enum bid_check sampo_symbolizer__check_elf_bid(const struct sampo_sym_src *src, const char *path,
 					       struct sampo_build_id *found);
 /* adds "'PATH' (WHAT)" or "'PATH' (build-id HEX)" to the list of files tried */
-void sampo_symbolizer__note_tried(struct sampo_sym_strbuf *tried, const char *path,
+void sampo_symbolizer__note_tried(struct sampo_strbuf *tried, const char *path,
 				  const char *what, const struct sampo_build_id *found);
 int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *path,
 			       struct sampo_symtab **ret, char *errbuf, size_t errbuf_sz);
