@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <sampo/feature.h>
 #include <sampo/reader.h>
@@ -672,6 +673,30 @@ static int parse_clock_data(struct feat_cursor *c, struct sampo_features *f)
 	if (!err)
 		err = sampo_feat_cursor__u64(c, &f->clock_clockid_ns, "clockid reference time");
 	return err;
+}
+
+/*
+ * perf's clockid_name() table (tools/perf/util/clockid.c, clockids[]):
+ * the ids are Linux's (the file's clockid is the recording kernel's, the
+ * same ABI), in perf's order; perf names an id by its first entry, so the
+ * short aliases ("mono", "raw", "real", "boot") never show.
+ */
+static const struct {
+	clockid_t id;
+	const char *name;
+} clockids[] = {
+	{ CLOCK_MONOTONIC, "monotonic" }, { CLOCK_MONOTONIC_RAW, "monotonic_raw" },
+	{ CLOCK_REALTIME, "realtime" },	  { CLOCK_BOOTTIME, "boottime" },
+	{ CLOCK_TAI, "tai" },
+};
+
+const char *sampo_clockid__name(uint32_t clockid)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(clockids); i++) {
+		if ((uint32_t)clockids[i].id == clockid)
+			return clockids[i].name;
+	}
+	return NULL;
 }
 
 /*

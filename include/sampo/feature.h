@@ -287,6 +287,16 @@ SAMPO_API bool sampo_features__has(const struct sampo_features *f, int feat);
 SAMPO_API const char *sampo_arch__normalize(const char *arch);
 
 /**
+ * sampo_clockid__name() - perf 6.1's name of a sampling clock id, as
+ * CLOCK_DATA's clockid or an attr's clockid give it ("monotonic",
+ * "monotonic_raw", "realtime", "boottime", "tai")
+ *
+ * Return: a static string, or NULL for an id perf has no name for (perf's
+ * clockid_name() then says "(not found)").
+ */
+SAMPO_API const char *sampo_clockid__name(uint32_t clockid);
+
+/**
  * sampo_features__parse_one() - decode one feature payload into @f
  * @f: where the values go; features parsed earlier are kept
  * @feat: the feature id (SAMPO_FEAT_*)

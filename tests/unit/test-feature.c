@@ -1161,6 +1161,21 @@ static void test_feature__arch_normalize(void **state)
 		assert_string_equal(sampo_arch__normalize(cases[i][0]), cases[i][1]);
 }
 
+static void test_feature__clockid_names(void **state)
+{
+	(void)state;
+	/* Linux's ids, as the file gives them */
+	assert_string_equal(sampo_clockid__name(1), "monotonic");
+	assert_string_equal(sampo_clockid__name(4), "monotonic_raw");
+	assert_string_equal(sampo_clockid__name(0), "realtime");
+	assert_string_equal(sampo_clockid__name(7), "boottime");
+	assert_string_equal(sampo_clockid__name(11), "tai");
+	/* ids perf has no name for */
+	assert_null(sampo_clockid__name(2)); /* CLOCK_PROCESS_CPUTIME_ID */
+	assert_null(sampo_clockid__name(12));
+	assert_null(sampo_clockid__name(UINT32_MAX));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1181,6 +1196,7 @@ int main(void)
 		cmocka_unit_test(test_feature__parse_through_reader),
 		cmocka_unit_test(test_feature__parse_each_leaves_out_damaged_features),
 		cmocka_unit_test(test_feature__arch_normalize),
+		cmocka_unit_test(test_feature__clockid_names),
 	};
 
 	return cmocka_run_group_tests_name("feature", tests, NULL, NULL);

@@ -810,23 +810,12 @@ static void print_mem_topology(struct header_ctx *ctx)
 	sb_release(&prev_map);
 }
 
-/* clockid_name() of perf: the first name of the id in its table */
+/* perf's clockid_name() says "(not found)" for an id it does not know */
 static const char *clockid_name(uint32_t clockid)
 {
-	switch (clockid) {
-	case 1:
-		return "monotonic";
-	case 4:
-		return "monotonic_raw";
-	case 0:
-		return "realtime";
-	case 7:
-		return "boottime";
-	case 11:
-		return "tai";
-	default:
-		return "(not found)";
-	}
+	const char *name = sampo_clockid__name(clockid);
+
+	return name ? name : "(not found)";
 }
 
 static void print_clock_data(struct header_ctx *ctx)
