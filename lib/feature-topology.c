@@ -9,6 +9,10 @@
  * are checked against the bytes left before anything is allocated, and what
  * a feature points to lives in the features' arena. feature.c's table of
  * parsers calls these.
+ *
+ * Also here: perf 6.1's rules about these features that decide what its
+ * header shows (sampo_features__cpu_ids_plausible(),
+ * sampo_features__uses_host_pmus()), so that a command only prints.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -335,4 +339,51 @@ int sampo_features__parse_pmu_caps(struct feat_cursor *c, struct sampo_features 
 			return err;
 	}
 	return 0;
+}
+
+bool sampo_features__cpu_ids_plausible(const struct sampo_features *f)
+{
+	const struct sampo_feat_cpu_topology *t = &f->cpu_topology;
+	const char *arch = sampo_features__has(f, SAMPO_FEAT_ARCH) ? f->arch : NULL;
+
+	/* socket ids are not CPU-related there: perf 6.1 skips the check */
+	if (!t->has_cpus || (arch && (!strncmp(arch, "s390", 4) || !strncmp(arch, "aarch64", 7))))
+		return true;
+	for (uint32_t i = 0; i < t->nr_cpus; i++) {
+		/* UINT32_MAX: perf's "no socket id" (-1) */
+		if (t->cpus[i].socket_id != UINT32_MAX && t->cpus[i].socket_id > t->nr_cpus)
+			return false;
+	}
+	return true;
+}
+
+void sampo_features__drop_cpu_ids(struct sampo_features *f)
+{
+	struct sampo_feat_cpu_topology *t = &f->cpu_topology;
+
+	/* the arena keeps the memory until the features are freed */
+	t->has_cpus = false;
+	t->has_dies = false;
+	t->die_cpus.nr = 0;
+}
+
+bool sampo_features__uses_host_pmus(const struct sampo_features *f, bool pipe,
+				    const struct sampo_features *host)
+{
+	const char *arch = NULL, *cpuid = NULL;
+	bool from_file = f && !pipe;
+
+	if (f && f->nr_pmu_mappings)
+		return false;
+	if (from_file && sampo_features__has(f, SAMPO_FEAT_ARCH))
+		arch = f->arch;
+	else if (host && sampo_features__has(host, SAMPO_FEAT_ARCH))
+		arch = host->arch;
+	if (!arch || strcmp(sampo_arch__normalize(arch), "x86"))
+		return false;
+	if (from_file && sampo_features__has(f, SAMPO_FEAT_CPUID))
+		cpuid = f->cpuid;
+	else if (host && sampo_features__has(host, SAMPO_FEAT_CPUID))
+		cpuid = host->cpuid;
+	return cpuid && !strncmp(cpuid, "AuthenticAMD", 12);
 }

@@ -297,6 +297,50 @@ SAMPO_API const char *sampo_arch__normalize(const char *arch);
 SAMPO_API const char *sampo_clockid__name(uint32_t clockid);
 
 /**
+ * sampo_features__cpu_ids_plausible() - whether perf 6.1 accepts the
+ * per-CPU ids of CPU_TOPOLOGY
+ * @f: the file's features (ARCH, when present, is read too)
+ *
+ * perf 6.1's process_cpu_topology() refuses a socket id above the number of
+ * CPUs, except on s390 and aarch64 where socket ids are not related to it.
+ * It then drops the per-CPU ids (sampo_features__drop_cpu_ids() does the
+ * same to @f) and its processing of the features stops: the later features
+ * print as if empty in perf's header.
+ *
+ * Return: true when perf keeps the ids (also when the file has none).
+ */
+SAMPO_API bool sampo_features__cpu_ids_plausible(const struct sampo_features *f);
+
+/**
+ * sampo_features__drop_cpu_ids() - forget CPU_TOPOLOGY's per-CPU core, die
+ * and socket ids and its die lists, keeping the package and core sibling
+ * lists, as perf 6.1 does with ids it refuses
+ * (sampo_features__cpu_ids_plausible()): it reads the die lists after the
+ * ids, so it never has them then
+ */
+SAMPO_API void sampo_features__drop_cpu_ids(struct sampo_features *f);
+
+/**
+ * sampo_features__uses_host_pmus() - whether perf 6.1 shows THIS machine's
+ * PMUs as the PMU mappings of a file
+ * @f: the file's features; NULL is allowed (then only @host counts)
+ * @pipe: the file is a pipe: perf decides before it reads any feature, from
+ *        this machine alone
+ * @host: this machine's features (sampo_synthesize__host_features()), or
+ *        NULL when they cannot be read
+ *
+ * A perf 6.1 quirk: when the recording machine was an x86 AMD one (ARCH and
+ * CPUID of the file, each this machine's when the file has none; in pipe
+ * mode this machine's), perf looks for IBS PMUs in the PMU mappings, and if
+ * there are none yet it reads this machine's from /sys. An empty or unread
+ * PMU_MAPPINGS then shows the local PMUs.
+ *
+ * Return: true when @f has no PMU mapping and that quirk applies.
+ */
+SAMPO_API bool sampo_features__uses_host_pmus(const struct sampo_features *f, bool pipe,
+					      const struct sampo_features *host);
+
+/**
  * sampo_features__parse_one() - decode one feature payload into @f
  * @f: where the values go; features parsed earlier are kept
  * @feat: the feature id (SAMPO_FEAT_*)

@@ -1176,6 +1176,140 @@ static void test_feature__clockid_names(void **state)
 	assert_null(sampo_clockid__name(UINT32_MAX));
 }
 
+/* Add a one-string feature (ARCH, CPUID) to @f. */
+static void add_string_feature(struct sampo_features *f, int feat, const char *str)
+{
+	struct img im;
+
+	img_init(&im, false);
+	put_string(&im, str);
+	assert_int_equal(parse_copy(f, feat, im.buf, im.len, false, NULL), 0);
+	img_free(&im);
+}
+
+/* 4 CPUs (NRCPUS), CPU 3 on socket @socket3, with die information */
+static struct sampo_features *topology_with_socket(uint32_t socket3)
+{
+	struct sampo_features *f = features_with_nrcpus(false);
+	struct img im;
+
+	img_init(&im, false);
+	put_strlist(&im, pkg_lists, 1);
+	put_strlist(&im, core_lists, 2);
+	for (uint32_t cpu = 0; cpu < 4; cpu++) {
+		img_u32(&im, cpu / 2);
+		img_u32(&im, cpu == 3 ? socket3 : 0);
+	}
+	put_strlist(&im, die_lists, 1);
+	for (uint32_t cpu = 0; cpu < 4; cpu++)
+		img_u32(&im, 0);
+	assert_int_equal(parse_copy(f, SAMPO_FEAT_CPU_TOPOLOGY, im.buf, im.len, false, NULL), 0);
+	img_free(&im);
+	return f;
+}
+
+static void test_feature__cpu_ids_plausible(void **state)
+{
+	struct sampo_features *f;
+
+	(void)state;
+	/* socket ids up to the CPU count pass, as does perf's "none" (-1) */
+	f = topology_with_socket(4);
+	assert_true(sampo_features__cpu_ids_plausible(f));
+	sampo_features__delete(f);
+	f = topology_with_socket(UINT32_MAX);
+	assert_true(sampo_features__cpu_ids_plausible(f));
+	sampo_features__delete(f);
+
+	/* above it, perf refuses the ids: they go, the sibling lists stay */
+	f = topology_with_socket(5);
+	assert_true(f->cpu_topology.has_cpus && f->cpu_topology.has_dies);
+	assert_false(sampo_features__cpu_ids_plausible(f));
+	sampo_features__drop_cpu_ids(f);
+	assert_false(f->cpu_topology.has_cpus);
+	assert_false(f->cpu_topology.has_dies);
+	assert_int_equal(f->cpu_topology.die_cpus.nr, 0);
+	assert_int_equal(f->cpu_topology.package_cpus.nr, 1);
+	assert_int_equal(f->cpu_topology.core_cpus.nr, 2);
+	assert_true(sampo_features__cpu_ids_plausible(f));
+	sampo_features__delete(f);
+
+	/* on s390 and aarch64 socket ids are not bounded by the CPU count */
+	f = topology_with_socket(1000);
+	add_string_feature(f, SAMPO_FEAT_ARCH, "aarch64");
+	assert_true(sampo_features__cpu_ids_plausible(f));
+	sampo_features__delete(f);
+	f = topology_with_socket(1000);
+	add_string_feature(f, SAMPO_FEAT_ARCH, "s390x");
+	assert_true(sampo_features__cpu_ids_plausible(f));
+	sampo_features__delete(f);
+	f = topology_with_socket(1000);
+	add_string_feature(f, SAMPO_FEAT_ARCH, "x86_64");
+	assert_false(sampo_features__cpu_ids_plausible(f));
+	sampo_features__delete(f);
+
+	/* no CPU_TOPOLOGY: nothing to refuse */
+	f = sampo_features__new();
+	assert_non_null(f);
+	assert_true(sampo_features__cpu_ids_plausible(f));
+	sampo_features__delete(f);
+}
+
+static struct sampo_features *machine(const char *arch, const char *cpuid)
+{
+	struct sampo_features *f = sampo_features__new();
+
+	assert_non_null(f);
+	if (arch)
+		add_string_feature(f, SAMPO_FEAT_ARCH, arch);
+	if (cpuid)
+		add_string_feature(f, SAMPO_FEAT_CPUID, cpuid);
+	return f;
+}
+
+static void test_feature__uses_host_pmus(void **state)
+{
+	struct sampo_features *amd = machine("x86_64", "AuthenticAMD,25,1,1");
+	struct sampo_features *intel = machine("x86_64", "GenuineIntel-6-55-4");
+	struct sampo_features *arm = machine("aarch64", "0x00000000410fd0c0");
+	struct sampo_features *none = machine(NULL, NULL);
+	struct sampo_features *arch_only = machine("i686", NULL);
+	struct sampo_features *mapped = machine("x86_64", "AuthenticAMD,25,1,1");
+	struct img im;
+
+	(void)state;
+	/* file mode: the file's ARCH and CPUID decide */
+	assert_true(sampo_features__uses_host_pmus(amd, false, intel));
+	assert_true(sampo_features__uses_host_pmus(amd, false, NULL));
+	assert_false(sampo_features__uses_host_pmus(intel, false, amd));
+	assert_false(sampo_features__uses_host_pmus(arm, false, amd));
+	/* each one missing from the file is this machine's */
+	assert_true(sampo_features__uses_host_pmus(none, false, amd));
+	assert_false(sampo_features__uses_host_pmus(none, false, NULL));
+	assert_true(sampo_features__uses_host_pmus(arch_only, false, amd));
+	assert_false(sampo_features__uses_host_pmus(arch_only, false, arm));
+	/* pipe mode: only this machine counts */
+	assert_false(sampo_features__uses_host_pmus(amd, true, intel));
+	assert_true(sampo_features__uses_host_pmus(intel, true, amd));
+	assert_true(sampo_features__uses_host_pmus(NULL, true, amd));
+	assert_false(sampo_features__uses_host_pmus(NULL, true, NULL));
+
+	/* a file with PMU mappings shows its own */
+	img_init(&im, false);
+	build_pmu_mappings(&im);
+	assert_int_equal(parse_copy(mapped, SAMPO_FEAT_PMU_MAPPINGS, im.buf, im.len, false, NULL), 0);
+	img_free(&im);
+	assert_false(sampo_features__uses_host_pmus(mapped, false, amd));
+	assert_false(sampo_features__uses_host_pmus(mapped, true, amd));
+
+	sampo_features__delete(amd);
+	sampo_features__delete(intel);
+	sampo_features__delete(arm);
+	sampo_features__delete(none);
+	sampo_features__delete(arch_only);
+	sampo_features__delete(mapped);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1197,6 +1331,8 @@ int main(void)
 		cmocka_unit_test(test_feature__parse_each_leaves_out_damaged_features),
 		cmocka_unit_test(test_feature__arch_normalize),
 		cmocka_unit_test(test_feature__clockid_names),
+		cmocka_unit_test(test_feature__cpu_ids_plausible),
+		cmocka_unit_test(test_feature__uses_host_pmus),
 	};
 
 	return cmocka_run_group_tests_name("feature", tests, NULL, NULL);

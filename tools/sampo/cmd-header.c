@@ -446,31 +446,6 @@ static void print_group_desc(struct header_ctx *ctx)
 	}
 }
 
-/*
- * process_cpu_topology() of perf 6.1 refuses a socket id above the number of
- * CPUs (except on s390 and aarch64, where they are not related). It then
- * drops the per-CPU ids (keeping the sibling lists) and fails, which ends
- * perf's processing of the features. Return: the topology passes.
- */
-static bool perf61_cpu_topology_ok(struct header_ctx *ctx)
-{
-	struct sampo_features *f = ctx->feat;
-	struct sampo_feat_cpu_topology *t = &f->cpu_topology;
-	const char *arch = sampo_features__has(f, SAMPO_FEAT_ARCH) ? f->arch : NULL;
-
-	if (!t->has_cpus || (arch && (!strncmp(arch, "s390", 4) || !strncmp(arch, "aarch64", 7))))
-		return true;
-	for (uint32_t i = 0; i < t->nr_cpus; i++) {
-		if (t->cpus[i].socket_id != UINT32_MAX && t->cpus[i].socket_id > t->nr_cpus) {
-			t->has_cpus = false;
-			t->has_dies = false;
-			t->die_cpus.nr = 0;
-			return false;
-		}
-	}
-	return true;
-}
-
 /* ---- CPU lists (libperf's perf_cpu_map__new() and cpu_map__snprint()) ------------ */
 
 static int cmp_int(const void *a, const void *b)
@@ -663,33 +638,6 @@ static const struct sampo_features *host_features(struct header_ctx *ctx)
 	return ctx->host;
 }
 
-/*
- * perf 6.1 quirk: when the file says the recording machine was an x86 AMD
- * one (in pipe mode, before any feature is read: when this machine is),
- * perf looks for IBS PMUs in the PMU mappings, and if there are none yet it
- * reads THIS machine's. An empty or unread PMU_MAPPINGS then shows the
- * local PMUs, which is what we print too.
- */
-static bool perf61_uses_host_pmus(struct header_ctx *ctx)
-{
-	const struct sampo_features *f = ctx->feat;
-	const struct sampo_features *host = NULL;
-	const char *arch = NULL, *cpuid = NULL;
-	bool from_file = !sampo_reader__is_pipe(ctx->reader);
-
-	if (from_file && sampo_features__has(f, SAMPO_FEAT_ARCH))
-		arch = f->arch;
-	else if ((host = host_features(ctx)) && sampo_features__has(host, SAMPO_FEAT_ARCH))
-		arch = host->arch;
-	if (!arch || strcmp(sampo_arch__normalize(arch), "x86"))
-		return false;
-	if (from_file && sampo_features__has(f, SAMPO_FEAT_CPUID))
-		cpuid = f->cpuid;
-	else if ((host = host_features(ctx)) && sampo_features__has(host, SAMPO_FEAT_CPUID))
-		cpuid = host->cpuid;
-	return cpuid && !strncmp(cpuid, "AuthenticAMD", 12);
-}
-
 /* PMU mappings as perf prints them */
 static void print_pmu_mapping_list(FILE *fp, const struct sampo_features *f)
 {
@@ -708,7 +656,8 @@ static void print_pmu_mappings(struct header_ctx *ctx)
 	const struct sampo_features *f = ctx->feat;
 
 	/* the local PMUs: /sys/bus/event_source/devices in readdir order */
-	if (!f->nr_pmu_mappings && perf61_uses_host_pmus(ctx))
+	if (!f->nr_pmu_mappings &&
+	    sampo_features__uses_host_pmus(f, sampo_reader__is_pipe(ctx->reader), host_features(ctx)))
 		f = host_features(ctx);
 	print_pmu_mapping_list(ctx->out, f);
 }
@@ -1209,7 +1158,9 @@ static int perf61_processed(struct header_ctx *ctx, int feat, bool *ok)
 	*ok = true;
 	switch (feat) {
 	case SAMPO_FEAT_CPU_TOPOLOGY:
-		*ok = perf61_cpu_topology_ok(ctx);
+		*ok = sampo_features__cpu_ids_plausible(f);
+		if (!*ok)
+			sampo_features__drop_cpu_ids(f);
 		break;
 	case SAMPO_FEAT_GROUP_DESC:
 		free(ctx->groups);
