@@ -7,8 +7,14 @@
  * syntax is perf's (perf_cpu_map__new()): CPUs and ranges "a-b" separated by
  * commas, one trailing comma allowed ("1,"); anything else that is not a
  * number ("1,,2", "1-", "-1") makes the whole list invalid.
+ *
+ * sampo_cpu_map__parse() is the other reading of a CPU list, perf's
+ * perf_cpu_map__new() to the letter, quirks included: it is what perf's
+ * header shows of the lists a perf.data file holds (NUMA_TOPOLOGY), where
+ * a stricter parse would print a different line than perf's.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,5 +128,75 @@ out_bad:
 		snprintf(errbuf, errbuf_sz, "invalid cpu list '%s'", list);
 out_delete:
 	sampo_cpu_set__delete(set);
+	return err;
+}
+
+static int cpu_map_cmp(const void *a, const void *b)
+{
+	int x = *(const int *)a, y = *(const int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int sampo_cpu_map__parse(const char *list, int **ret_cpus)
+{
+	const char *s = list;
+	int *cpus = NULL;
+	size_t nr = 0, alloc = 0;
+	int err = -EINVAL;
+
+	if (*s && !(*s >= '0' && *s <= '9'))
+		return -EINVAL;
+	while (*s >= '0' && *s <= '9') {
+		char *p = NULL;
+		unsigned long start = strtoul(s, &p, 0), end;
+
+		/* strtoul()'s overflow (ULONG_MAX) lands here too */
+		if (start >= INT_MAX || (*p && *p != ',' && *p != '-'))
+			goto out_free;
+		if (*p == '-') {
+			s = ++p;
+			end = strtoul(s, &p, 0);
+			if (end >= INT_MAX || (*p && *p != ',') || end < start)
+				goto out_free;
+		} else {
+			end = start;
+		}
+		for (; start <= end; start++) {
+			if (nr == alloc) {
+				int *grown;
+
+				alloc = alloc ? alloc * 2 : 64;
+				grown = realloc(cpus, alloc * sizeof(*cpus));
+				if (!grown) {
+					err = -ENOMEM;
+					goto out_free;
+				}
+				cpus = grown;
+			}
+			cpus[nr++] = (int)start;
+		}
+		/* any separator is skipped; one that is not a digit ends the list */
+		if (*p)
+			p++;
+		s = p;
+	}
+	if (nr == 0) {
+		cpus = malloc(sizeof(*cpus));
+		if (!cpus)
+			return -ENOMEM;
+		cpus[0] = -1;
+		nr = 1;
+	}
+	qsort(cpus, nr, sizeof(*cpus), cpu_map_cmp);
+	/* perf refuses a CPU listed twice (it checks each against the ones before) */
+	for (size_t i = 1; i < nr; i++) {
+		if (cpus[i] == cpus[i - 1])
+			goto out_free;
+	}
+	*ret_cpus = cpus;
+	return (int)nr;
+out_free:
+	free(cpus);
 	return err;
 }

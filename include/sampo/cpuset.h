@@ -56,4 +56,25 @@ SAMPO_API size_t sampo_cpu_set__nr(const struct sampo_cpu_set *set);
 /** sampo_cpu_set__dup() - a copy of @set; NULL: out of memory */
 SAMPO_API struct sampo_cpu_set *sampo_cpu_set__dup(const struct sampo_cpu_set *set);
 
+/**
+ * sampo_cpu_map__parse() - the CPUs of a list as perf 6.1's
+ * perf_cpu_map__new() reads it (libperf), for showing a file's CPU lists
+ * as perf does
+ * @list: the CPU list, "0-3,8"
+ * @ret_cpus: on success, the CPUs in ascending order; free with free()
+ *
+ * Not sampo_cpu_set__parse(): perf's header output depends on these
+ * quirks, which a list given on the command line should not have. Numbers
+ * are in any C base ("0x10", "010"); a CPU listed twice makes the list
+ * invalid; the list ends quietly at a comma followed by something that is
+ * not a number ("1,,2" and "1,x" are {1}); an empty list is perf's
+ * "dummy" map, the one CPU -1. A list that starts with anything but a digit,
+ * a CPU of INT_MAX or more, a range that ends before it starts or an
+ * unexpected character right after a number is invalid, as it is for perf
+ * (which then has no map at all).
+ *
+ * Return: the number of CPUs (at least 1), -EINVAL, or -ENOMEM.
+ */
+SAMPO_API int sampo_cpu_map__parse(const char *list, int **ret_cpus);
+
 #endif /* SAMPO_CPUSET_H */

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * test-cpuset.c - CPU sets (lib/cpuset.c): perf's list syntax, the words
- * it refuses with the message the CLI prints, the bounds, and copies.
+ * it refuses with the message the CLI prints, the bounds, and copies; and
+ * perf_cpu_map__new()'s reading of a list, quirks included.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -117,6 +118,70 @@ static void test_cpu_set__parse_every_prefix(void **state)
 	}
 }
 
+static void check_map(const char *list, int nr, const int *want)
+{
+	int *cpus = NULL;
+	int got = sampo_cpu_map__parse(list, &cpus);
+
+	assert_int_equal(got, nr);
+	if (nr < 0) {
+		assert_null(cpus);
+		return;
+	}
+	assert_memory_equal(cpus, want, (size_t)nr * sizeof(*cpus));
+	free(cpus);
+}
+
+static void test_cpu_map__parse_perf_quirks(void **state)
+{
+	(void)state;
+	check_map("0-3,8", 5, (const int[]){ 0, 1, 2, 3, 8 });
+	/* sorted, whatever the order given */
+	check_map("9,2-3,0", 4, (const int[]){ 0, 2, 3, 9 });
+	/* numbers in any C base */
+	check_map("0x10,010", 2, (const int[]){ 8, 16 });
+	/* the empty list is the "dummy" map */
+	check_map("", 1, (const int[]){ -1 });
+	/* a comma followed by anything but a number ends the list quietly */
+	check_map("1,,2", 1, (const int[]){ 1 });
+	check_map("1,x", 1, (const int[]){ 1 });
+	check_map("4,", 1, (const int[]){ 4 });
+	/* what perf refuses */
+	check_map("1,1", -EINVAL, NULL);
+	check_map("0-3,2", -EINVAL, NULL);
+	check_map("x", -EINVAL, NULL);
+	check_map("-1", -EINVAL, NULL);
+	check_map(",1", -EINVAL, NULL);
+	check_map("1;2", -EINVAL, NULL);
+	check_map("3-1", -EINVAL, NULL);
+	check_map("1-3-5", -EINVAL, NULL);
+	check_map("1--2", -EINVAL, NULL);
+	check_map("2147483647", -EINVAL, NULL);
+	check_map("99999999999999999999999", -EINVAL, NULL);
+	check_map("2147483646", 1, (const int[]){ 2147483646 });
+}
+
+static void test_cpu_map__parse_every_prefix(void **state)
+{
+	static const char list[] = "0x1-3,7,10-12,";
+
+	(void)state;
+	/* each prefix in an exactly-sized heap copy: no read past its end */
+	for (size_t len = 0; len <= sizeof(list) - 1; len++) {
+		char *copy = malloc(len + 1);
+		int *cpus = NULL;
+		int nr;
+
+		assert_non_null(copy);
+		memcpy(copy, list, len);
+		copy[len] = 0;
+		nr = sampo_cpu_map__parse(copy, &cpus);
+		assert_true(nr == -EINVAL || nr >= 1);
+		free(cpus);
+		free(copy);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -125,6 +190,8 @@ int main(void)
 		cmocka_unit_test(test_cpu_set__parse_rejects),
 		cmocka_unit_test(test_cpu_set__add_and_dup),
 		cmocka_unit_test(test_cpu_set__parse_every_prefix),
+		cmocka_unit_test(test_cpu_map__parse_perf_quirks),
+		cmocka_unit_test(test_cpu_map__parse_every_prefix),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

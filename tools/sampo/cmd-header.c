@@ -45,7 +45,6 @@
 #include <byteswap.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,6 +53,7 @@
 #include <time.h>
 
 #include <sampo/bpf.h>
+#include <sampo/cpuset.h>
 #include <sampo/event.h>
 #include <sampo/evsel.h>
 #include <sampo/feature.h>
@@ -446,75 +446,7 @@ static void print_group_desc(struct header_ctx *ctx)
 	}
 }
 
-/* ---- CPU lists (libperf's perf_cpu_map__new() and cpu_map__snprint()) ------------ */
-
-static int cmp_int(const void *a, const void *b)
-{
-	int x = *(const int *)a, y = *(const int *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/*
- * Parse a CPU list the way perf_cpu_map__new() does: numbers in any C base,
- * ranges, duplicates refused, parsing stops quietly at the first unexpected
- * separator; an empty string is the "dummy" map {-1}. Return the count, or
- * -1 where perf gets no map at all.
- */
-static int parse_cpu_list(const char *s, int **ret)
-{
-	int *cpus = NULL, nr = 0, alloc = 0;
-
-	if (*s && !(*s >= '0' && *s <= '9'))
-		return -1;
-	while (*s >= '0' && *s <= '9') {
-		char *p = NULL;
-		unsigned long start = strtoul(s, &p, 0), end;
-
-		if (start >= INT_MAX || (*p && *p != ',' && *p != '-'))
-			goto invalid;
-		if (*p == '-') {
-			s = ++p;
-			end = strtoul(s, &p, 0);
-			if (end >= INT_MAX || (*p && *p != ',') || end < start)
-				goto invalid;
-		} else {
-			end = start;
-		}
-		for (; start <= end; start++) {
-			for (int i = 0; i < nr; i++) {
-				if (cpus[i] == (int)start)
-					goto invalid;
-			}
-			if (nr == alloc) {
-				int *grown;
-
-				alloc = alloc ? alloc * 2 : 64;
-				grown = realloc(cpus, (size_t)alloc * sizeof(*cpus));
-				if (!grown)
-					goto invalid;
-				cpus = grown;
-			}
-			cpus[nr++] = (int)start;
-		}
-		if (*p)
-			p++;
-		s = p;
-	}
-	if (nr == 0) {
-		cpus = malloc(sizeof(*cpus));
-		if (!cpus)
-			return -1;
-		cpus[0] = -1;
-		nr = 1;
-	}
-	qsort(cpus, (size_t)nr, sizeof(*cpus), cmp_int);
-	*ret = cpus;
-	return nr;
-invalid:
-	free(cpus);
-	return -1;
-}
+/* ---- CPU lists (libperf's cpu_map__snprint(); sampo_cpu_map__parse() reads them) ---- */ */
 
 /* cpu_map__snprint(): "0-3,8,10-11" */
 static void print_cpu_map(FILE *fp, const int *cpus, int nr)
@@ -598,7 +530,7 @@ static int print_numa_topology(struct header_ctx *ctx)
 	for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
 		int *cpus = NULL;
 
-		if (parse_cpu_list(f->numa_nodes[i].cpus, &cpus) < 0) {
+		if (sampo_cpu_map__parse(f->numa_nodes[i].cpus, &cpus) < 0) {
 			struct sampo_feature_error fe = {
 				.feat = SAMPO_FEAT_NUMA_TOPOLOGY,
 				.section_offset = sampo_reader__feature_offset(
@@ -616,7 +548,7 @@ static int print_numa_topology(struct header_ctx *ctx)
 	for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
 		const struct sampo_feat_numa_node *n = &f->numa_nodes[i];
 		int *cpus = NULL;
-		int nr = parse_cpu_list(n->cpus, &cpus);
+		int nr = sampo_cpu_map__parse(n->cpus, &cpus);
 
 		fprintf(fp, "# node%u meminfo  : total = %" PRIu64 " kB, free = %" PRIu64 " kB\n",
 			n->node, n->mem_total_kb, n->mem_free_kb);
