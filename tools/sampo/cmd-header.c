@@ -446,7 +446,7 @@ static void print_group_desc(struct header_ctx *ctx)
 	}
 }
 
-/* ---- CPU lists (libperf's cpu_map__snprint(); sampo_cpu_map__parse() reads them) ---- */ */
+/* ---- CPU lists (libperf's cpu_map__snprint(); sampo_cpu_map__parse() reads them) --- */
 
 /* cpu_map__snprint(): "0-3,8,10-11" */
 static void print_cpu_map(FILE *fp, const int *cpus, int nr)
