@@ -29,6 +29,7 @@
 #include <sampo/reader.h>
 #include <sampo/record.h>
 #include <sampo/recover.h>
+#include <sampo/regs.h>
 #include <sampo/sample.h>
 #include <sampo/session.h>
 #include <sampo/symbol.h>

@@ -42,6 +42,7 @@
 #include <sampo/machine.h>
 #include <sampo/reader.h>
 #include <sampo/record.h>
+#include <sampo/regs.h>
 #include <sampo/sample.h>
 #include <sampo/session.h>
 
@@ -471,130 +472,6 @@ static void dump_branch_stack(struct outbuf *ob, const struct sampo_event_attr *
 	}
 }
 
-static const char *reg_name_x86(unsigned int id)
-{
-	static const char *const names[] = {
-		"AX", "BX", "CX", "DX", "SI", "DI", "BP",  "SP",  "IP",	 "FLAGS", "CS",	 "SS",
-		"DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13",	  "R14", "R15",
-	};
-	static const char *const xmm[] = {
-		"XMM0", "XMM1", "XMM2",	 "XMM3",  "XMM4",  "XMM5",  "XMM6",  "XMM7",
-		"XMM8", "XMM9", "XMM10", "XMM11", "XMM12", "XMM13", "XMM14", "XMM15",
-	};
-
-	if (id < ARRAY_SIZE(names))
-		return names[id];
-	if (id >= 32 && id < 64)
-		return xmm[(id - 32) / 2];
-	return NULL;
-}
-
-static const char *reg_name_arm64(unsigned int id)
-{
-	static const char *const names[] = {
-		"x0",  "x1",  "x2",  "x3",  "x4",  "x5",  "x6",	 "x7",	"x8",  "x9",  "x10",
-		"x11", "x12", "x13", "x14", "x15", "x16", "x17", "x18", "x19", "x20", "x21",
-		"x22", "x23", "x24", "x25", "x26", "x27", "x28", "x29", "lr",  "sp",  "pc",
-	};
-
-	if (id < ARRAY_SIZE(names))
-		return names[id];
-	return id == 46 ? "vg" : NULL;
-}
-
-static const char *reg_name_arm(unsigned int id)
-{
-	static const char *const names[] = {
-		"r0", "r1", "r2",  "r3", "r4", "r5", "r6", "r7",
-		"r8", "r9", "r10", "fp", "ip", "sp", "lr", "pc",
-	};
-
-	return id < ARRAY_SIZE(names) ? names[id] : NULL;
-}
-
-static const char *reg_name_csky(unsigned int id)
-{
-	static const char *const names[] = {
-		"a0",	 "a1",	  "a2",	   "a3",    "regs0", "regs1", "regs2", "regs3", "regs4",
-		"regs5", "regs6", "regs7", "regs8", "regs9", "sp",    "lr",    "pc",
-	};
-
-	return id < ARRAY_SIZE(names) ? names[id] : NULL;
-}
-
-static const char *reg_name_mips(unsigned int id)
-{
-	static const char *const names[] = {
-		"PC",  "$1",  "$2",  "$3",  "$4",  "$5",  "$6",	 "$7",	"$8",  "$9",  "$10",
-		"$11", "$12", "$13", "$14", "$15", "$16", "$17", "$18", "$19", "$20", "$21",
-		"$22", "$23", "$24", "$25", NULL,  NULL,  "$28", "$29", "$30", "$31",
-	};
-
-	return id < ARRAY_SIZE(names) ? names[id] : NULL;
-}
-
-static const char *reg_name_powerpc(unsigned int id)
-{
-	static const char *const names[] = {
-		"r0",	 "r1",	  "r2",	   "r3",    "r4",    "r5",    "r6",    "r7",	  "r8",
-		"r9",	 "r10",	  "r11",   "r12",   "r13",   "r14",   "r15",   "r16",	  "r17",
-		"r18",	 "r19",	  "r20",   "r21",   "r22",   "r23",   "r24",   "r25",	  "r26",
-		"r27",	 "r28",	  "r29",   "r30",   "r31",   "nip",   "msr",   "orig_r3", "ctr",
-		"link",	 "xer",	  "ccr",   "softe", "trap",  "dar",   "dsisr", "sier",	  "mmcra",
-		"mmcr0", "mmcr1", "mmcr2", "mmcr3", "sier2", "sier3", "pmc1",  "pmc2",	  "pmc3",
-		"pmc4",	 "pmc5",  "pmc6",  "sdar",  "siar",
-	};
-
-	return id < ARRAY_SIZE(names) ? names[id] : NULL;
-}
-
-static const char *reg_name_riscv(unsigned int id)
-{
-	static const char *const names[] = {
-		"pc", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
-		"a1", "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
-		"s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6",
-	};
-
-	return id < ARRAY_SIZE(names) ? names[id] : NULL;
-}
-
-static const char *reg_name_s390(unsigned int id)
-{
-	static const char *const names[] = {
-		"R0",	"R1",	"R2",	"R3",	"R4",	"R5",	"R6",  "R7",  "R8",
-		"R9",	"R10",	"R11",	"R12",	"R13",	"R14",	"R15", "FP0", "FP1",
-		"FP2",	"FP3",	"FP4",	"FP5",	"FP6",	"FP7",	"FP8", "FP9", "FP10",
-		"FP11", "FP12", "FP13", "FP14", "FP15", "MASK", "PC",
-	};
-
-	return id < ARRAY_SIZE(names) ? names[id] : NULL;
-}
-
-/* perf 6.1's perf_reg_name(id, arch) */
-static const char *reg_name(const char *arch, unsigned int id)
-{
-	const char *name = NULL;
-
-	if (!strcmp(arch, "csky"))
-		name = reg_name_csky(id);
-	else if (!strcmp(arch, "mips"))
-		name = reg_name_mips(id);
-	else if (!strcmp(arch, "powerpc"))
-		name = reg_name_powerpc(id);
-	else if (!strcmp(arch, "riscv"))
-		name = reg_name_riscv(id);
-	else if (!strcmp(arch, "s390"))
-		name = reg_name_s390(id);
-	else if (!strcmp(arch, "x86"))
-		name = reg_name_x86(id);
-	else if (!strcmp(arch, "arm"))
-		name = reg_name_arm(id);
-	else if (!strcmp(arch, "arm64"))
-		name = reg_name_arm64(id);
-	return name ? name : "unknown";
-}
-
 static void dump_regs(struct dump_ctx *ctx, const char *kind, const struct sampo_regs *regs)
 {
 	static const char *const abi_names[] = { "none", "32-bit", "64-bit" };
@@ -618,7 +495,7 @@ static void dump_regs(struct dump_ctx *ctx, const char *kind, const struct sampo
 
 		if (!(mask & (1ULL << id)))
 			continue;
-		name = reg_name(ctx->arch, id);
+		name = sampo_reg__name(ctx->arch, id);
 		len = strlen(name);
 		p = ob_reserve(ob, 48);
 		memcpy(p, ".... ", 5);

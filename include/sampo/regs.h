@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * regs.h - names of the sampled registers (PERF_SAMPLE_REGS_USER/_INTR):
+ * bit i of a sample's register mask is register i of the recording
+ * machine's architecture, named as perf 6.1's perf_reg_name() names it.
+ */
+#ifndef SAMPO_REGS_H
+#define SAMPO_REGS_H
+
+#include <sampo/common.h>
+
+/**
+ * sampo_reg__name() - perf 6.1's perf_reg_name(@idx, @arch): the name of
+ * register @idx (a bit number of the sample's register mask) on @arch
+ *
+ * @arch is an architecture family as sampo_arch__normalize() returns it
+ * ("x86", "arm64", "arm", "powerpc", "riscv", "s390", "mips", "csky").
+ *
+ * Return: a static string; "unknown" for an index the architecture does not
+ * name, or for an architecture perf has no table for (as perf prints it).
+ */
+SAMPO_API const char *sampo_reg__name(const char *arch, unsigned int idx);
+
+#endif /* SAMPO_REGS_H */
