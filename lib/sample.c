@@ -320,3 +320,38 @@ int sampo_sample__parse(const struct sampo_event_attr *attr, const union sampo_r
 #undef U64
 	return 0;
 }
+
+/*
+ * perf's evsel__parse_sample() records the offset of the STACK_USER size as
+ * it passes it; this repeats its walk from the decoded counts. The fields
+ * before STACK_USER are fixed u64s, READ, CALLCHAIN, RAW, BRANCH_STACK and
+ * REGS_USER are counted; RAW adds its u32 size and data unpadded, as perf does.
+ */
+uint64_t sampo_sample__user_stack_offset(const struct sampo_event_attr *attr,
+					 const struct sampo_sample *s)
+{
+	static const uint64_t fixed = SAMPO_SAMPLE_IDENTIFIER | SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID |
+				      SAMPO_SAMPLE_TIME | SAMPO_SAMPLE_ADDR | SAMPO_SAMPLE_ID |
+				      SAMPO_SAMPLE_STREAM_ID | SAMPO_SAMPLE_CPU |
+				      SAMPO_SAMPLE_PERIOD;
+	uint64_t type = attr->sample_type;
+	uint64_t off;
+
+	if (!(type & SAMPO_SAMPLE_STACK_USER))
+		return 0;
+	off = 8 + 8 * (uint64_t)__builtin_popcountll(type & fixed);
+
+	if (type & SAMPO_SAMPLE_READ)
+		off += 8 * s->read_nr_words;
+	if (type & SAMPO_SAMPLE_CALLCHAIN)
+		off += 8 + 8 * s->callchain_nr;
+	if (type & SAMPO_SAMPLE_RAW)
+		off += 4 + (uint64_t)s->raw_size;
+	if (type & SAMPO_SAMPLE_BRANCH_STACK)
+		off += 8 + (s->branch_has_hw_idx ? 8 : 0) + 24 * s->branch_nr;
+	if (type & SAMPO_SAMPLE_REGS_USER)
+		off += 8 + (s->user_regs.abi ?
+				    8 * (uint64_t)__builtin_popcountll(s->user_regs.mask) :
+				    0);
+	return off;
+}

@@ -75,4 +75,20 @@ struct sampo_sample {
 	uint16_t misc;
 };
 
+/**
+ * sampo_sample__user_stack_offset() - where the STACK_USER size word sits in
+ * the SAMPLE record @s was decoded from (perf's user_stack.offset, which
+ * `perf report -D` prints as "... ustack: size N, offset 0x...")
+ * @attr: the attr the record was decoded with
+ * @s: the record's fields, from sampo_sample__parse()
+ *
+ * The offset counts from the record header and is computed the way perf
+ * 6.1's parser walks the record, so it is perf's number also where that walk
+ * differs from the kernel's layout: no padding after the RAW data.
+ *
+ * Return: the byte offset, or 0 when @attr does not sample STACK_USER.
+ */
+SAMPO_API uint64_t sampo_sample__user_stack_offset(const struct sampo_event_attr *attr,
+						   const struct sampo_sample *s);
+
 #endif /* SAMPO_SAMPLE_H */

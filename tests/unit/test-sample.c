@@ -5,7 +5,8 @@
  * an opposite-endian file (swapped as u64s, as the reader does), the
  * trailer read backwards, and hostile records: a record cut at every 8-byte
  * length into a heap copy of exactly that size (so ASan sees any over-read),
- * and counts that claim more than the record holds.
+ * and counts that claim more than the record holds; perf's offset of the
+ * user stack.
  */
 #include <byteswap.h>
 #include <setjmp.h>
@@ -429,6 +430,61 @@ static void test_sample__id_trailer_longer_than_the_record(void **state)
 			 -SAMPO_ERR_MALFORMED);
 }
 
+/*
+ * perf's offset of the STACK_USER size: where it is, when the kernel wrote
+ * the record (RAW padded by its size), and 0 without STACK_USER.
+ */
+static void test_sample__user_stack_offset(void **state)
+{
+	struct sampo_event_attr attr = {
+		.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_CALLCHAIN |
+			       SAMPO_SAMPLE_RAW | SAMPO_SAMPLE_REGS_USER | SAMPO_SAMPLE_STACK_USER,
+		.sample_regs_user = 0x7,
+	};
+	const union sampo_record *rec;
+	struct sampo_sample s;
+	uint64_t off, v;
+	struct rec r;
+
+	(void)state;
+	rec_init(&r, SAMPO_RECORD_SAMPLE, SAMPO_CPUMODE_USER, false);
+	put_u64(&r, 0x401234);
+	put_u32_pair(&r, 1, 1);
+	put_u64(&r, 2), put_u64(&r, 0x401234), put_u64(&r, 0x401000); /* CALLCHAIN */
+	put_u32_pair(&r, 4, 0xabcd); /* RAW: 4 bytes fill the slot, as the kernel pads */
+	put_u64(&r, 2), put_u64(&r, 1), put_u64(&r, 2), put_u64(&r, 3); /* REGS_USER */
+	put_u64(&r, sizeof(stack_bytes));
+	put_bytes(&r, stack_bytes, sizeof(stack_bytes));
+	put_u64(&r, 16);
+	rec = rec_finish(&r);
+	assert_int_equal(sampo_sample__parse(&attr, rec, false, &s), 0);
+	off = sampo_sample__user_stack_offset(&attr, &s);
+	assert_int_equal(off, 8 + 8 + 8 + 24 + 8 + 32);
+	memcpy(&v, (const uint8_t *)rec + off, 8);
+	assert_int_equal(v, sizeof(stack_bytes));
+
+	/* registers with ABI none take only their ABI word */
+	rec_init(&r, SAMPO_RECORD_SAMPLE, SAMPO_CPUMODE_USER, false);
+	attr.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_REGS_USER | SAMPO_SAMPLE_STACK_USER;
+	put_u64(&r, 0x401234);
+	put_u64(&r, 0);
+	put_u64(&r, 0); /* STACK_USER: empty */
+	rec = rec_finish(&r);
+	assert_int_equal(sampo_sample__parse(&attr, rec, false, &s), 0);
+	assert_int_equal(sampo_sample__user_stack_offset(&attr, &s), 24);
+
+	/*
+	 * 5 RAW bytes, padded to 16 with their size: perf's walk does not
+	 * count the padding, so its offset is 7 short of the real 256.
+	 */
+	all_attr(&attr);
+	assert_int_equal(sampo_sample__parse(&attr, all_record(&r, false), false, &s), 0);
+	assert_int_equal(sampo_sample__user_stack_offset(&attr, &s), 249);
+
+	attr.sample_type &= ~(uint64_t)SAMPO_SAMPLE_STACK_USER;
+	assert_int_equal(sampo_sample__user_stack_offset(&attr, &s), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -441,6 +497,7 @@ int main(void)
 		cmocka_unit_test(test_sample__stack_dyn_size_over_size),
 		cmocka_unit_test(test_sample__id_trailer_read_backwards),
 		cmocka_unit_test(test_sample__id_trailer_longer_than_the_record),
+		cmocka_unit_test(test_sample__user_stack_offset),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -532,31 +532,6 @@ static void dump_page_size(struct outbuf *ob, const char *what, uint64_t n)
 	ob_putc(ob, '\n');
 }
 
-/* Offset of the STACK_USER size in a SAMPLE, the way perf's parser walks it. */
-static uint64_t user_stack_offset(const struct sampo_event_attr *attr, const struct sampo_sample *s)
-{
-	static const uint64_t fixed = SAMPO_SAMPLE_IDENTIFIER | SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID |
-				      SAMPO_SAMPLE_TIME | SAMPO_SAMPLE_ADDR | SAMPO_SAMPLE_ID |
-				      SAMPO_SAMPLE_STREAM_ID | SAMPO_SAMPLE_CPU |
-				      SAMPO_SAMPLE_PERIOD;
-	uint64_t type = attr->sample_type;
-	uint64_t off = 8 + 8 * (uint64_t)__builtin_popcountll(type & fixed);
-
-	if (type & SAMPO_SAMPLE_READ)
-		off += 8 * s->read_nr_words;
-	if (type & SAMPO_SAMPLE_CALLCHAIN)
-		off += 8 + 8 * s->callchain_nr;
-	if (type & SAMPO_SAMPLE_RAW)
-		off += 4 + (uint64_t)s->raw_size;
-	if (type & SAMPO_SAMPLE_BRANCH_STACK)
-		off += 8 + (s->branch_has_hw_idx ? 8 : 0) + 24 * s->branch_nr;
-	if (type & SAMPO_SAMPLE_REGS_USER)
-		off += 8 + (s->user_regs.abi ?
-				    8 * (uint64_t)__builtin_popcountll(s->user_regs.mask) :
-				    0);
-	return off;
-}
-
 /* perf's sample_read__printf() */
 static void dump_sample_read(struct outbuf *ob, uint64_t read_format, const struct sampo_sample *s)
 {
@@ -677,7 +652,7 @@ static void dump_sample_fields(struct dump_ctx *ctx, const struct sampo_event_at
 		OB_LIT(ob, "... ustack: size ");
 		ob_dec_u64(ob, s->user_stack_size ? s->user_stack_dyn_size : 0);
 		OB_LIT(ob, ", offset 0x");
-		ob_hex(ob, user_stack_offset(attr, s), 0, false);
+		ob_hex(ob, sampo_sample__user_stack_offset(attr, s), 0, false);
 		ob_putc(ob, '\n');
 	}
 	if (type & (SAMPO_SAMPLE_WEIGHT | SAMPO_SAMPLE_WEIGHT_STRUCT)) {
