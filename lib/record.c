@@ -12,7 +12,8 @@
  *    (sampo_record__convert), field by field, so that perf reads it back;
  *  - the minimum sizes both check (sampo_record__validate, the writer);
  *  - the dump's access to fields by name (sampo_record__field) and its
- *    decoding of cpu maps (sampo_cpu_map__decode).
+ *    decoding of cpu maps (sampo_cpu_map__decode);
+ *  - the names perf 6.1 gives the types (sampo_record__perf_name).
  *
  * Field swaps are involutions, so reading and writing share them; the only
  * difference is when a count is read: after the swap when reading (it was in
@@ -442,6 +443,24 @@ const char *sampo_record__name(uint32_t type)
 	const struct record_desc *d = record_desc(type);
 
 	return d ? d->name : NULL;
+}
+
+/*
+ * perf 6.1's perf_event__names[] is the types this table names below its
+ * PERF_RECORD_HEADER_MAX, plus "TOTAL" in slot 0 for its stats.
+ */
+bool sampo_record__perf_known(uint32_t type)
+{
+	return type == 0 || (type < SAMPO_RECORD_PERF_MAX && sampo_record__name(type));
+}
+
+const char *sampo_record__perf_name(uint32_t type)
+{
+	if (type >= SAMPO_RECORD_PERF_MAX)
+		return "INVALID";
+	if (type == 0)
+		return "TOTAL";
+	return sampo_record__known(type) ? sampo_record__name(type) : "UNKNOWN";
 }
 
 bool sampo_record__known(uint32_t type)

@@ -7,8 +7,37 @@
 #ifndef SAMPO_RECORD_H
 #define SAMPO_RECORD_H
 
+#include <stdbool.h>
+#include <stdint.h>
+
 #include <sampo/common.h>
 #include <sampo/event.h>
+
+/*
+ * perf 6.1's PERF_RECORD_HEADER_MAX: its names (perf_event__names[]) and
+ * its dump's "Aggregated stats" stop before this type.
+ */
+#define SAMPO_RECORD_PERF_MAX 83
+
+/**
+ * sampo_record__perf_name() - perf 6.1's perf_event__name(): the name its
+ * dump and its "Aggregated stats" give record type @type
+ *
+ * Newer perfs name more types than 6.1, and sampo_record__name() knows some
+ * of them; this is the 6.1 view, which `sampo dump` reproduces.
+ *
+ * Return: a static string: "TOTAL" for 0 (the stats' slot for all records),
+ * the type's name for a type perf 6.1 knows, "UNKNOWN" for a type below
+ * SAMPO_RECORD_PERF_MAX that it does not, "INVALID" from there on.
+ */
+SAMPO_API const char *sampo_record__perf_name(uint32_t type);
+
+/**
+ * sampo_record__perf_known() - perf 6.1's perf_event__names[] has an entry
+ * for @type (0, its "TOTAL", included): sampo_record__perf_name() gives
+ * neither "UNKNOWN" nor "INVALID"
+ */
+SAMPO_API bool sampo_record__perf_known(uint32_t type);
 
 /**
  * sampo_record__field() - read a fixed field of a host-order record by name

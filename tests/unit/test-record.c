@@ -967,6 +967,33 @@ static int quiet(enum sampo_log_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+/* perf 6.1's names: its table ends at 82, its holes are UNKNOWN, slot 0 is TOTAL */
+static void test_record__perf_names(void **state)
+{
+	(void)state;
+	assert_string_equal(sampo_record__perf_name(0), "TOTAL");
+	assert_true(sampo_record__perf_known(0));
+	assert_string_equal(sampo_record__perf_name(SAMPO_RECORD_MMAP), "MMAP");
+	assert_string_equal(sampo_record__perf_name(SAMPO_RECORD_SAMPLE), "SAMPLE");
+	assert_string_equal(sampo_record__perf_name(SAMPO_RECORD_AUX_OUTPUT_HW_ID),
+			    sampo_record__name(SAMPO_RECORD_AUX_OUTPUT_HW_ID));
+	assert_true(sampo_record__perf_known(SAMPO_RECORD_FINISHED_ROUND));
+	assert_string_equal(sampo_record__perf_name(SAMPO_RECORD_FINISHED_INIT), "FINISHED_INIT");
+	/* the kernel's and the user types' holes */
+	assert_string_equal(sampo_record__perf_name(22), "UNKNOWN");
+	assert_false(sampo_record__perf_known(22));
+	assert_string_equal(sampo_record__perf_name(63), "UNKNOWN");
+	/* newer than perf 6.1: the library names it, perf 6.1 does not */
+	assert_non_null(sampo_record__name(SAMPO_RECORD_COMPRESSED2));
+	assert_int_equal(SAMPO_RECORD_COMPRESSED2, SAMPO_RECORD_PERF_MAX);
+	assert_string_equal(sampo_record__perf_name(SAMPO_RECORD_COMPRESSED2), "INVALID");
+	assert_false(sampo_record__perf_known(SAMPO_RECORD_COMPRESSED2));
+	assert_string_equal(sampo_record__perf_name(UINT32_MAX), "INVALID");
+	assert_false(sampo_record__perf_known(UINT32_MAX));
+	for (uint32_t t = 1; t < SAMPO_RECORD_PERF_MAX; t++)
+		assert_int_equal(sampo_record__perf_known(t), sampo_record__name(t) != NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -981,6 +1008,7 @@ int main(void)
 		cmocka_unit_test(test_record__any_header_size),
 		cmocka_unit_test(test_record__field_by_name),
 		cmocka_unit_test(test_record__cpu_map_decode),
+		cmocka_unit_test(test_record__perf_names),
 	};
 
 	sampo_set_print(quiet);

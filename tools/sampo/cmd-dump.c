@@ -53,29 +53,8 @@
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
-/* perf 6.1's PERF_RECORD_HEADER_MAX: types from here on are "INVALID" to it */
-#define PERF61_RECORD_MAX 83
-
 /* branch_sample_type bit: the branch stack is an LBR call stack */
 #define BRANCH_CALL_STACK (1ULL << 11)
-
-/*
- * perf 6.1's perf_event__names[]: the library's names for the types perf 6.1
- * knows (below 83), "TOTAL" in slot 0 for the stats.
- */
-static const char *perf61_name(uint32_t type)
-{
-	if (type == 0)
-		return "TOTAL";
-	return type < PERF61_RECORD_MAX ? sampo_record__name(type) : NULL;
-}
-
-static const char *record_name(uint32_t type)
-{
-	if (type >= PERF61_RECORD_MAX)
-		return "INVALID";
-	return perf61_name(type) ? perf61_name(type) : "UNKNOWN";
-}
 
 static const char *const dump_usage[] = {
 	"sampo dump [<options>]",
@@ -104,7 +83,7 @@ struct dump_ctx {
 	bool sample_id_all;	/* of the first attr */
 	struct dump_evsel *evsels;
 
-	uint32_t nr_events[PERF61_RECORD_MAX]; /* [0] is the total */
+	uint32_t nr_events[SAMPO_RECORD_PERF_MAX]; /* [0] is the total */
 	uint64_t nr_invalid;		       /* types perf 6.1 does not know (>= 83) */
 	uint64_t nr_unknown_id;		       /* samples of no known event */
 
@@ -361,7 +340,7 @@ static void dump_decoded_prefix(struct dump_ctx *ctx, const struct sampo_event *
 	OB_LIT(ob, " [");
 	ob_hex_alt(ob, ev->record->header.size);
 	OB_LIT(ob, "]: PERF_RECORD_");
-	ob_puts(ob, record_name(type));
+	ob_puts(ob, sampo_record__perf_name(type));
 }
 
 #define UNHANDLED(ob) OB_LIT((ob), ": unhandled!\n")
@@ -1398,7 +1377,7 @@ static const struct sampo_event *decode_unknown(struct dump_ctx *ctx, const stru
 {
 	uint32_t type = ev->record->header.type;
 
-	if (type >= SAMPO_RECORD_USER_TYPE_START || perf61_name(type) ||
+	if (type >= SAMPO_RECORD_USER_TYPE_START || sampo_record__perf_known(type) ||
 	    ev->attr_idx >= 0 || ctx->nr_attrs != 1)
 		return ev;
 	*copy = *ev;
@@ -1415,7 +1394,7 @@ static int dump_one(struct dump_ctx *ctx, const struct sampo_event *ev)
 
 	ev = decode_unknown(ctx, ev, &copy);
 
-	if (type < PERF61_RECORD_MAX) {
+	if (type < SAMPO_RECORD_PERF_MAX) {
 		ctx->nr_events[0]++;
 		ctx->nr_events[type]++;
 	} else {
@@ -1449,8 +1428,8 @@ static void dump_stats(struct dump_ctx *ctx)
 		OB_LIT(ob,
 		       " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)");
 	ob_putc(ob, '\n');
-	for (uint32_t i = 0; i < PERF61_RECORD_MAX; i++) {
-		const char *name = record_name(i);
+	for (uint32_t i = 0; i < SAMPO_RECORD_PERF_MAX; i++) {
+		const char *name = sampo_record__perf_name(i);
 
 		if (!strcmp(name, "UNKNOWN") || !ctx->nr_events[i])
 			continue;
