@@ -12,7 +12,7 @@
  *    (sampo_record__convert), field by field, so that perf reads it back;
  *  - the minimum sizes both check (sampo_record__validate, the writer);
  *  - the dump's access to fields by name (sampo_record__field) and its
- *    decoding of cpu maps (sampo_cpu_map__decode);
+ *    decoding and printing of cpu maps (sampo_cpu_map__decode, __snprint);
  *  - the names perf 6.1 gives the types (sampo_record__perf_name).
  *
  * Field swaps are involutions, so reading and writing share them; the only
@@ -1034,4 +1034,45 @@ int sampo_record__validate(const union sampo_record *rec, char *why, size_t why_
 		break;
 	}
 	return 0;
+}
+
+/*
+ * perf walks one step past the last cpu (INT32_MAX there ends the last run)
+ * and adds up snprintf()'s returns; once the text no longer fits, this stops
+ * adding where perf would go on writing past its buffer.
+ */
+size_t sampo_cpu_map__snprint(const int *cpus, size_t nr, char *buf, size_t size)
+{
+	size_t ret = 0, start = SIZE_MAX;
+	bool first = true;
+
+	if (!size)
+		return 0;
+	buf[0] = 0;
+	for (size_t i = 0; i < nr + 1; i++) {
+		bool last = i == nr;
+		int cpu = last ? INT32_MAX : cpus[i];
+
+		if (start == SIZE_MAX) {
+			start = i;
+			if (last && ret < size)
+				ret += (size_t)snprintf(buf + ret, size - ret, "%s%d",
+							first ? "" : ",", nr ? cpus[i] : -1);
+		} else if ((int64_t)(i - start) != (int64_t)cpu - cpus[start] || last) {
+			size_t end = i - 1;
+
+			if (ret < size) {
+				if (start == end)
+					ret += (size_t)snprintf(buf + ret, size - ret, "%s%d",
+								first ? "" : ",", cpus[start]);
+				else
+					ret += (size_t)snprintf(buf + ret, size - ret, "%s%d-%d",
+								first ? "" : ",", cpus[start],
+								cpus[end]);
+			}
+			first = false;
+			start = i;
+		}
+	}
+	return ret < size ? ret : size - 1;
 }

@@ -72,4 +72,20 @@ SAMPO_API int sampo_record__field(const union sampo_record *rec, const char *nam
 SAMPO_API int sampo_cpu_map__decode(const void *data, size_t size, int **ret_cpus,
 				    size_t *ret_nr);
 
+/**
+ * sampo_cpu_map__snprint() - perf 6.1's cpu_map__snprint(): @cpus as a list
+ * of runs, "0-3,8,10-11", in their order
+ * @cpus: the cpus, as sampo_cpu_map__decode() gives them
+ * @nr: how many
+ * @buf: the text, always NUL-terminated when @size > 0
+ * @size: bytes of @buf
+ *
+ * A run is a sequence of cpus that each add one. An empty map prints "-1",
+ * as perf does. A list longer than @buf is cut short there, where perf
+ * would write past its buffer (`perf report -D` gives it 1024 bytes).
+ *
+ * Return: the length of the text in @buf.
+ */
+SAMPO_API size_t sampo_cpu_map__snprint(const int *cpus, size_t nr, char *buf, size_t size);
+
 #endif

@@ -959,6 +959,35 @@ static void test_record__cpu_map_decode(void **state)
 	check_cpus("\x00\x00\x05\x00\x01\x00\x02\x00", 8, (const int[]){ 1, 2 }, 2);
 }
 
+/* perf's runs, its "-1" for an empty map, and a buffer too small */
+static void test_record__cpu_map_snprint(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	assert_int_equal(sampo_cpu_map__snprint((const int[]){ 0, 2, 3 }, 3, buf, sizeof(buf)), 5);
+	assert_string_equal(buf, "0,2-3");
+	sampo_cpu_map__snprint((const int[]){ -1, 4, 5, 6, 7 }, 5, buf, sizeof(buf));
+	assert_string_equal(buf, "-1,4-7");
+	sampo_cpu_map__snprint((const int[]){ 0, 1, 2, 3, 8, 10, 11 }, 7, buf, sizeof(buf));
+	assert_string_equal(buf, "0-3,8,10-11");
+	/* runs in the map's order, not sorted */
+	sampo_cpu_map__snprint((const int[]){ 3, 1, 2 }, 3, buf, sizeof(buf));
+	assert_string_equal(buf, "3,1-2");
+	sampo_cpu_map__snprint((const int[]){ 5 }, 1, buf, sizeof(buf));
+	assert_string_equal(buf, "5");
+	assert_int_equal(sampo_cpu_map__snprint(NULL, 0, buf, sizeof(buf)), 2);
+	assert_string_equal(buf, "-1");
+	/* cut short, always terminated */
+	assert_int_equal(sampo_cpu_map__snprint((const int[]){ 0, 2, 4, 6 }, 4, buf, 5), 4);
+	assert_string_equal(buf, "0,2,");
+	assert_int_equal(sampo_cpu_map__snprint((const int[]){ 0, 2, 4, 6 }, 4, buf, 6), 5);
+	assert_string_equal(buf, "0,2,4");
+	buf[0] = 'x';
+	assert_int_equal(sampo_cpu_map__snprint((const int[]){ 0 }, 1, buf, 0), 0);
+	assert_int_equal(buf[0], 'x');
+}
+
 static int quiet(enum sampo_log_level level, const char *fmt, va_list ap)
 {
 	(void)level;
@@ -1008,6 +1037,7 @@ int main(void)
 		cmocka_unit_test(test_record__any_header_size),
 		cmocka_unit_test(test_record__field_by_name),
 		cmocka_unit_test(test_record__cpu_map_decode),
+		cmocka_unit_test(test_record__cpu_map_snprint),
 		cmocka_unit_test(test_record__perf_names),
 	};
 

@@ -928,46 +928,10 @@ static void dump_text_poke(struct outbuf *ob, const union sampo_record *rec)
 /* ---- tool records --------------------------------------------------------- */
 
 /* perf's cpu_map__snprint(): "0-3,5", within perf's 1 KiB buffer */
-static void put_cpu_list(struct outbuf *ob, const int *cpus, size_t nr)
-{
-	char buf[1024];
-	size_t ret = 0, start = SIZE_MAX;
-	bool first = true;
-
-	buf[0] = 0;
-	for (size_t i = 0; i < nr + 1; i++) {
-		bool last = i == nr;
-		int cpu = last ? INT32_MAX : cpus[i];
-
-		if (start == SIZE_MAX) {
-			start = i;
-			if (last && ret < sizeof(buf))
-				ret += (size_t)snprintf(buf + ret, sizeof(buf) - ret, "%s%d",
-							first ? "" : ",", nr ? cpus[i] : -1);
-		} else if ((int64_t)(i - start) != (int64_t)cpu - cpus[start] || last) {
-			size_t end = i - 1;
-
-			if (ret < sizeof(buf)) {
-				if (start == end)
-					ret += (size_t)snprintf(buf + ret, sizeof(buf) - ret,
-								"%s%d", first ? "" : ",",
-								cpus[start]);
-				else
-					ret += (size_t)snprintf(buf + ret, sizeof(buf) - ret,
-								"%s%d-%d", first ? "" : ",",
-								cpus[start], cpus[end]);
-			}
-			first = false;
-			start = i;
-		}
-	}
-	ob_puts(ob, buf);
-	ob_putc(ob, '\n');
-}
-
 /* perf's cpu_map__new_data() + cpu_map__fprintf() for the cpu map data at @data */
 static void put_cpu_map(struct outbuf *ob, const uint8_t *data, size_t len)
 {
+	char buf[1024]; /* cpu_map__fprintf()'s */
 	int *cpus;
 	size_t n;
 
@@ -975,8 +939,10 @@ static void put_cpu_map(struct outbuf *ob, const uint8_t *data, size_t len)
 		OB_LIT(ob, "failed to get cpumap from event\n");
 		return;
 	}
-	put_cpu_list(ob, cpus, n);
+	sampo_cpu_map__snprint(cpus, n, buf, sizeof(buf));
 	free(cpus);
+	ob_puts(ob, buf);
+	ob_putc(ob, '\n');
 }
 
 static void dump_thread_map(struct outbuf *ob, const union sampo_record *rec)
