@@ -3,8 +3,9 @@
  * reader.c - stream the records of a perf.data file or pipe.
  *
  * Reader states: HEADER → ATTRS → DATA → END (or FAILED). sampo_reader__open()
- * does the first two (and reads the feature table); sampo_reader__next() walks
- * DATA. After an error the reader stays FAILED and keeps its message.
+ * does the first two and reads the feature table (reader-header.c);
+ * sampo_reader__next() walks DATA. After an error the reader stays FAILED
+ * and keeps its message.
  *
  * Input comes from a source (reader-source.c) that hands out contiguous byte
  * ranges at increasing offsets: a window mapped over a regular file, a read
@@ -44,29 +45,13 @@
 #include "internal/inflate.h"
 #include "internal/ordered-events.h"
 #include "internal/prefetch.h"
+#include "internal/reader.h"
 #include "internal/reader-source.h"
 #include "internal/record.h"
 #include "internal/util.h"
 #include "internal/opts.h"
 
-#define MAX_ATTRS 65536U	      /* more attrs than any real file has */
-#define MAX_IDS (1U << 24)	      /* ids per attr */
-
 /* ---- attrs and ids ------------------------------------------------------ */
-
-struct attr_entry {
-	struct sampo_event_attr attr;
-	uint64_t *ids;
-	size_t nr_ids;
-};
-
-/* Open addressing, id → attr index; id 0 is never stored (synthesized records use it). */
-struct id_table {
-	uint64_t *keys;
-	int32_t *vals;
-	size_t cap; /* power of two */
-	size_t nr;
-};
 
 static size_t id_hash(uint64_t id, size_t cap)
 {
@@ -131,63 +116,7 @@ static int id_table_find(const struct id_table *t, uint64_t id)
 
 /* ---- the reader ------------------------------------------------------- */
 
-/*
- * ST_DRAIN: reading failed in ordered mode; the records already queued are
- * handed out before the error, so nothing valid is lost.
- */
-enum reader_state { ST_DATA, ST_END, ST_DRAIN, ST_FAILED };
-
-struct feature_slot {
-	uint64_t offset, size;
-	uint8_t *data; /* loaded copy (file mode), or the payload (pipe mode) */
-	bool present;
-};
-
-struct sampo_reader {
-	char *name;
-	struct sampo_source src;
-	bool own_fd;
-	bool pipe;
-	bool swap;
-	bool ordered;
-	bool raw;
-	enum reader_state state;
-	int last_err; /* returned again by every call after a failure */
-	char err[512];
-	char *errbuf; /* the caller's, from opts */
-	size_t errbuf_sz;
-
-	struct sampo_file_header header;
-	uint64_t file_size;
-	int64_t mtime;
-
-	struct attr_entry *attrs;
-	size_t nr_attrs;
-	struct id_table ids;
-	int id_pos, is_pos; /* where ids sit in samples / other records (first attr's) */
-	bool sample_id_all; /* of the first attr */
-
-	struct feature_slot features[SAMPO_FEAT_MAX_BITS];
-
-	uint64_t pos;	   /* source offset of the next record */
-	uint64_t data_end; /* file mode: end of the data section (clamped to the file) */
-	bool data_truncated;
-	uint64_t offset_base; /* subtracted from source offsets for sampo_event.offset */
-
-	union sampo_record *recbuf; /* aligned copy of the current record (64 KiB + 8) */
-	struct sampo_inflate decomp;
-	union sampo_record *pending; /* HEADER_ATTR/FEATURE to apply before the next record */
-
-	struct sampo_ordered_events queue;
-	struct sampo_reader_stats stats;
-
-	unsigned int warned_mmap2_build_id;
-	bool threaded;
-	struct sampo_prefetch *pf; /* threaded mode, once the first record was asked for */
-};
-
-static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...) SAMPO_PRINTF(3, 4);
-static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...)
+int sampo_reader__fail(struct sampo_reader *r, int err, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -203,47 +132,12 @@ static int reader_fail(struct sampo_reader *r, int err, const char *fmt, ...)
 	return err;
 }
 
-static int io_fail(struct sampo_reader *r, int err, uint64_t off)
+int sampo_reader__io_fail(struct sampo_reader *r, int err, uint64_t off)
 {
 	char buf[128];
 
-	return reader_fail(r, err, "read error at offset %#" PRIx64 ": %s", off,
+	return sampo_reader__fail(r, err, "read error at offset %#" PRIx64 ": %s", off,
 			   sampo_strerror(err, buf, sizeof(buf)));
-}
-
-/* Read exactly len bytes at off during open; a short input is truncation. */
-static int reader_read_at(struct sampo_reader *r, uint64_t off, void *dst, size_t len,
-			  const char *what)
-{
-	const uint8_t *p;
-	size_t avail = 0;
-	int err;
-
-	if (r->src.kind == SAMPO_SOURCE_MMAP) {
-		/* random access during open: pread, so the data window is not disturbed */
-		ssize_t n;
-
-		if (off > r->file_size || len > r->file_size - off)
-			goto truncated;
-		n = pread(r->src.fd, dst, len, (off_t)off);
-		if (n < 0)
-			return io_fail(r, -errno, off);
-		if ((size_t)n != len)
-			goto truncated;
-		return 0;
-	}
-	err = sampo_source__get(&r->src, off, len, &p, &avail);
-	if (err < 0)
-		return io_fail(r, err, off);
-	if (err > 0)
-		goto truncated;
-	memcpy(dst, p, len);
-	return 0;
-truncated:
-	return reader_fail(r, -SAMPO_ERR_TRUNCATED,
-			   "%s at offset %#" PRIx64 " (%zu bytes) runs past the end of the file (%" PRIu64
-			   " bytes)",
-			   what, off, len, r->file_size);
 }
 
 static void compute_id_pos(struct sampo_reader *r)
@@ -264,7 +158,7 @@ static void compute_id_pos(struct sampo_reader *r)
 }
 
 /* Take ownership of ids. */
-static int reader_add_attr(struct sampo_reader *r, const void *attr_bytes, size_t attr_len,
+int sampo_reader__add_attr(struct sampo_reader *r, const void *attr_bytes, size_t attr_len,
 			   uint64_t *ids, size_t nr_ids)
 {
 	struct attr_entry *e;
@@ -273,7 +167,7 @@ static int reader_add_attr(struct sampo_reader *r, const void *attr_bytes, size_
 
 	if (r->nr_attrs >= MAX_ATTRS) {
 		free(ids);
-		return reader_fail(r, -SAMPO_ERR_MALFORMED, "more than %u attrs", MAX_ATTRS);
+		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED, "more than %u attrs", MAX_ATTRS);
 	}
 	na = realloc(r->attrs, (r->nr_attrs + 1) * sizeof(*na));
 	if (!na) {
@@ -296,199 +190,6 @@ static int reader_add_attr(struct sampo_reader *r, const void *attr_bytes, size_
 	if (r->nr_attrs == 1)
 		compute_id_pos(r);
 	return 0;
-}
-
-static int reader_read_attrs(struct sampo_reader *r)
-{
-	const struct sampo_file_header *h = &r->header;
-	uint64_t attr_size = h->attr_size, nr;
-	uint8_t entry[4096];
-
-	if (h->attrs.size == 0)
-		return 0;
-	if (attr_size < SAMPO_ATTR_SIZE_VER0 + 16 || attr_size > sizeof(entry) || attr_size % 8)
-		return reader_fail(r, -SAMPO_ERR_MALFORMED,
-				   "header field attr_size at offset 0x10: %" PRIu64
-				   " is not a valid attr entry size",
-				   attr_size);
-	if (h->attrs.size % attr_size)
-		return reader_fail(r, -SAMPO_ERR_MALFORMED,
-				   "attrs section size %" PRIu64 " at offset 0x20 is not a multiple of attr_size %" PRIu64,
-				   h->attrs.size, attr_size);
-	if (h->attrs.offset > r->file_size || h->attrs.size > r->file_size - h->attrs.offset)
-		return reader_fail(r, -SAMPO_ERR_MALFORMED,
-				   "attrs section [%#" PRIx64 ", +%#" PRIx64
-				   ") (header offset 0x18) lies outside the file (%" PRIu64 " bytes)",
-				   h->attrs.offset, h->attrs.size, r->file_size);
-	nr = h->attrs.size / attr_size;
-	if (nr > MAX_ATTRS)
-		return reader_fail(r, -SAMPO_ERR_MALFORMED, "%" PRIu64 " attrs is too many", nr);
-
-	for (uint64_t i = 0; i < nr; i++) {
-		uint64_t off = h->attrs.offset + i * attr_size;
-		size_t asz = (size_t)attr_size - 16;
-		struct sampo_file_section ids_sec;
-		struct sampo_event_attr *attr = (struct sampo_event_attr *)entry;
-		uint32_t declared;
-		uint64_t *ids = NULL;
-		size_t nr_ids;
-		int err;
-
-		memset(entry, 0, sizeof(entry));
-		err = reader_read_at(r, off, entry, (size_t)attr_size, "attr entry");
-		if (err)
-			return err;
-		memcpy(&ids_sec, entry + asz, sizeof(ids_sec));
-		memset(entry + asz, 0, 16);
-		declared = r->swap ? bswap_32(attr->size) : attr->size;
-		if (declared == 0)
-			declared = SAMPO_ATTR_SIZE_VER0;
-		if (declared > asz || declared < SAMPO_ATTR_SIZE_VER0)
-			return reader_fail(r, -SAMPO_ERR_MALFORMED,
-					   "attr %" PRIu64 " at offset %#" PRIx64
-					   ": size field %u does not fit the %zu-byte entry",
-					   i, off, declared, asz);
-		/* bytes past the declared size belong to nobody: keep them zero */
-		memset(entry + declared, 0, sizeof(entry) - declared);
-		if (r->swap) {
-			sampo_attr__swap(attr, declared);
-			ids_sec.offset = bswap_64(ids_sec.offset);
-			ids_sec.size = bswap_64(ids_sec.size);
-		}
-		attr->size = declared;
-		if (ids_sec.size % 8 || ids_sec.offset > r->file_size ||
-		    ids_sec.size > r->file_size - ids_sec.offset || ids_sec.size / 8 > MAX_IDS)
-			return reader_fail(r, -SAMPO_ERR_MALFORMED,
-					   "attr %" PRIu64 " at offset %#" PRIx64
-					   ": ids section [%#" PRIx64 ", +%#" PRIx64 ") lies outside the file (%" PRIu64 " bytes)",
-					   i, off, ids_sec.offset, ids_sec.size, r->file_size);
-		nr_ids = (size_t)(ids_sec.size / 8);
-		if (nr_ids) {
-			ids = malloc(nr_ids * 8);
-			if (!ids)
-				return -ENOMEM;
-			err = reader_read_at(r, ids_sec.offset, ids, nr_ids * 8, "ids array");
-			if (err) {
-				free(ids);
-				return err;
-			}
-			if (r->swap)
-				mem_bswap_64(ids, nr_ids * 8);
-		}
-		err = reader_add_attr(r, entry, declared, ids, nr_ids);
-		if (err)
-			return err;
-	}
-	return 0;
-}
-
-static int reader_read_feature_table(struct sampo_reader *r)
-{
-	uint64_t table = r->header.data.offset + r->header.data.size;
-	uint64_t off = table;
-
-	for (int bit = 0; bit < SAMPO_FEAT_MAX_BITS; bit++) {
-		struct sampo_file_section sec;
-		int err;
-
-		if (!(r->header.adds_features[bit / 64] & (1ULL << (bit % 64))))
-			continue;
-		err = reader_read_at(r, off, &sec, sizeof(sec), "feature table entry");
-		if (err)
-			return err;
-		if (r->swap) {
-			sec.offset = bswap_64(sec.offset);
-			sec.size = bswap_64(sec.size);
-		}
-		if (sec.offset > r->file_size || sec.size > r->file_size - sec.offset)
-			return reader_fail(r, -SAMPO_ERR_MALFORMED,
-					   "feature %s (bit %d) at table offset %#" PRIx64
-					   ": section [%#" PRIx64 ", +%#" PRIx64
-					   ") lies outside the file (%" PRIu64 " bytes)",
-					   sampo_feature__name(bit) ?: "unknown", bit, off, sec.offset,
-					   sec.size, r->file_size);
-		r->features[bit].present = true;
-		r->features[bit].offset = sec.offset;
-		r->features[bit].size = sec.size;
-		off += sizeof(sec);
-	}
-	return 0;
-}
-
-static int reader_read_header(struct sampo_reader *r)
-{
-	struct sampo_file_header *h = &r->header;
-	uint8_t first[16];
-	int err;
-
-	err = reader_read_at(r, 0, first, sizeof(first), "file header");
-	if (err) {
-		if (err == -SAMPO_ERR_TRUNCATED && r->file_size == 0 && r->src.kind != SAMPO_SOURCE_STREAM)
-			return reader_fail(r, -SAMPO_ERR_TRUNCATED, "empty file, not a perf.data file");
-		return err;
-	}
-	memcpy(&h->magic, first, 8);
-	memcpy(&h->size, first + 8, 8);
-	if (h->magic == SAMPO_MAGIC2_SWAPPED) {
-		r->swap = true;
-	} else if (h->magic != SAMPO_MAGIC2) {
-		if (!memcmp(first, "PERFFILE", 8))
-			return reader_fail(r, -SAMPO_ERR_UNSUPPORTED,
-					   "perf.data version 1 (magic PERFFILE) is not supported");
-		return reader_fail(r, -SAMPO_ERR_BAD_MAGIC,
-				   "bad magic at offset 0: not a perf.data file (expected PERFILE2)");
-	}
-	if (r->swap) {
-		h->magic = SAMPO_MAGIC2;
-		h->size = bswap_64(h->size);
-	}
-	if (h->size == sizeof(struct sampo_pipe_file_header)) {
-		r->pipe = true;
-		r->pos = 16;
-		r->offset_base = 16;
-		return 0;
-	}
-	if (h->size != sizeof(*h))
-		return reader_fail(r, -SAMPO_ERR_MALFORMED,
-				   "header size field at offset 0x8 is %" PRIu64 ", expected 104 or 16",
-				   h->size);
-	if (r->src.kind == SAMPO_SOURCE_STREAM)
-		return reader_fail(r, -SAMPO_ERR_UNSUPPORTED,
-				   "a file-mode perf.data (header size 104) cannot be read from a "
-				   "pipe; pass it with -i FILE");
-	err = reader_read_at(r, 0, h, sizeof(*h), "file header");
-	if (err)
-		return err;
-	if (r->swap) {
-		h->magic = SAMPO_MAGIC2;
-		h->size = bswap_64(h->size);
-		h->attr_size = bswap_64(h->attr_size);
-		h->attrs.offset = bswap_64(h->attrs.offset);
-		h->attrs.size = bswap_64(h->attrs.size);
-		h->data.offset = bswap_64(h->data.offset);
-		h->data.size = bswap_64(h->data.size);
-		h->event_types.offset = bswap_64(h->event_types.offset);
-		h->event_types.size = bswap_64(h->event_types.size);
-		for (int i = 0; i < 4; i++)
-			h->adds_features[i] = bswap_64(h->adds_features[i]);
-	}
-	err = reader_read_attrs(r);
-	if (err)
-		return err;
-	if (h->data.offset > r->file_size)
-		return reader_fail(r, -SAMPO_ERR_MALFORMED,
-				   "data section offset %#" PRIx64
-				   " (header offset 0x28) lies past the end of the file (%" PRIu64 " bytes)",
-				   h->data.offset, r->file_size);
-	r->pos = h->data.offset;
-	r->data_end = h->data.offset + h->data.size;
-	if (h->data.size > r->file_size - h->data.offset) {
-		/* a cut file: read what is there, then say where it ends */
-		r->data_end = r->file_size;
-		r->data_truncated = true;
-		return 0;
-	}
-	return reader_read_feature_table(r);
 }
 
 static int reader_init(struct sampo_reader *r, const char *name,
@@ -514,11 +215,11 @@ static int reader_init(struct sampo_reader *r, const char *name,
 
 static int reader_finish_open(struct sampo_reader *r, struct sampo_reader **ret_reader)
 {
-	int err = reader_read_header(r);
+	int err = sampo_reader__read_header(r);
 
 	if (err) {
 		if (err == -ENOMEM && r->state != ST_FAILED)
-			reader_fail(r, err, "out of memory");
+			sampo_reader__fail(r, err, "out of memory");
 		sampo_reader__close(r);
 		return err;
 	}
@@ -680,11 +381,11 @@ static void apply_pending(struct sampo_reader *r)
 		uint64_t *ids = nr_ids ? malloc(nr_ids * 8) : NULL;
 
 		if (nr_ids && !ids) {
-			reader_fail(r, -ENOMEM, "out of memory");
+			sampo_reader__fail(r, -ENOMEM, "out of memory");
 		} else {
 			if (nr_ids)
 				memcpy(ids, (uint8_t *)&rec->attr.attr + asz, nr_ids * 8);
-			(void)reader_add_attr(r, &rec->attr.attr, asz, ids, nr_ids);
+			(void)sampo_reader__add_attr(r, &rec->attr.attr, asz, ids, nr_ids);
 		}
 	} else if (rec->header.type == SAMPO_RECORD_HEADER_FEATURE) {
 		uint64_t feat = rec->feature.feat_id;
@@ -761,7 +462,7 @@ static int take_record(struct sampo_reader *r, const uint8_t *p, size_t size, ui
 	}
 	err = sampo_record__validate(rec, why, sizeof(why));
 	if (err)
-		return reader_fail(r, err, "%s record at offset %#" PRIx64 "%s: %s",
+		return sampo_reader__fail(r, err, "%s record at offset %#" PRIx64 "%s: %s",
 				   sampo_record__name(rec->header.type), where,
 				   from_decomp ? " (inflated from a COMPRESSED record)" : "", why);
 	*out = rec;
@@ -787,7 +488,7 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			       sizeof(size16));
 			size = r->swap ? bswap_16(size16) : size16;
 			if (size < 8)
-				return reader_fail(r, -SAMPO_ERR_MALFORMED,
+				return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
 						   "record in the COMPRESSED data at offset %#" PRIx64
 						   ": size %zu is smaller than the 8-byte header",
 						   d->offset, size);
@@ -803,7 +504,7 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 
 		if (!r->pipe && r->pos >= r->data_end) {
 			if (r->data_truncated)
-				return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+				return sampo_reader__fail(r, -SAMPO_ERR_TRUNCATED,
 						   "truncated: the data section should end at %#" PRIx64
 						   " but the file ends at %#" PRIx64,
 						   r->header.data.offset + r->header.data.size,
@@ -813,30 +514,30 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 		where = r->pos;
 		err = sampo_source__get(&r->src, where, 8, &p, &avail);
 		if (err < 0)
-			return io_fail(r, err, where);
+			return sampo_reader__io_fail(r, err, where);
 		if (err > 0) {
 			if (avail == 0 && r->pipe)
 				return 0; /* a stream ends between records */
-			return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+			return sampo_reader__fail(r, -SAMPO_ERR_TRUNCATED,
 					   "record header at offset %#" PRIx64 " is cut off: only %zu of 8 bytes",
 					   where, avail);
 		}
 		memcpy(&size16, p + 6, 2);
 		size = r->swap ? bswap_16(size16) : size16;
 		if (size < 8)
-			return reader_fail(r, -SAMPO_ERR_MALFORMED,
+			return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
 					   "record at offset %#" PRIx64
 					   ": size %zu is smaller than the 8-byte header",
 					   where, size);
 		if (!r->pipe && size > r->data_end - where)
-			return reader_fail(r, r->data_truncated ? -SAMPO_ERR_TRUNCATED : -SAMPO_ERR_MALFORMED,
+			return sampo_reader__fail(r, r->data_truncated ? -SAMPO_ERR_TRUNCATED : -SAMPO_ERR_MALFORMED,
 					   "record at offset %#" PRIx64 " of size %#zx runs past the end of the %s (%#" PRIx64 ")",
 					   where, size, r->data_truncated ? "file" : "data section", r->data_end);
 		err = sampo_source__get(&r->src, where, size, &p, &avail);
 		if (err < 0)
-			return io_fail(r, err, where);
+			return sampo_reader__io_fail(r, err, where);
 		if (err > 0)
-			return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+			return sampo_reader__fail(r, -SAMPO_ERR_TRUNCATED,
 					   "record at offset %#" PRIx64 " of size %#zx is cut off after %zu bytes",
 					   where, size, avail);
 		r->pos += size;
@@ -862,7 +563,7 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			}
 			err = sampo_inflate__feed(d, data, len, where, why, sizeof(why));
 			if (err)
-				return reader_fail(r, err, "%s", why);
+				return sampo_reader__fail(r, err, "%s", why);
 			continue; /* not handed out: its records are */
 		}
 		case SAMPO_RECORD_HEADER_TRACING_DATA:
@@ -877,16 +578,16 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 				*out = r->recbuf;
 			}
 			if (!r->pipe && extra > r->data_end - r->pos)
-				return reader_fail(r, -SAMPO_ERR_MALFORMED,
+				return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
 						   "%s record at offset %#" PRIx64 ": payload of %" PRIu64
 						   " bytes runs past the end of the data section",
 						   sampo_record__name((*out)->header.type), where, extra);
 			if (extra <= SAMPO_SOURCE_WINDOW) {
 				err = sampo_source__get(&r->src, r->pos, (size_t)extra, &p, &avail);
 				if (err < 0)
-					return io_fail(r, err, r->pos);
+					return sampo_reader__io_fail(r, err, r->pos);
 				if (err > 0)
-					return reader_fail(r, -SAMPO_ERR_TRUNCATED,
+					return sampo_reader__fail(r, -SAMPO_ERR_TRUNCATED,
 							   "%s payload at offset %#" PRIx64 " is cut off",
 							   sampo_record__name((*out)->header.type), r->pos);
 				*payload = p;
@@ -926,7 +627,7 @@ static int decode_event(struct sampo_reader *r, union sampo_record *rec, struct 
 		return 0;
 	err = sampo_sample__parse(&r->attrs[ev->attr_idx].attr, rec, r->swap, &ev->sample);
 	if (err)
-		return reader_fail(r, err,
+		return sampo_reader__fail(r, err,
 				   "%s record at offset %#" PRIx64 ": sample fields of sample_type %#" PRIx64
 				   " run past the end of the %u-byte record",
 				   sampo_record__name(type), ev->offset,
@@ -986,7 +687,7 @@ int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 	}
 	ret = sampo_prefetch__next(r->pf, ev);
 	if (ret == -ENOMEM && r->state != ST_FAILED)
-		return reader_fail(r, ret, "out of memory reading ahead");
+		return sampo_reader__fail(r, ret, "out of memory reading ahead");
 	return ret;
 }
 
@@ -1052,7 +753,7 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 		    rec->header.type == SAMPO_RECORD_HEADER_FEATURE) {
 			r->pending = malloc(rec->header.size);
 			if (!r->pending)
-				return reader_fail(r, -ENOMEM, "out of memory");
+				return sampo_reader__fail(r, -ENOMEM, "out of memory");
 			memcpy(r->pending, rec, rec->header.size);
 		}
 		if (!r->ordered)
@@ -1070,7 +771,7 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 			r->stats.nr_out_of_order++;
 		err = sampo_ordered_events__queue(q, rec, time, ev->offset, ev->decompressed);
 		if (err)
-			return reader_fail(r, err, "out of memory queueing records");
+			return sampo_reader__fail(r, err, "out of memory queueing records");
 	}
 }
 
@@ -1166,7 +867,7 @@ int sampo_reader__feature(struct sampo_reader *r, int feat, const void **data, s
 		copy = malloc(f->size ? (size_t)f->size : 1);
 		if (!copy)
 			return -ENOMEM;
-		err = reader_read_at(r, f->offset, copy, (size_t)f->size, "feature section");
+		err = sampo_reader__read_at(r, f->offset, copy, (size_t)f->size, "feature section");
 		if (err) {
 			free(copy);
 			return err;

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * reader-header.c - what sampo_reader__open() reads before the first record:
+ * the file header (byte order, file or pipe mode), the attrs with their ids
+ * and the feature table, each checked against the file's size so that a
+ * malformed file fails at open with the offset of the bad field.
+ *
+ * It is apart from reader.c because it runs once per file, with random
+ * access (pread, so the data window is not disturbed), while reader.c walks
+ * the data section record by record. The attrs it reads go through
+ * sampo_reader__add_attr() in reader.c, as the pipe's HEADER_ATTR records do.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sampo/reader.h>
+#include "internal/reader.h"
+#include "internal/record.h"
+#include "internal/util.h"
+
+#define MAX_IDS (1U << 24)	      /* ids per attr */
+
+/* Read exactly len bytes at off during open; a short input is truncation. */
+int sampo_reader__read_at(struct sampo_reader *r, uint64_t off, void *dst, size_t len,
+			  const char *what)
+{
+	const uint8_t *p;
+	size_t avail = 0;
+	int err;
+
+	if (r->src.kind == SAMPO_SOURCE_MMAP) {
+		/* random access during open: pread, so the data window is not disturbed */
+		ssize_t n;
+
+		if (off > r->file_size || len > r->file_size - off)
+			goto truncated;
+		n = pread(r->src.fd, dst, len, (off_t)off);
+		if (n < 0)
+			return sampo_reader__io_fail(r, -errno, off);
+		if ((size_t)n != len)
+			goto truncated;
+		return 0;
+	}
+	err = sampo_source__get(&r->src, off, len, &p, &avail);
+	if (err < 0)
+		return sampo_reader__io_fail(r, err, off);
+	if (err > 0)
+		goto truncated;
+	memcpy(dst, p, len);
+	return 0;
+truncated:
+	return sampo_reader__fail(r, -SAMPO_ERR_TRUNCATED,
+			   "%s at offset %#" PRIx64 " (%zu bytes) runs past the end of the file (%" PRIu64
+			   " bytes)",
+			   what, off, len, r->file_size);
+}
+
+static int reader_read_attrs(struct sampo_reader *r)
+{
+	const struct sampo_file_header *h = &r->header;
+	uint64_t attr_size = h->attr_size, nr;
+	uint8_t entry[4096];
+
+	if (h->attrs.size == 0)
+		return 0;
+	if (attr_size < SAMPO_ATTR_SIZE_VER0 + 16 || attr_size > sizeof(entry) || attr_size % 8)
+		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+				   "header field attr_size at offset 0x10: %" PRIu64
+				   " is not a valid attr entry size",
+				   attr_size);
+	if (h->attrs.size % attr_size)
+		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+				   "attrs section size %" PRIu64 " at offset 0x20 is not a multiple of attr_size %" PRIu64,
+				   h->attrs.size, attr_size);
+	if (h->attrs.offset > r->file_size || h->attrs.size > r->file_size - h->attrs.offset)
+		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+				   "attrs section [%#" PRIx64 ", +%#" PRIx64
+				   ") (header offset 0x18) lies outside the file (%" PRIu64 " bytes)",
+				   h->attrs.offset, h->attrs.size, r->file_size);
+	nr = h->attrs.size / attr_size;
+	if (nr > MAX_ATTRS)
+		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED, "%" PRIu64 " attrs is too many", nr);
+
+	for (uint64_t i = 0; i < nr; i++) {
+		uint64_t off = h->attrs.offset + i * attr_size;
+		size_t asz = (size_t)attr_size - 16;
+		struct sampo_file_section ids_sec;
+		struct sampo_event_attr *attr = (struct sampo_event_attr *)entry;
+		uint32_t declared;
+		uint64_t *ids = NULL;
+		size_t nr_ids;
+		int err;
+
+		memset(entry, 0, sizeof(entry));
+		err = sampo_reader__read_at(r, off, entry, (size_t)attr_size, "attr entry");
+		if (err)
+			return err;
+		memcpy(&ids_sec, entry + asz, sizeof(ids_sec));
+		memset(entry + asz, 0, 16);
+		declared = r->swap ? bswap_32(attr->size) : attr->size;
+		if (declared == 0)
+			declared = SAMPO_ATTR_SIZE_VER0;
+		if (declared > asz || declared < SAMPO_ATTR_SIZE_VER0)
+			return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+					   "attr %" PRIu64 " at offset %#" PRIx64
+					   ": size field %u does not fit the %zu-byte entry",
+					   i, off, declared, asz);
+		/* bytes past the declared size belong to nobody: keep them zero */
+		memset(entry + declared, 0, sizeof(entry) - declared);
+		if (r->swap) {
+			sampo_attr__swap(attr, declared);
+			ids_sec.offset = bswap_64(ids_sec.offset);
+			ids_sec.size = bswap_64(ids_sec.size);
+		}
+		attr->size = declared;
+		if (ids_sec.size % 8 || ids_sec.offset > r->file_size ||
+		    ids_sec.size > r->file_size - ids_sec.offset || ids_sec.size / 8 > MAX_IDS)
+			return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+					   "attr %" PRIu64 " at offset %#" PRIx64
+					   ": ids section [%#" PRIx64 ", +%#" PRIx64 ") lies outside the file (%" PRIu64 " bytes)",
+					   i, off, ids_sec.offset, ids_sec.size, r->file_size);
+		nr_ids = (size_t)(ids_sec.size / 8);
+		if (nr_ids) {
+			ids = malloc(nr_ids * 8);
+			if (!ids)
+				return -ENOMEM;
+			err = sampo_reader__read_at(r, ids_sec.offset, ids, nr_ids * 8, "ids array");
+			if (err) {
+				free(ids);
+				return err;
+			}
+			if (r->swap)
+				mem_bswap_64(ids, nr_ids * 8);
+		}
+		err = sampo_reader__add_attr(r, entry, declared, ids, nr_ids);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+static int reader_read_feature_table(struct sampo_reader *r)
+{
+	uint64_t table = r->header.data.offset + r->header.data.size;
+	uint64_t off = table;
+
+	for (int bit = 0; bit < SAMPO_FEAT_MAX_BITS; bit++) {
+		struct sampo_file_section sec;
+		int err;
+
+		if (!(r->header.adds_features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		err = sampo_reader__read_at(r, off, &sec, sizeof(sec), "feature table entry");
+		if (err)
+			return err;
+		if (r->swap) {
+			sec.offset = bswap_64(sec.offset);
+			sec.size = bswap_64(sec.size);
+		}
+		if (sec.offset > r->file_size || sec.size > r->file_size - sec.offset)
+			return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+					   "feature %s (bit %d) at table offset %#" PRIx64
+					   ": section [%#" PRIx64 ", +%#" PRIx64
+					   ") lies outside the file (%" PRIu64 " bytes)",
+					   sampo_feature__name(bit) ?: "unknown", bit, off, sec.offset,
+					   sec.size, r->file_size);
+		r->features[bit].present = true;
+		r->features[bit].offset = sec.offset;
+		r->features[bit].size = sec.size;
+		off += sizeof(sec);
+	}
+	return 0;
+}
+
+int sampo_reader__read_header(struct sampo_reader *r)
+{
+	struct sampo_file_header *h = &r->header;
+	uint8_t first[16];
+	int err;
+
+	err = sampo_reader__read_at(r, 0, first, sizeof(first), "file header");
+	if (err) {
+		if (err == -SAMPO_ERR_TRUNCATED && r->file_size == 0 && r->src.kind != SAMPO_SOURCE_STREAM)
+			return sampo_reader__fail(r, -SAMPO_ERR_TRUNCATED, "empty file, not a perf.data file");
+		return err;
+	}
+	memcpy(&h->magic, first, 8);
+	memcpy(&h->size, first + 8, 8);
+	if (h->magic == SAMPO_MAGIC2_SWAPPED) {
+		r->swap = true;
+	} else if (h->magic != SAMPO_MAGIC2) {
+		if (!memcmp(first, "PERFFILE", 8))
+			return sampo_reader__fail(r, -SAMPO_ERR_UNSUPPORTED,
+					   "perf.data version 1 (magic PERFFILE) is not supported");
+		return sampo_reader__fail(r, -SAMPO_ERR_BAD_MAGIC,
+				   "bad magic at offset 0: not a perf.data file (expected PERFILE2)");
+	}
+	if (r->swap) {
+		h->magic = SAMPO_MAGIC2;
+		h->size = bswap_64(h->size);
+	}
+	if (h->size == sizeof(struct sampo_pipe_file_header)) {
+		r->pipe = true;
+		r->pos = 16;
+		r->offset_base = 16;
+		return 0;
+	}
+	if (h->size != sizeof(*h))
+		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+				   "header size field at offset 0x8 is %" PRIu64 ", expected 104 or 16",
+				   h->size);
+	if (r->src.kind == SAMPO_SOURCE_STREAM)
+		return sampo_reader__fail(r, -SAMPO_ERR_UNSUPPORTED,
+				   "a file-mode perf.data (header size 104) cannot be read from a "
+				   "pipe; pass it with -i FILE");
+	err = sampo_reader__read_at(r, 0, h, sizeof(*h), "file header");
+	if (err)
+		return err;
+	if (r->swap) {
+		h->magic = SAMPO_MAGIC2;
+		h->size = bswap_64(h->size);
+		h->attr_size = bswap_64(h->attr_size);
+		h->attrs.offset = bswap_64(h->attrs.offset);
+		h->attrs.size = bswap_64(h->attrs.size);
+		h->data.offset = bswap_64(h->data.offset);
+		h->data.size = bswap_64(h->data.size);
+		h->event_types.offset = bswap_64(h->event_types.offset);
+		h->event_types.size = bswap_64(h->event_types.size);
+		for (int i = 0; i < 4; i++)
+			h->adds_features[i] = bswap_64(h->adds_features[i]);
+	}
+	err = reader_read_attrs(r);
+	if (err)
+		return err;
+	if (h->data.offset > r->file_size)
+		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+				   "data section offset %#" PRIx64
+				   " (header offset 0x28) lies past the end of the file (%" PRIu64 " bytes)",
+				   h->data.offset, r->file_size);
+	r->pos = h->data.offset;
+	r->data_end = h->data.offset + h->data.size;
+	if (h->data.size > r->file_size - h->data.offset) {
+		/* a cut file: read what is there, then say where it ends */
+		r->data_end = r->file_size;
+		r->data_truncated = true;
+		return 0;
+	}
+	return reader_read_feature_table(r);
+}
