@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* fixture.c - see fixture.h */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -129,4 +130,13 @@ void img_attr(struct img *im, uint32_t type, uint64_t config, uint64_t sample_ty
 		img_u8(im, im->big_endian ? reverse_bits(b) : b);
 	}
 	img_zeros(im, 128 - 48);
+}
+
+int fixture_remove_tree(const char *dir)
+{
+	char cmd[4200];
+
+	if ((size_t)snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir) >= sizeof(cmd))
+		return -1;
+	return system(cmd) == 0 ? 0 : -1;
 }

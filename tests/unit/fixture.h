@@ -42,4 +42,7 @@ void img_end_record(struct img *im, size_t start);
 void img_attr(struct img *im, uint32_t type, uint64_t config, uint64_t sample_type,
 	      uint64_t flags);
 
+/* remove a test's scratch directory and all below it: 0, or -1 (a group teardown's result) */
+int fixture_remove_tree(const char *dir);
+
 #endif

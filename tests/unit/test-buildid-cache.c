@@ -29,6 +29,8 @@
 #include <sampo/buildid-cache.h>
 #include <sampo/common.h>
 
+#include "fixture.h"
+
 #define BID "4a5a9b0affb66c437abcd455d2738af879985fa9"
 
 static char root[256];
@@ -65,11 +67,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fixture_remove_tree(root);
 }
 
 static void test_buildid_cache__dir_choice(void **state)

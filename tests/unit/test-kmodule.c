@@ -28,6 +28,8 @@
 #include <sampo/symbol.h>
 #include "internal/kmodule.h"
 
+#include "fixture.h"
+
 /* ---- a relocatable object by hand --------------------------------------------------------- */
 
 struct sec {
@@ -189,11 +191,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return fixture_remove_tree(dir);
 }
 
 static void write_file(const char *path, const void *buf, size_t len)

@@ -21,6 +21,8 @@
 #include <sampo/event.h>
 #include <sampo/parse-events.h>
 
+#include "fixture.h"
+
 static char root[] = "/tmp/sampo-test-parse-events.XXXXXX";
 
 static struct sampo_event_spec parse_ok(const char *str)
@@ -304,11 +306,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fixture_remove_tree(root);
 }
 
 int main(void)

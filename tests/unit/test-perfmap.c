@@ -23,6 +23,8 @@
 #include <sampo/symbol.h>
 #include "internal/symbol.h"
 
+#include "fixture.h"
+
 static const char good_map[] = "7f0000001000 40 Interpreter\n"
 			       "7f0000001040 100 LazyCompile:~foo /tmp/a.js:1\n"
 			       "7f0000002000 8 stub\n";
@@ -95,11 +97,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
-	return system(cmd) == 0 ? 0 : -1;
+	return fixture_remove_tree(dir);
 }
 
 static void write_map(const char *path)

@@ -20,6 +20,8 @@
 
 #include <sampo/proc-modules.h>
 
+#include "fixture.h"
+
 static char root[] = "/tmp/sampo-test-proc-modules.XXXXXX";
 
 static const char text[] =
@@ -202,11 +204,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fixture_remove_tree(root);
 }
 
 int main(void)

@@ -21,6 +21,8 @@
 #include <sampo/recover.h>
 #include <sampo/writer.h>
 
+#include "fixture.h"
+
 static char tmpdir[] = "/tmp/sampo-recover-XXXXXX";
 
 static int setup(void **state)
@@ -31,11 +33,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[128];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmpdir);
-	return system(cmd) == 0 ? 0 : -1;
+	return fixture_remove_tree(tmpdir);
 }
 
 /*

@@ -20,6 +20,8 @@
 
 #include <sampo/target.h>
 
+#include "fixture.h"
+
 static char root[] = "/tmp/sampo-test-target.XXXXXX";
 
 static void put(const char *rel, const char *text)
@@ -244,11 +246,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-	char cmd[300];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return fixture_remove_tree(root);
 }
 
 int main(void)
