@@ -13,6 +13,9 @@
 #	make fuzz-run	run each fuzz target for FUZZ_TIME seconds (default 60)
 #	make bench	build and run the benchmarks against perf (bench/run-all.sh)
 #	make deps	only install the missing packages
+#	make install	build and install under $(PREFIX) (default /usr/local; DESTDIR=
+#			for packaging): bin/sampo, libsampo, headers, sampo.pc, man pages
+#	make uninstall	remove what make install put there
 #	make clean	remove the build directories of this Makefile and demo output
 #	make check-kernel  score kernel/module symbols on a real KASLR kernel under qemu
 #			(downloads ~300 MB once, minutes; QK_OUT=DIR, QK_ARGS=--reuse)
@@ -23,11 +26,13 @@ FUZZDIR ?= build-fuzz
 SANITIZE_CC ?= gcc
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
+PREFIX ?= /usr/local
 
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 
-.PHONY: all help deps build test asan check demo fuzz fuzz-run bench clean check-kernel
+.PHONY: all help deps build test asan check demo fuzz fuzz-run bench clean check-kernel install \
+	uninstall
 
 all: build
 
@@ -79,8 +84,15 @@ fuzz-run: fuzz
 bench: build
 	@BUILDDIR=$(BUILDDIR) bench/run-all.sh
 
+install:
+	@DESTDIR=$(DESTDIR) scripts/install.sh install $(BUILDDIR) $(PREFIX)
+
+uninstall:
+	@DESTDIR=$(DESTDIR) scripts/install.sh uninstall $(BUILDDIR)
+
 check-kernel: build
 	@BUILDDIR=$(BUILDDIR) scripts/check-kernel.sh $(QK_ARGS)
 
 clean:
-	rm -rf $(BUILDDIR) $(ASANDIR) $(FUZZDIR) demo/perf.data demo/perf.data.old
+	rm -rf $(BUILDDIR) $(ASANDIR) $(FUZZDIR) demo/perf.data demo/perf.data.old \
+		demo/flamegraph.html

@@ -14,10 +14,12 @@ packages="
 	make git meson ninja-build pkg-config gcc clang libclang-rt-14-dev
 	libelf-dev libdw-dev libdebuginfod-dev libzstd-dev liblzma-dev zlib1g-dev
 	libcmocka-dev linux-perf zstd xz-utils bzip2 python3 binutils time
+	pandoc man-db
 "
 # libclang-rt-14-dev: libFuzzer runtime (libclang_rt.fuzzer-x86_64.a) for make fuzz
 # linux-perf: the reference implementation the tests compare against
 # time: GNU time, peak memory in make bench
+# pandoc: turns docs/sampo*.md into the man pages; man-db: t6701 reads them with man
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian system; install the equivalents of:" $packages >&2

@@ -31,6 +31,22 @@ export LD_LIBRARY_PATH=${so%/*}
 ldd "$tmpdir/count-records" >"$tmpdir/ldd" || die "ldd failed on the example"
 grep -q "${so%/*}/libsampo.so" "$tmpdir/ldd" || die "the example is not linked to the installed libsampo.so"
 
+# the same example against the installed static library: pkg-config --static
+# adds the private dependencies, -Bstatic picks libsampo.a over the .so
+static_flags=$(pkg-config --cflags --libs --static sampo | sed 's/-lsampo\b/-Wl,-Bstatic -lsampo -Wl,-Bdynamic/') ||
+	die "pkg-config --static cannot resolve sampo"
+grep -q libasan "$tmpdir/ldd-so" && static_flags="$static_flags -fsanitize=address,undefined"
+"$cc" -std=c11 -Wall -Werror "$SAMPO_SRCDIR/examples/count-records.c" $static_flags \
+	-o "$tmpdir/count-records-static" || die "the example does not build against the installed libsampo.a"
+ldd "$tmpdir/count-records-static" >"$tmpdir/ldd-static" || die "ldd failed on the static example"
+! grep -q libsampo "$tmpdir/ldd-static" || die "the static example still needs libsampo.so"
+"$tmpdir/count-records-static" "$SAMPO_SRCDIR/README.md" >/dev/null 2>&1 &&
+	die "the static example accepted a file that is not perf.data"
+"$SAMPO_BUILDDIR/tests/tools/mkperfdata" --samples 7 -o "$tmpdir/static.data" >/dev/null ||
+	die "mkperfdata failed"
+env -u LD_LIBRARY_PATH "$tmpdir/count-records-static" "$tmpdir/static.data" | grep -q '^SAMPLE 7$' ||
+	die "the static example does not count the 7 samples"
+
 # files sampo's writer made (these run without ../shared): the counts are
 # what mkperfdata says it wrote
 for mode in --little-endian --big-endian --pipe; do

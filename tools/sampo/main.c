@@ -94,7 +94,8 @@ static void print_main_usage(FILE *fp)
 	      "   --version        print the version\n"
 	      "   -v, --verbose    print more library messages (repeat for debug)\n"
 	      "   --list-cmds      print the command names, one per line\n"
-	      "\nSee 'sampo help <command>' or 'sampo <command> -h' for a command's options.\n",
+	      "\nSee 'sampo help <command>' or 'sampo <command> -h' for a command's options,\n"
+	      "'man sampo-<command>' for its manual page and 'man sampo' for this one.\n",
 	      fp);
 }
 
