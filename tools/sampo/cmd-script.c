@@ -42,6 +42,7 @@
 #include "cli.h"
 #include "options.h"
 #include "outbuf.h"
+#include "resolve.h"
 
 #define PERF_CONTEXT_MAX     ((uint64_t)-4095)
 #define PERF_CONTEXT_HV	     ((uint64_t)-32)
@@ -290,27 +291,15 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 	const char *module = NULL;
 	uint64_t off = 0; /* @addr - the start of sym, both in the symbol table's addresses */
 
-	if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))) && !map &&
-	    (addr >> 63)) {
-		/* a kernel address no map covers: a module's init code, or a module
-		 * loaded after the maps were written; the section maps may place it */
-		sym = sampo_symbolizer__find_unmapped(
-			sampo_symbolizer__for_machine(ctx->symbolizer, ctx->sample_machine), addr,
-			&module);
-		if (sym && !module) { /* the kernel's own code past its map */
-			map = sampo_machine__kernel_map(ctx->sample_machine);
-			sym = sampo_symbolizer__find_offset(ctx->symbolizer, map, addr, &off);
-		} else if (sym) { /* section maps and kallsyms keep sampled addresses */
-			off = addr - sampo_symbol__start(sym);
-		}
-	} else if ((fields & ((1u << F_SYM) | (1u << F_SYMOFF))) && map) {
-		/*
-		 * The offset is the library's (address - start of the symbol it
-		 * returns), never guessed from the addresses around: with nested
-		 * or overlapping symbols the run of addresses naming a symbol is
-		 * not one range.
-		 */
-		sym = sampo_symbolizer__find_offset(ctx->symbolizer, map, addr, &off);
+	if (fields & ((1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))) {
+		struct cli_frame fr;
+
+		cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, addr,
+				  fields & ((1u << F_SYM) | (1u << F_SYMOFF)), &fr);
+		map = fr.map;
+		sym = fr.sym;
+		off = fr.symoff;
+		module = fr.module;
 	}
 	if (fields & (1u << F_SYM)) {
 		ob_putc(ob, ' ');

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * resolve.c - one sampled address to its map, symbol and offset, as the
+ * sample printers show it (see resolve.h)
+ *
+ * The offset is always the library's (address - start of the symbol it
+ * returns), never guessed from the addresses around: with nested or
+ * overlapping symbols the run of addresses naming a symbol is not one range.
+ */
+#include <sampo/machine.h>
+#include <sampo/symbol.h>
+#include <sampo/symbolizer.h>
+
+#include "resolve.h"
+
+void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine *machine,
+		       struct sampo_map *map, uint64_t addr, bool want_sym, struct cli_frame *ret)
+{
+	*ret = (struct cli_frame){ .map = map };
+	if (!map && (addr >> 63)) {
+		const char *module = NULL;
+		const struct sampo_symbol *sym = sampo_symbolizer__find_unmapped(
+			sampo_symbolizer__for_machine(symbolizer, machine), addr, &module);
+
+		if (sym && !module) { /* the kernel's own code past its map */
+			ret->map = sampo_machine__kernel_map(machine);
+			ret->sym = sampo_symbolizer__find_offset(symbolizer, ret->map, addr,
+								 &ret->symoff);
+		} else if (sym) { /* section maps and kallsyms keep sampled addresses */
+			ret->sym = sym;
+			ret->module = module;
+			ret->symoff = addr - sampo_symbol__start(sym);
+		}
+	} else if (want_sym && map) {
+		ret->sym = sampo_symbolizer__find_offset(symbolizer, map, addr, &ret->symoff);
+	}
+}
