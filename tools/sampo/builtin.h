@@ -4,6 +4,7 @@
 #define SAMPO_BUILTIN_H
 
 int cmd_buildid_list(int argc, const char **argv);
+int cmd_data(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
 int cmd_header(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);

@@ -52,6 +52,7 @@ static int cmd_help(int argc, const char **argv);
 /* sorted by name */
 static const struct cmd_struct commands[] = {
 	{ "buildid-list", cmd_buildid_list, 0, "list the build-ids in a perf.data file" },
+	{ "data", cmd_data, 0, "convert a perf.data file to JSON (perf data convert)" },
 	{ "dump", cmd_dump, 0, "print every record of a perf.data file (perf report -D)" },
 	{ "header", cmd_header, 0,
 	  "print the header of a perf.data file (perf report --header-only)" },
