@@ -26,6 +26,7 @@
 #include <sampo/modsections.h>
 #include <sampo/parse-events.h>
 #include <sampo/proc-modules.h>
+#include <sampo/profile.h>
 #include <sampo/reader.h>
 #include <sampo/record.h>
 #include <sampo/recover.h>

@@ -32,6 +32,7 @@
 #include "cli.h"
 #include "options.h"
 #include "progress.h"
+#include "report-hosts.h"
 
 static const char *const report_usage[] = {
 	"sampo report [<options>]",
@@ -50,7 +51,10 @@ struct word_list {
 
 struct report_ctx {
 	/* options */
-	const char *input;
+	const char *input;    /* the first -i */
+	const char **inputs; /* every -i, for a report of several files */
+	size_t nr_inputs;
+	int threads;
 	const char *sort;
 	const char *call_graph;
 	const char *vmlinux;
@@ -516,8 +520,92 @@ static int print_report(struct report_ctx *ctx)
 	return 0;
 }
 
+/* -i may be repeated: several files, one report (report-hosts.c) */
+static int add_input(const struct option *opt, const char *arg, bool unset)
+{
+	struct report_ctx *ctx = opt->value;
+	const char **inputs;
+
+	if (unset)
+		return -1;
+	inputs = realloc(ctx->inputs, (ctx->nr_inputs + 1) * sizeof(*inputs));
+	if (!inputs)
+		return -1;
+	ctx->inputs = inputs;
+	inputs[ctx->nr_inputs++] = arg;
+	if (!ctx->input)
+		ctx->input = arg;
+	return 0;
+}
+
+static bool sorts_by_host(const char *sort)
+{
+	const char *p = sort;
+
+	while (p && *p) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 4 && !strncmp(p, "host", 4))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/*
+ * More than one -i, or --sort host: the files are read each in a session of
+ * its own, with its own kernel and build-ids, and summed (report-hosts.c).
+ */
+static int report_several(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
+{
+	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
+		   .kallsyms = ctx->kallsyms, .force = ctx->force);
+	struct report_hosts_args args = {
+		.inputs = ctx->inputs,
+		.nr_inputs = ctx->nr_inputs,
+		.hists = hopts,
+		.symbolizer = &sopts,
+		.nr_threads = ctx->threads > 0 ? (unsigned int)ctx->threads : 0,
+		.show_nr_samples = ctx->show_nr_samples,
+		.after_read = release_warnings,
+	};
+	const char *sort = ctx->sort;
+	int err;
+
+	if (ctx->guest)
+		return cli_err(-EINVAL, "--guest cannot be used with several inputs");
+	if (ctx->call_graph || ctx->inverted)
+		return cli_err(-EINVAL, "a report of several inputs has no call graphs");
+	err = report_hosts_parse_sort(sort, args.keys, &args.nr_keys);
+	if (err)
+		return err;
+	ctx->sort = NULL; /* the library's keys are comm,dso,sym for each file */
+	err = parse_hists_lists(ctx, hopts);
+	if (err)
+		return err;
+	/* self periods unless --children: every file must count the same way */
+	hopts->children = args.children = ctx->children > 0;
+	hopts->callchain = hopts->children;
+	hopts->no_graph = true;
+	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
+	hopts->show_nr_samples = ctx->show_nr_samples;
+	if (ctx->percent_limit &&
+	    parse_percent(ctx->percent_limit, &args.percent_limit))
+		return usage_error(report_usage, NULL, "invalid --percent-limit '%s'",
+				   ctx->percent_limit);
+	for (size_t i = 0; i < ctx->nr_inputs; i++)
+		if (!strcmp(ctx->inputs[i], "-"))
+			return cli_err(-EINVAL, "a pipe cannot be one of several inputs");
+	hold_warnings();
+	err = report_hosts(&args);
+	release_warnings(false); /* no-op: after_read released them */
+	ctx->sort = sort;
+	return err;
+}
+
 static void report_ctx_release(struct report_ctx *ctx)
 {
+	free(ctx->inputs);
 	sampo_hists__delete(ctx->hists);
 	sampo_session__close(ctx->session);
 	word_list_release(&ctx->comm_list);
@@ -533,11 +621,16 @@ int cmd_report(int argc, const char **argv)
 	bool children = false, no_children = false, stdio = false, graph = false;
 	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain_min_percent = -1);
 	const struct option opts[] = {
-		OPT_STRING('i', "input", &ctx.input, "file",
-			   "input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
+		OPT_CALLBACK('i', "input", &ctx, "file",
+			     "input file, '-' for stdin (default: perf.data, or stdin if a pipe); "
+			     "repeat for one report of several files",
+			     add_input),
+		OPT_INTEGER(0, "threads", &ctx.threads, "n",
+			    "several inputs: files read at once (default: one per CPU)"),
 		OPT_BOOLEAN(0, "stdio", &stdio, "text output (the only one sampo has)"),
 		OPT_STRING('s', "sort", &ctx.sort, "key[,key...]",
-			   "sort by comm, pid, tid, dso, sym, cpu (default: comm,dso,sym)"),
+			   "sort by comm, pid, tid, dso, sym, cpu (default: comm,dso,sym); "
+			   "several inputs: host, comm, dso, sym (default: host,comm,dso,sym)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples,
 			    "show the number of samples of each entry"),
 		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent",
@@ -604,6 +697,13 @@ int cmd_report(int argc, const char **argv)
 		ctx.children = 0;
 	else if (children)
 		ctx.children = 1;
+	if (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) {
+		if (!ctx.nr_inputs)
+			add_input(&opts[0], cli_default_input(), false);
+		ret = report_several(&ctx, &hopts);
+		report_ctx_release(&ctx);
+		return ret;
+	}
 	if (!ctx.input || !*ctx.input)
 		ctx.input = cli_default_input();
 	if (ctx.guest_vmlinux || ctx.guest_kallsyms || ctx.guestmount)

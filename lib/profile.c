@@ -1,0 +1,540 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * profile.c - one profile from many perf.data files (include/sampo/profile.h)
+ *
+ * Each file gets a session of its own (its own machine, kernel maps and
+ * symbolizer: KASLR slides and build-ids never meet another file's) and a
+ * sampo_hists sorted by comm,dso,sym; its rows, once resorted, become
+ * string-keyed rows here: (event name, host, comm, dso name, dso build-id,
+ * symbol, level). Strings are interned, so a key compares by pointers, and
+ * the shared object's build-id is part of the key: two versions of one path
+ * stay apart, one binary seen on two hosts joins.
+ *
+ * Worker threads take the files by an atomic counter, each filling a
+ * profile of its own; a file's session and histograms are freed before the
+ * worker takes the next, so memory grows with the distinct rows, never
+ * with the number of files. The workers' profiles are merged at the end.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sampo/dso.h>
+#include <sampo/feature.h>
+#include <sampo/hist.h>
+#include <sampo/profile.h>
+#include <sampo/reader.h>
+#include <sampo/session.h>
+#include <sampo/symbolizer.h>
+
+#include "internal/hash.h"
+#include "internal/opts.h"
+
+struct pevent {
+	const char *name; /* interned */
+	uint64_t nr_samples;
+	uint64_t total_period;
+};
+
+struct sampo_profile {
+	struct sampo_strpool strings;
+	struct sampo_profile_row *rows;
+	size_t nr_rows, cap_rows;
+	struct sampo_hash_index row_ix;
+	struct pevent *events;
+	size_t nr_events;
+	uint64_t lost;
+	size_t nr_files;
+};
+
+int sampo_profile__new(struct sampo_profile **ret)
+{
+	*ret = calloc(1, sizeof(**ret));
+	return *ret ? 0 : -ENOMEM;
+}
+
+void sampo_profile__delete(struct sampo_profile *p)
+{
+	if (!p)
+		return;
+	sampo_strpool__release(&p->strings);
+	sampo_hash_index__release(&p->row_ix);
+	free(p->rows);
+	free(p->events);
+	free(p);
+}
+
+/* NULL stays NULL; anything else is the pool's copy, or fails */
+static int intern(struct sampo_profile *p, const char *s, const char **ret)
+{
+	if (!s) {
+		*ret = NULL;
+		return 0;
+	}
+	*ret = sampo_strpool__intern(&p->strings, s);
+	return *ret ? 0 : -ENOMEM;
+}
+
+static int find_event(struct sampo_profile *p, const char *name, size_t *ret)
+{
+	struct pevent *ev;
+	const char *in;
+
+	if (intern(p, name, &in))
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nr_events; i++) {
+		if (p->events[i].name == in) {
+			*ret = i;
+			return 0;
+		}
+	}
+	ev = realloc(p->events, (p->nr_events + 1) * sizeof(*ev));
+	if (!ev)
+		return -ENOMEM;
+	p->events = ev;
+	ev[p->nr_events] = (struct pevent){ .name = in };
+	*ret = p->nr_events++;
+	return 0;
+}
+
+static uint64_t row_hash(const struct sampo_profile_row *r)
+{
+	uint64_t h = hash_mix64(r->event);
+
+	h = hash_combine(h, (uintptr_t)r->host);
+	h = hash_combine(h, (uintptr_t)r->comm);
+	h = hash_combine(h, (uintptr_t)r->dso);
+	h = hash_combine(h, (uintptr_t)r->dso_id);
+	h = hash_combine(h, (uintptr_t)r->symbol);
+	return hash_combine(h, (uint64_t)(unsigned char)r->level << 1 | r->resolved);
+}
+
+static bool row_equal(const struct sampo_profile_row *a, const struct sampo_profile_row *b)
+{
+	return a->event == b->event && a->host == b->host && a->comm == b->comm &&
+	       a->dso == b->dso && a->dso_id == b->dso_id && a->symbol == b->symbol &&
+	       a->level == b->level && a->resolved == b->resolved;
+}
+
+/* add @key's counts to its row, made on first sight (@key's strings are interned) */
+static int add_row(struct sampo_profile *p, const struct sampo_profile_row *key)
+{
+	struct sampo_hash_index *ix = &p->row_ix;
+	struct sampo_profile_row *r;
+	uint64_t h = row_hash(key);
+	size_t j;
+
+	if ((ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix))
+		return -ENOMEM;
+	for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		r = &p->rows[ix->slots[j] - 1];
+		if (ix->hashes[j] == h && row_equal(r, key)) {
+			r->period += key->period;
+			r->self += key->self;
+			r->nr_samples += key->nr_samples;
+			return 0;
+		}
+	}
+	if (p->nr_rows == p->cap_rows) {
+		size_t cap = p->cap_rows ? p->cap_rows * 2 : 256;
+		struct sampo_profile_row *rows = realloc(p->rows, cap * sizeof(*rows));
+
+		if (!rows)
+			return -ENOMEM;
+		p->rows = rows;
+		p->cap_rows = cap;
+	}
+	p->rows[p->nr_rows++] = *key;
+	ix->slots[j] = (uint32_t)p->nr_rows;
+	ix->hashes[j] = h;
+	ix->nr++;
+	return 0;
+}
+
+static void build_id_hex(const uint8_t *bid, size_t size, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < size; i++) {
+		buf[2 * i] = hex[bid[i] >> 4];
+		buf[2 * i + 1] = hex[bid[i] & 15];
+	}
+	buf[2 * size] = '\0';
+}
+
+/*
+ * The recorded build-id of @dso: its MMAP2's, else the file's BUILD_ID
+ * table entry for its long name (perf's build-id table: the host's
+ * entries, pid -1), else for its short name (the kernel's
+ * "[kernel.kallsyms]").
+ */
+static const uint8_t *dso_build_id(struct sampo_session *session, struct sampo_dso *dso,
+				   size_t *size)
+{
+	const struct sampo_features *f = sampo_session__features(session);
+	const uint8_t *bid = sampo_dso__build_id(dso, size);
+	const char *names[2] = { sampo_dso__long_name(dso), sampo_dso__short_name(dso) };
+
+	if (bid && *size)
+		return bid;
+	if (!f || !sampo_features__has(f, SAMPO_FEAT_BUILD_ID))
+		return NULL;
+	for (size_t n = 0; n < 2; n++) {
+		for (size_t i = 0; names[n] && i < f->nr_build_ids; i++) {
+			const struct sampo_feat_build_id *b = &f->build_ids[i];
+
+			if (b->pid == sampo_dso__machine_pid(dso) && b->size && b->filename &&
+			    !strcmp(b->filename, names[n])) {
+				*size = b->size;
+				return b->build_id;
+			}
+		}
+	}
+	return NULL;
+}
+
+static int add_entry(struct sampo_profile *p, struct sampo_session *session, size_t event,
+		     const char *host, const struct sampo_hist_entry *e)
+{
+	struct sampo_profile_row key = {
+		.event = event,
+		.host = host,
+		.level = sampo_hist_entry__level(e),
+		.period = sampo_hist_entry__period(e),
+		.self = sampo_hist_entry__self_period(e),
+		.nr_samples = sampo_hist_entry__nr_samples(e),
+	};
+	struct sampo_dso *dso = sampo_hist_entry__dso(e);
+	const char *sym = sampo_hist_entry__symbol_name(e);
+	char bid_hex[2 * 64 + 1], addr[32];
+	const uint8_t *bid = NULL;
+	size_t bid_size = 0;
+
+	if (dso)
+		bid = dso_build_id(session, dso, &bid_size);
+	if (bid && bid_size && bid_size <= 64)
+		build_id_hex(bid, bid_size, bid_hex);
+	else
+		bid = NULL;
+	key.resolved = sym != NULL;
+	if (!sym) {
+		/* as the --stdio printer shows an address */
+		snprintf(addr, sizeof(addr), "%-#.*" PRIx64, 16, sampo_hist_entry__ip(e));
+		sym = addr;
+	}
+	if (intern(p, sampo_hist_entry__comm(e), &key.comm) ||
+	    intern(p, sampo_hist_entry__dso_name(e), &key.dso) ||
+	    intern(p, bid ? bid_hex : NULL, &key.dso_id) || intern(p, sym, &key.symbol))
+		return -ENOMEM;
+	return add_row(p, &key);
+}
+
+int sampo_profile__add_hists(struct sampo_profile *p, const char *host,
+			     struct sampo_session *session, const struct sampo_hists *hists)
+{
+	struct sampo_reader *reader = sampo_session__reader(session);
+	const struct sampo_session_lost *lost = sampo_session__lost(session);
+	const char *in_host;
+	int err;
+
+	if (intern(p, host, &in_host))
+		return -ENOMEM;
+	for (size_t i = 0; i < sampo_reader__nr_attrs(reader); i++) {
+		const struct sampo_hist_entry *e;
+		size_t ev;
+		uint64_t nr = sampo_hists__nr_samples(hists, (int)i);
+
+		if (!nr)
+			continue;
+		err = find_event(p, sampo_session__evsel_name(session, (int)i), &ev);
+		if (err)
+			return err;
+		p->events[ev].nr_samples += nr;
+		p->events[ev].total_period += sampo_hists__total_period(hists, (int)i);
+		sampo_hists__for_each_entry(hists, (int)i, e) {
+			err = add_entry(p, session, ev, in_host, e);
+			if (err)
+				return err;
+		}
+	}
+	p->lost += lost->lost + lost->lost_samples;
+	p->nr_files++;
+	return 0;
+}
+
+int sampo_profile__merge(struct sampo_profile *dst, const struct sampo_profile *src)
+{
+	size_t *ev_map = calloc(src->nr_events ? src->nr_events : 1, sizeof(*ev_map));
+	int err = 0;
+
+	if (!ev_map)
+		return -ENOMEM;
+	for (size_t i = 0; i < src->nr_events && !err; i++) {
+		err = find_event(dst, src->events[i].name, &ev_map[i]);
+		if (!err) {
+			dst->events[ev_map[i]].nr_samples += src->events[i].nr_samples;
+			dst->events[ev_map[i]].total_period += src->events[i].total_period;
+		}
+	}
+	for (size_t i = 0; i < src->nr_rows && !err; i++) {
+		struct sampo_profile_row key = src->rows[i];
+
+		key.event = ev_map[key.event];
+		if (intern(dst, key.host, &key.host) || intern(dst, key.comm, &key.comm) ||
+		    intern(dst, key.dso, &key.dso) || intern(dst, key.dso_id, &key.dso_id) ||
+		    intern(dst, key.symbol, &key.symbol))
+			err = -ENOMEM;
+		else
+			err = add_row(dst, &key);
+	}
+	if (!err) {
+		dst->lost += src->lost;
+		dst->nr_files += src->nr_files;
+	}
+	free(ev_map);
+	return err;
+}
+
+const char *sampo_profile__host_label(struct sampo_session *session, const char *path)
+{
+	struct sampo_features *f = sampo_session__features(session);
+
+	if (f && sampo_features__has(f, SAMPO_FEAT_HOSTNAME) && f->hostname && *f->hostname)
+		return f->hostname;
+	return path;
+}
+
+/* ---- reading files ------------------------------------------------------ */
+
+struct reading {
+	const char *const *paths;
+	size_t nr;
+	const struct sampo_hists_opts *hopts;
+	const struct sampo_symbolizer_opts *sopts;
+	bool threaded; /* each session reads in a thread of its own (one worker only) */
+	atomic_size_t next;
+	atomic_bool stop;
+	pthread_mutex_t lock; /* the first error */
+	int err;
+	char *errbuf;
+	size_t errbuf_sz;
+};
+
+struct worker {
+	struct reading *rd;
+	struct sampo_profile *profile;
+	pthread_t thread;
+	bool started;
+};
+
+static void fail(struct reading *rd, int err, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fail(struct reading *rd, int err, const char *fmt, ...)
+{
+	va_list ap;
+
+	atomic_store(&rd->stop, true);
+	pthread_mutex_lock(&rd->lock);
+	if (!rd->err) {
+		rd->err = err;
+		if (rd->errbuf && rd->errbuf_sz) {
+			va_start(ap, fmt);
+			vsnprintf(rd->errbuf, rd->errbuf_sz, fmt, ap);
+			va_end(ap);
+		}
+	}
+	pthread_mutex_unlock(&rd->lock);
+}
+
+static int on_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	(void)session;
+	return sampo_hists__add_sample(arg, ev->attr_idx, &ev->sample);
+}
+
+static int read_one(struct reading *rd, struct sampo_profile *p, const char *path)
+{
+	char errbuf[512] = "";
+	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = rd->threaded,
+		   .features = SAMPO_SESSION_FEATURES_EACH, .symbolizer = rd->sopts,
+		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	SAMPO_OPTS(sampo_symbolizer_opts, no_sopts);
+	struct sampo_hists_opts hopts;
+	static const enum sampo_sort_key keys[] = { SAMPO_SORT_COMM, SAMPO_SORT_DSO,
+						    SAMPO_SORT_SYM };
+	const struct sampo_tool tool = { .sample = on_sample };
+	const struct sampo_tool *tp = &tool;
+	struct sampo_session *s = NULL;
+	struct sampo_hists *h = NULL;
+	struct sampo_symbolizer *sym;
+	int err;
+
+	if (!opts.symbolizer)
+		opts.symbolizer = &no_sopts;
+	err = sampo_session__open(path, &opts, &s);
+	if (err) {
+		fail(rd, err, "%s", errbuf);
+		return err;
+	}
+	sym = sampo_session__symbolizer(s);
+	if (!sym) {
+		err = -ENOMEM;
+		fail(rd, err, "%s", sampo_session__error(s));
+		goto out;
+	}
+	memset(&hopts, 0, sizeof(hopts));
+	if (rd->hopts)
+		memcpy(&hopts, rd->hopts,
+		       rd->hopts->sz < sizeof(hopts) ? rd->hopts->sz : sizeof(hopts));
+	hopts.sz = sizeof(hopts);
+	hopts.sort_keys = keys;
+	hopts.nr_sort_keys = sizeof(keys) / sizeof(keys[0]);
+	err = sampo_hists__new(sampo_session__machine(s), sym, &hopts, &h);
+	if (err) {
+		fail(rd, err, "%s: cannot set up the histograms: %s", path, strerror(-err));
+		goto out;
+	}
+	err = sampo_session__process(s, tp, h);
+	if (err) {
+		fail(rd, err, "%s", sampo_session__error(s));
+		goto out;
+	}
+	err = sampo_hists__resort(h);
+	if (!err)
+		err = sampo_profile__add_hists(p, sampo_profile__host_label(s, path), s, h);
+	if (err)
+		fail(rd, err, "%s: %s", path, strerror(-err));
+out:
+	sampo_hists__delete(h);
+	sampo_session__close(s);
+	return err;
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+	struct reading *rd = w->rd;
+
+	while (!atomic_load(&rd->stop)) {
+		size_t i = atomic_fetch_add(&rd->next, 1);
+
+		if (i >= rd->nr || read_one(rd, w->profile, rd->paths[i]))
+			break;
+	}
+	return NULL;
+}
+
+int sampo_profile__read_files(struct sampo_profile *p, const char *const *paths, size_t nr,
+			      const struct sampo_profile_opts *opts)
+{
+	struct reading rd = { .paths = paths, .nr = nr };
+	struct worker *workers;
+	size_t nr_workers;
+	long ncpu;
+	int err = 0;
+
+	if (!OPTS_VALID(opts, sampo_profile_opts))
+		return -EINVAL;
+	rd.hopts = OPTS_GET(opts, hists, NULL);
+	rd.sopts = OPTS_GET(opts, symbolizer, NULL);
+	rd.errbuf = OPTS_GET(opts, errbuf, NULL);
+	rd.errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
+	if (rd.errbuf && rd.errbuf_sz)
+		rd.errbuf[0] = '\0';
+	nr_workers = OPTS_GET(opts, nr_threads, 0);
+	if (!nr_workers) {
+		ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+		nr_workers = ncpu > 0 ? (size_t)ncpu : 1;
+	}
+	if (nr_workers > nr)
+		nr_workers = nr ? nr : 1;
+	/* one worker: its session may read ahead in a second thread, as report does */
+	rd.threaded = nr_workers == 1;
+	atomic_init(&rd.next, 0);
+	atomic_init(&rd.stop, false);
+	pthread_mutex_init(&rd.lock, NULL);
+
+	workers = calloc(nr_workers, sizeof(*workers));
+	if (!workers) {
+		pthread_mutex_destroy(&rd.lock);
+		return -ENOMEM;
+	}
+	/* worker 0 fills @p itself; the others fill profiles of their own */
+	workers[0].profile = p;
+	for (size_t i = 0; i < nr_workers; i++) {
+		workers[i].rd = &rd;
+		if (i && sampo_profile__new(&workers[i].profile)) {
+			fail(&rd, -ENOMEM, "out of memory");
+			break;
+		}
+	}
+	for (size_t i = 1; i < nr_workers && !rd.err; i++) {
+		if (pthread_create(&workers[i].thread, NULL, work, &workers[i]))
+			break; /* the others take its share */
+		workers[i].started = true;
+	}
+	if (!rd.err)
+		work(&workers[0]);
+	for (size_t i = 1; i < nr_workers; i++) {
+		if (workers[i].started)
+			pthread_join(workers[i].thread, NULL);
+		if (!rd.err && workers[i].profile) {
+			err = sampo_profile__merge(p, workers[i].profile);
+			if (err)
+				fail(&rd, err, "out of memory");
+		}
+		sampo_profile__delete(workers[i].profile);
+	}
+	free(workers);
+	pthread_mutex_destroy(&rd.lock);
+	return rd.err;
+}
+
+/* ---- accessors ---------------------------------------------------------- */
+
+size_t sampo_profile__nr_rows(const struct sampo_profile *p)
+{
+	return p->nr_rows;
+}
+
+const struct sampo_profile_row *sampo_profile__row(const struct sampo_profile *p, size_t idx)
+{
+	return idx < p->nr_rows ? &p->rows[idx] : NULL;
+}
+
+size_t sampo_profile__nr_events(const struct sampo_profile *p)
+{
+	return p->nr_events;
+}
+
+const char *sampo_profile__event_name(const struct sampo_profile *p, size_t event)
+{
+	return event < p->nr_events ? p->events[event].name : NULL;
+}
+
+uint64_t sampo_profile__event_nr_samples(const struct sampo_profile *p, size_t event)
+{
+	return event < p->nr_events ? p->events[event].nr_samples : 0;
+}
+
+uint64_t sampo_profile__event_total_period(const struct sampo_profile *p, size_t event)
+{
+	return event < p->nr_events ? p->events[event].total_period : 0;
+}
+
+uint64_t sampo_profile__lost(const struct sampo_profile *p)
+{
+	return p->lost;
+}
+
+size_t sampo_profile__nr_files(const struct sampo_profile *p)
+{
+	return p->nr_files;
+}
