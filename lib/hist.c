@@ -1076,3 +1076,59 @@ char sampo_hist_entry__level(const struct sampo_hist_entry *e)
 	return e->level;
 }
 
+
+/* ---- one callback per distinct stack ------------------------------------ */
+
+static void frame_view(const struct sampo_hists *h, uint32_t idx, struct sampo_hist_frame *out)
+{
+	const struct frame *f = &h->frames[idx];
+
+	out->dso = f->map ? f->dso : NULL;
+	out->dso_name = f->dso_name;
+	out->symbol = f->sym ? sampo_symbol__name(f->sym) : NULL;
+	out->ip = f->ip;
+	out->rel_ip = f->rel_ip;
+	out->level = f->level;
+}
+
+int sampo_hists__walk_stacks(const struct sampo_hists *h, sampo_hists_stack_fn fn, void *ctx)
+{
+	struct sampo_hist_frame *frames = NULL;
+	size_t cap = 0;
+	int err = 0;
+
+	if (!h->resorted)
+		return -EINVAL;
+	for (size_t i = 0; i < h->nr_stacks && !err; i++) {
+		const struct stack *s = &h->stacks[i];
+		size_t nr = s->nr ? s->nr : 1;
+		struct sampo_hist_stack view = {
+			.evsel = s->evsel,
+			.comm = s->comm,
+			.pid = sampo_thread__pid(s->thread),
+			.tid = sampo_thread__tid(s->thread),
+			.cpu = s->cpu,
+			.filtered = s->filtered,
+			.period = s->period,
+			.nr_samples = s->count,
+			.nr_frames = nr,
+		};
+
+		if (nr > cap) {
+			struct sampo_hist_frame *f = realloc(frames, nr * sizeof(*f));
+
+			if (!f) {
+				err = -ENOMEM;
+				break;
+			}
+			frames = f;
+			cap = nr;
+		}
+		for (size_t d = 0; d < nr; d++)
+			frame_view(h, s->nr ? h->arena[s->off + d] : s->self, &frames[d]);
+		view.frames = frames;
+		err = fn(ctx, &view);
+	}
+	free(frames);
+	return err;
+}

@@ -47,6 +47,23 @@ struct sampo_profile {
 	struct sampo_profile_row *rows;
 	size_t nr_rows, cap_rows;
 	struct sampo_hash_index row_ix;
+
+	struct sampo_profile_frame *frames;
+	size_t nr_frames, cap_frames;
+	struct sampo_hash_index frame_ix;
+	/* stacks: their frames as runs in the arena (.frames is set by the accessor) */
+	struct sampo_profile_stack *stacks;
+	size_t *stack_off;
+	size_t nr_stacks, cap_stacks;
+	struct sampo_hash_index stack_ix;
+	uint32_t *arena;
+	size_t arena_nr, arena_cap;
+
+	/* names that stand for several build-ids, sorted by pointer; rebuilt when stale */
+	const char **ambiguous;
+	size_t nr_ambiguous;
+	bool ambiguous_stale;
+
 	struct pevent *events;
 	size_t nr_events;
 	uint64_t lost;
@@ -65,7 +82,14 @@ void sampo_profile__delete(struct sampo_profile *p)
 		return;
 	sampo_strpool__release(&p->strings);
 	sampo_hash_index__release(&p->row_ix);
+	sampo_hash_index__release(&p->frame_ix);
+	sampo_hash_index__release(&p->stack_ix);
 	free(p->rows);
+	free(p->frames);
+	free(p->stacks);
+	free(p->stack_off);
+	free(p->arena);
+	free(p->ambiguous);
 	free(p->events);
 	free(p);
 }
@@ -152,6 +176,106 @@ static int add_row(struct sampo_profile *p, const struct sampo_profile_row *key)
 	}
 	p->rows[p->nr_rows++] = *key;
 	ix->slots[j] = (uint32_t)p->nr_rows;
+	ix->hashes[j] = h;
+	ix->nr++;
+	p->ambiguous_stale = true;
+	return 0;
+}
+
+/* grow @*arr (of @size-byte items, @*cap of them) to hold @need */
+static int grow(void **arr, size_t *cap, size_t need, size_t size)
+{
+	size_t n = *cap ? *cap : 256;
+	void *a;
+
+	if (need <= *cap)
+		return 0;
+	while (n < need)
+		n *= 2;
+	a = realloc(*arr, n * size);
+	if (!a)
+		return -ENOMEM;
+	*arr = a;
+	*cap = n;
+	return 0;
+}
+
+/* the index of the frame @key (interned strings), made on first sight */
+static int findnew_frame(struct sampo_profile *p, const struct sampo_profile_frame *key,
+			 uint32_t *ret)
+{
+	struct sampo_hash_index *ix = &p->frame_ix;
+	uint64_t h = hash_mix64((uintptr_t)key->dso);
+	size_t j;
+
+	h = hash_combine(h, (uintptr_t)key->dso_id);
+	h = hash_combine(h, (uintptr_t)key->symbol);
+	h = hash_combine(h, (uint64_t)(unsigned char)key->level << 1 | key->resolved);
+	if ((ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix))
+		return -ENOMEM;
+	for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		const struct sampo_profile_frame *f = &p->frames[ix->slots[j] - 1];
+
+		if (ix->hashes[j] == h && f->dso == key->dso && f->dso_id == key->dso_id &&
+		    f->symbol == key->symbol && f->level == key->level &&
+		    f->resolved == key->resolved) {
+			*ret = ix->slots[j] - 1;
+			return 0;
+		}
+	}
+	if (grow((void **)&p->frames, &p->cap_frames, p->nr_frames + 1, sizeof(*p->frames)))
+		return -ENOMEM;
+	p->frames[p->nr_frames] = *key;
+	*ret = (uint32_t)p->nr_frames++;
+	ix->slots[j] = (uint32_t)p->nr_frames;
+	ix->hashes[j] = h;
+	ix->nr++;
+	p->ambiguous_stale = true;
+	return 0;
+}
+
+/* add @key's counts to its stack (frames: @frames, @key's strings interned) */
+static int add_stack(struct sampo_profile *p, const struct sampo_profile_stack *key,
+		     const uint32_t *frames)
+{
+	struct sampo_hash_index *ix = &p->stack_ix;
+	uint64_t h = hash_mix64(key->event);
+	size_t j, nr = key->nr_frames;
+
+	h = hash_combine(h, (uintptr_t)key->host);
+	h = hash_combine(h, (uintptr_t)key->comm);
+	for (size_t i = 0; i < nr; i++)
+		h = hash_combine(h, frames[i]);
+	if ((ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix))
+		return -ENOMEM;
+	for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		size_t i = ix->slots[j] - 1;
+		struct sampo_profile_stack *s = &p->stacks[i];
+
+		if (ix->hashes[j] == h && s->event == key->event && s->host == key->host &&
+		    s->comm == key->comm && s->nr_frames == nr &&
+		    !memcmp(p->arena + p->stack_off[i], frames, nr * sizeof(*frames))) {
+			s->period += key->period;
+			s->nr_samples += key->nr_samples;
+			return 0;
+		}
+	}
+	if (grow((void **)&p->arena, &p->arena_cap, p->arena_nr + nr, sizeof(*p->arena)))
+		return -ENOMEM;
+	if (p->nr_stacks == p->cap_stacks) {
+		size_t cap = p->cap_stacks;
+
+		if (grow((void **)&p->stacks, &cap, p->nr_stacks + 1, sizeof(*p->stacks)) ||
+		    grow((void **)&p->stack_off, &p->cap_stacks, p->nr_stacks + 1,
+			 sizeof(*p->stack_off)))
+			return -ENOMEM;
+	}
+	p->stacks[p->nr_stacks] = *key;
+	p->stacks[p->nr_stacks].frames = NULL;
+	p->stack_off[p->nr_stacks] = p->arena_nr;
+	memcpy(p->arena + p->arena_nr, frames, nr * sizeof(*frames));
+	p->arena_nr += nr;
+	ix->slots[j] = (uint32_t)++p->nr_stacks;
 	ix->hashes[j] = h;
 	ix->nr++;
 	return 0;
@@ -268,9 +392,91 @@ int sampo_profile__add_hists(struct sampo_profile *p, const char *host,
 	return 0;
 }
 
+struct stack_walk {
+	struct sampo_profile *p;
+	struct sampo_session *session;
+	const char *host;
+	size_t *ev_of; /* the profile's event of each attr, SIZE_MAX: not yet known */
+	size_t nr_attrs;
+	uint32_t *ids;
+	size_t cap_ids;
+};
+
+static int walk_stack(void *arg, const struct sampo_hist_stack *st)
+{
+	struct stack_walk *w = arg;
+	struct sampo_profile *p = w->p;
+	struct sampo_profile_stack key = {
+		.host = w->host,
+		.period = st->period,
+		.nr_samples = st->nr_samples,
+		.nr_frames = st->nr_frames,
+	};
+	int err;
+
+	if (st->filtered || st->evsel < 0 || (size_t)st->evsel >= w->nr_attrs)
+		return 0;
+	if (w->ev_of[st->evsel] == SIZE_MAX) {
+		err = find_event(p, sampo_session__evsel_name(w->session, st->evsel),
+				 &w->ev_of[st->evsel]);
+		if (err)
+			return err;
+	}
+	key.event = w->ev_of[st->evsel];
+	if (intern(p, st->comm, &key.comm))
+		return -ENOMEM;
+	if (grow((void **)&w->ids, &w->cap_ids, st->nr_frames, sizeof(*w->ids)))
+		return -ENOMEM;
+	for (size_t i = 0; i < st->nr_frames; i++) {
+		const struct sampo_hist_frame *f = &st->frames[i];
+		struct sampo_profile_frame fk = { .level = f->level, .resolved = f->symbol != NULL };
+		char bid_hex[2 * 64 + 1], addr[32];
+		const uint8_t *bid = NULL;
+		size_t bid_size = 0;
+
+		if (f->dso)
+			bid = dso_build_id(w->session, f->dso, &bid_size);
+		if (bid && bid_size && bid_size <= 64)
+			build_id_hex(bid, bid_size, bid_hex);
+		else
+			bid = NULL;
+		if (!f->symbol)
+			snprintf(addr, sizeof(addr), "%#" PRIx64, f->dso ? f->rel_ip : f->ip);
+		if (intern(p, f->dso_name, &fk.dso) || intern(p, bid ? bid_hex : NULL, &fk.dso_id) ||
+		    intern(p, f->symbol ? f->symbol : addr, &fk.symbol))
+			return -ENOMEM;
+		err = findnew_frame(p, &fk, &w->ids[i]);
+		if (err)
+			return err;
+	}
+	return add_stack(p, &key, w->ids);
+}
+
+int sampo_profile__add_stacks(struct sampo_profile *p, const char *host,
+			      struct sampo_session *session, const struct sampo_hists *hists)
+{
+	struct stack_walk w = { .p = p, .session = session };
+	int err;
+
+	w.nr_attrs = sampo_reader__nr_attrs(sampo_session__reader(session));
+	w.ev_of = malloc((w.nr_attrs ? w.nr_attrs : 1) * sizeof(*w.ev_of));
+	if (!w.ev_of || intern(p, host, &w.host)) {
+		free(w.ev_of);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < w.nr_attrs; i++)
+		w.ev_of[i] = SIZE_MAX;
+	err = sampo_hists__walk_stacks(hists, walk_stack, &w);
+	free(w.ev_of);
+	free(w.ids);
+	return err;
+}
+
 int sampo_profile__merge(struct sampo_profile *dst, const struct sampo_profile *src)
 {
 	size_t *ev_map = calloc(src->nr_events ? src->nr_events : 1, sizeof(*ev_map));
+	uint32_t *fmap = NULL, *ids = NULL;
+	size_t cap_ids = 0;
 	int err = 0;
 
 	if (!ev_map)
@@ -293,6 +499,33 @@ int sampo_profile__merge(struct sampo_profile *dst, const struct sampo_profile *
 		else
 			err = add_row(dst, &key);
 	}
+	if (!err && src->nr_frames && !(fmap = malloc(src->nr_frames * sizeof(*fmap))))
+		err = -ENOMEM;
+	for (size_t i = 0; i < src->nr_frames && !err; i++) {
+		struct sampo_profile_frame fk = src->frames[i];
+
+		if (intern(dst, fk.dso, &fk.dso) || intern(dst, fk.dso_id, &fk.dso_id) ||
+		    intern(dst, fk.symbol, &fk.symbol))
+			err = -ENOMEM;
+		else
+			err = findnew_frame(dst, &fk, &fmap[i]);
+	}
+	for (size_t i = 0; i < src->nr_stacks && !err; i++) {
+		struct sampo_profile_stack key = src->stacks[i];
+		const uint32_t *fr = src->arena + src->stack_off[i];
+
+		key.event = ev_map[key.event];
+		if (grow((void **)&ids, &cap_ids, key.nr_frames, sizeof(*ids)) ||
+		    intern(dst, key.host, &key.host) || intern(dst, key.comm, &key.comm)) {
+			err = -ENOMEM;
+			break;
+		}
+		for (size_t d = 0; d < key.nr_frames; d++)
+			ids[d] = fmap[fr[d]];
+		err = add_stack(dst, &key, ids);
+	}
+	free(fmap);
+	free(ids);
 	if (!err) {
 		dst->lost += src->lost;
 		dst->nr_files += src->nr_files;
@@ -318,6 +551,7 @@ struct reading {
 	const struct sampo_hists_opts *hopts;
 	const struct sampo_symbolizer_opts *sopts;
 	bool threaded; /* each session reads in a thread of its own (one worker only) */
+	bool stacks;
 	atomic_size_t next;
 	atomic_bool stop;
 	pthread_mutex_t lock; /* the first error */
@@ -394,6 +628,13 @@ static int read_one(struct reading *rd, struct sampo_profile *p, const char *pat
 		memcpy(&hopts, rd->hopts,
 		       rd->hopts->sz < sizeof(hopts) ? rd->hopts->sz : sizeof(hopts));
 	hopts.sz = sizeof(hopts);
+	if (rd->stacks) {
+		/* the resolved chains, leaf first; self periods in the rows */
+		hopts.callchain = true;
+		hopts.children = false;
+		hopts.caller_order = false;
+		hopts.no_graph = true;
+	}
 	hopts.sort_keys = keys;
 	hopts.nr_sort_keys = sizeof(keys) / sizeof(keys[0]);
 	err = sampo_hists__new(sampo_session__machine(s), sym, &hopts, &h);
@@ -409,6 +650,8 @@ static int read_one(struct reading *rd, struct sampo_profile *p, const char *pat
 	err = sampo_hists__resort(h);
 	if (!err)
 		err = sampo_profile__add_hists(p, sampo_profile__host_label(s, path), s, h);
+	if (!err && rd->stacks)
+		err = sampo_profile__add_stacks(p, sampo_profile__host_label(s, path), s, h);
 	if (err)
 		fail(rd, err, "%s: %s", path, strerror(-err));
 out:
@@ -445,6 +688,7 @@ int sampo_profile__read_files(struct sampo_profile *p, const char *const *paths,
 	rd.hopts = OPTS_GET(opts, hists, NULL);
 	rd.sopts = OPTS_GET(opts, symbolizer, NULL);
 	rd.errbuf = OPTS_GET(opts, errbuf, NULL);
+	rd.stacks = OPTS_GET(opts, stacks, false);
 	rd.errbuf_sz = OPTS_GET(opts, errbuf_sz, 0);
 	if (rd.errbuf && rd.errbuf_sz)
 		rd.errbuf[0] = '\0';
@@ -537,4 +781,108 @@ uint64_t sampo_profile__lost(const struct sampo_profile *p)
 size_t sampo_profile__nr_files(const struct sampo_profile *p)
 {
 	return p->nr_files;
+}
+
+size_t sampo_profile__nr_stacks(const struct sampo_profile *p)
+{
+	return p->nr_stacks;
+}
+
+const struct sampo_profile_stack *sampo_profile__stack(const struct sampo_profile *p, size_t idx)
+{
+	struct sampo_profile_stack *s;
+
+	if (idx >= p->nr_stacks)
+		return NULL;
+	/* the arena moves as it grows: point into it now */
+	s = (struct sampo_profile_stack *)&p->stacks[idx];
+	s->frames = p->arena + p->stack_off[idx];
+	return s;
+}
+
+size_t sampo_profile__nr_frames(const struct sampo_profile *p)
+{
+	return p->nr_frames;
+}
+
+const struct sampo_profile_frame *sampo_profile__frame(const struct sampo_profile *p, size_t idx)
+{
+	return idx < p->nr_frames ? &p->frames[idx] : NULL;
+}
+
+struct dso_pair {
+	const char *dso, *dso_id;
+};
+
+static int cmp_pair(const void *x, const void *y)
+{
+	const struct dso_pair *a = x, *b = y;
+
+	if (a->dso != b->dso)
+		return (uintptr_t)a->dso < (uintptr_t)b->dso ? -1 : 1;
+	if (a->dso_id != b->dso_id)
+		return (uintptr_t)a->dso_id < (uintptr_t)b->dso_id ? -1 : 1;
+	return 0;
+}
+
+static int cmp_ptr(const void *x, const void *y)
+{
+	uintptr_t a = (uintptr_t)*(const char *const *)x, b = (uintptr_t)*(const char *const *)y;
+
+	return (a > b) - (a < b);
+}
+
+/* the names with more than one build-id among rows and frames (interned: by pointer) */
+static int find_ambiguous(struct sampo_profile *p)
+{
+	size_t n = p->nr_rows + p->nr_frames, k = 0;
+	struct dso_pair *pairs = malloc((n ? n : 1) * sizeof(*pairs));
+
+	if (!pairs)
+		return -ENOMEM;
+	for (size_t i = 0; i < p->nr_rows; i++)
+		pairs[k++] = (struct dso_pair){ p->rows[i].dso, p->rows[i].dso_id };
+	for (size_t i = 0; i < p->nr_frames; i++)
+		pairs[k++] = (struct dso_pair){ p->frames[i].dso, p->frames[i].dso_id };
+	qsort(pairs, k, sizeof(*pairs), cmp_pair);
+	free(p->ambiguous);
+	p->ambiguous = NULL;
+	p->nr_ambiguous = 0;
+	for (size_t i = 1; i < k; i++) {
+		if (!pairs[i].dso || pairs[i].dso != pairs[i - 1].dso ||
+		    pairs[i].dso_id == pairs[i - 1].dso_id)
+			continue;
+		if (p->nr_ambiguous && p->ambiguous[p->nr_ambiguous - 1] == pairs[i].dso)
+			continue;
+		{
+			const char **a = realloc(p->ambiguous, (p->nr_ambiguous + 1) * sizeof(*a));
+
+			if (!a) {
+				free(pairs);
+				return -ENOMEM;
+			}
+			p->ambiguous = a;
+			a[p->nr_ambiguous++] = pairs[i].dso;
+		}
+	}
+	free(pairs);
+	p->ambiguous_stale = false;
+	return 0;
+}
+
+const char *sampo_profile__dso_label(const struct sampo_profile *cp, const char *dso,
+				     const char *dso_id, char *buf, size_t size)
+{
+	struct sampo_profile *p = (struct sampo_profile *)cp; /* the label cache only */
+	const char *in;
+
+	if (!dso)
+		return "[unknown]";
+	if (p->ambiguous_stale && find_ambiguous(p))
+		return dso;
+	in = sampo_strpool__intern(&p->strings, dso);
+	if (!in || !bsearch(&in, p->ambiguous, p->nr_ambiguous, sizeof(*p->ambiguous), cmp_ptr))
+		return dso;
+	snprintf(buf, size, "%s@%.12s", dso, dso_id ? dso_id : "none");
+	return buf;
 }

@@ -237,4 +237,45 @@ SAMPO_API int sampo_hists__fprintf(struct sampo_hists *hists, int evsel, FILE *f
  */
 SAMPO_API void sampo_hists__fprintf_filters(const struct sampo_hists *hists, FILE *fp);
 
+/*
+ * The distinct stacks, one callback each (sampo merge): after
+ * sampo_hists__resort(), every distinct (thread, comm, cpu, event, resolved
+ * frames) with its summed period and sample count. Frames come leaf first
+ * with callee order (caller_order unset), as the chain was kept otherwise.
+ * Without callchains (or with callchain unset) a stack is the sample's own
+ * frame alone.
+ */
+struct sampo_hist_frame {
+	struct sampo_dso *dso;	/* borrowed, NULL when no map covers the address */
+	const char *dso_name;	/* the short name, a module's "[name]"; NULL: unknown */
+	const char *symbol;	/* the symbol's name, NULL when unresolved */
+	uint64_t ip;		/* the address as sampled */
+	uint64_t rel_ip;	/* map-relative (the address in the object) */
+	char level;		/* as sampo_hist_entry__level() */
+};
+
+struct sampo_hist_stack {
+	int evsel;
+	const char *comm;
+	int32_t pid, tid;
+	int32_t cpu; /* -1 when not sampled */
+	bool filtered; /* a comm, dso, pid or tid filter leaves it out */
+	uint64_t period;
+	uint64_t nr_samples;
+	size_t nr_frames;
+	const struct sampo_hist_frame *frames; /* valid during the callback only */
+};
+
+/* return 0 to go on, a negative errno to stop the walk with it */
+typedef int (*sampo_hists_stack_fn)(void *ctx, const struct sampo_hist_stack *stack);
+
+/**
+ * sampo_hists__walk_stacks() - call @fn for each distinct stack, in the
+ * order they were first seen
+ *
+ * Return: 0, -ENOMEM, -EINVAL before resort, or @fn's error.
+ */
+SAMPO_API int sampo_hists__walk_stacks(const struct sampo_hists *hists, sampo_hists_stack_fn fn,
+				       void *ctx);
+
 #endif /* SAMPO_HIST_H */

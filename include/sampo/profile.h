@@ -54,12 +54,35 @@ struct sampo_profile_row {
 	uint64_t nr_samples; /* the -n column */
 };
 
+/* a frame of the profile's stacks; frames are shared by all stacks and hosts */
+struct sampo_profile_frame {
+	const char *dso;    /* the shared object's short name, NULL: "[unknown]" */
+	const char *dso_id; /* its build-id in hex, NULL when the file has none */
+	/* the symbol's name, else the address in the object ("0x1010"), else the address */
+	const char *symbol;
+	bool resolved; /* @symbol is a name */
+	char level;    /* 'k', '.', ... */
+};
+
+/* one distinct stack: (event, host, comm, frames), with the sum of its samples */
+struct sampo_profile_stack {
+	size_t event;
+	const char *host;
+	const char *comm;
+	uint64_t period;
+	uint64_t nr_samples;
+	size_t nr_frames;
+	const uint32_t *frames; /* leaf first: indexes for sampo_profile__frame() */
+};
+
 struct sampo_profile_opts {
 	size_t sz;
 	/* the histograms of each file (sort keys are ignored: comm, dso, sym) */
 	const struct sampo_hists_opts *hists;
 	/* the symbols of each file; NULL: the defaults (build-id cache, recorded paths) */
 	const struct sampo_symbolizer_opts *symbolizer;
+	/* keep the distinct stacks too (with callchains: the resolved chains) */
+	bool stacks;
 	/* worker threads reading files; 0: one per online CPU, at most one per file */
 	unsigned int nr_threads;
 	/* where the one-line reason for a failure goes (names the file) */
@@ -84,6 +107,17 @@ SAMPO_API void sampo_profile__delete(struct sampo_profile *profile);
 SAMPO_API int sampo_profile__add_hists(struct sampo_profile *profile, const char *host,
 				       struct sampo_session *session,
 				       const struct sampo_hists *hists);
+
+/**
+ * sampo_profile__add_stacks() - add the distinct stacks of one file's
+ * histograms (after sampo_hists__resort(); callee order), as
+ * sampo_profile__add_hists() adds its rows (call both for one file)
+ *
+ * Return: 0, -ENOMEM.
+ */
+SAMPO_API int sampo_profile__add_stacks(struct sampo_profile *profile, const char *host,
+					struct sampo_session *session,
+					const struct sampo_hists *hists);
 
 /**
  * sampo_profile__merge() - add every row and total of @src to @dst
@@ -118,6 +152,29 @@ SAMPO_API int sampo_profile__read_files(struct sampo_profile *profile, const cha
 SAMPO_API size_t sampo_profile__nr_rows(const struct sampo_profile *profile);
 SAMPO_API const struct sampo_profile_row *sampo_profile__row(const struct sampo_profile *profile,
 							     size_t idx);
+
+/**
+ * sampo_profile__nr_stacks() / __stack() - the distinct stacks (with
+ * .stacks), in no particular order; the pointer is valid until the profile
+ * changes
+ */
+SAMPO_API size_t sampo_profile__nr_stacks(const struct sampo_profile *profile);
+SAMPO_API const struct sampo_profile_stack *
+sampo_profile__stack(const struct sampo_profile *profile, size_t idx);
+/** sampo_profile__nr_frames() / __frame() - the frames of the stacks */
+SAMPO_API size_t sampo_profile__nr_frames(const struct sampo_profile *profile);
+SAMPO_API const struct sampo_profile_frame *
+sampo_profile__frame(const struct sampo_profile *profile, size_t idx);
+
+/**
+ * sampo_profile__dso_label() - how to name a shared object of the profile:
+ * @dso alone, or "dso@<12 hex digits of @dso_id>" written to @buf when
+ * the name stands for more than one build-id among the rows and frames
+ * (two versions of one path). Return: @dso, @buf, or "[unknown]" for NULL.
+ */
+SAMPO_API const char *sampo_profile__dso_label(const struct sampo_profile *profile,
+					       const char *dso, const char *dso_id, char *buf,
+					       size_t size);
 
 /** sampo_profile__nr_events() / __event_name() - the events, joined by name across files */
 SAMPO_API size_t sampo_profile__nr_events(const struct sampo_profile *profile);

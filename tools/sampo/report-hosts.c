@@ -25,6 +25,8 @@
 #include "cli.h"
 #include "report-hosts.h"
 
+#define LABEL_MAX 4096
+
 enum hkey { HK_HOST, HK_COMM, HK_DSO, HK_SYM };
 
 static const char *const hkey_names[] = { "host", "comm", "dso", "sym" };
@@ -39,8 +41,6 @@ struct printer {
 	const struct sampo_profile *p;
 	enum hkey keys[4];
 	size_t nr_keys;
-	/* labels of shared objects, parallel to the rows: name or name@id */
-	char **dso_labels;
 };
 
 int report_hosts_parse_sort(const char *s, enum report_host_key *keys, size_t *nr)
@@ -145,67 +145,11 @@ static int cmp_aggs(const void *x, const void *y)
 	return key_cmp(sorting, a->row, b->row);
 }
 
-/* qsort has no context argument: the rows of make_dso_labels() */
-static const struct sampo_profile *labelling;
-
-static int cmp_by_dso(const void *x, const void *y)
+/* the name, or name@id when it stands for several build-ids in the profile */
+static const char *dso_label(const struct printer *pr, const struct sampo_profile_row *r,
+			     char *buf, size_t size)
 {
-	const struct sampo_profile_row *a = sampo_profile__row(labelling, *(const size_t *)x);
-	const struct sampo_profile_row *b = sampo_profile__row(labelling, *(const size_t *)y);
-	int c = strcmp_null(a->dso, b->dso);
-
-	return c ? c : strcmp_null(a->dso_id, b->dso_id);
-}
-
-/* name@id for the names that stand for several build-ids in the profile */
-static int make_dso_labels(struct printer *pr)
-{
-	size_t n = sampo_profile__nr_rows(pr->p), *idx;
-	int err = 0;
-
-	pr->dso_labels = calloc(n ? n : 1, sizeof(*pr->dso_labels));
-	idx = calloc(n ? n : 1, sizeof(*idx));
-	if (!pr->dso_labels || !idx) {
-		free(idx);
-		return -ENOMEM;
-	}
-	for (size_t i = 0; i < n; i++)
-		idx[i] = i;
-	labelling = pr->p;
-	qsort(idx, n, sizeof(*idx), cmp_by_dso);
-	/* runs of one name; a run with more than one build-id gets labels */
-	for (size_t i = 0, end; i < n && !err; i = end) {
-		const struct sampo_profile_row *first = sampo_profile__row(pr->p, idx[i]);
-		bool several = false;
-
-		for (end = i + 1; end < n; end++) {
-			const struct sampo_profile_row *r = sampo_profile__row(pr->p, idx[end]);
-
-			if (strcmp_null(r->dso, first->dso))
-				break;
-			several |= strcmp_null(r->dso_id, first->dso_id) != 0;
-		}
-		for (size_t k = i; several && first->dso && k < end && !err; k++) {
-			const struct sampo_profile_row *r = sampo_profile__row(pr->p, idx[k]);
-
-			if (asprintf(&pr->dso_labels[idx[k]], "%s@%.12s", r->dso,
-				     r->dso_id ? r->dso_id : "none") < 0) {
-				pr->dso_labels[idx[k]] = NULL;
-				err = -ENOMEM;
-			}
-		}
-	}
-	free(idx);
-	return err;
-}
-
-static const char *dso_label(const struct printer *pr, const struct sampo_profile_row *r)
-{
-	size_t i = (size_t)(r - sampo_profile__row(pr->p, 0));
-
-	if (pr->dso_labels[i])
-		return pr->dso_labels[i];
-	return r->dso ? r->dso : "[unknown]";
+	return sampo_profile__dso_label(pr->p, r->dso, r->dso_id, buf, size);
 }
 
 static size_t field_width(const struct printer *pr, enum hkey k, const struct sampo_profile_row *r)
@@ -215,8 +159,11 @@ static size_t field_width(const struct printer *pr, enum hkey k, const struct sa
 		return strlen(r->host);
 	case HK_COMM:
 		return strlen(r->comm);
-	case HK_DSO:
-		return strlen(dso_label(pr, r));
+	case HK_DSO: {
+		char buf[LABEL_MAX];
+
+		return strlen(dso_label(pr, r, buf, sizeof(buf)));
+	}
 	case HK_SYM:
 		return 4 + strlen(r->symbol);
 	}
@@ -299,9 +246,12 @@ static void print_event(struct printer *pr, const struct report_hosts_args *args
 			case HK_COMM:
 				fprintf(fp, "%-*s", w, r->comm);
 				break;
-			case HK_DSO:
-				fprintf(fp, "%-*s", w, dso_label(pr, r));
+			case HK_DSO: {
+				char buf[LABEL_MAX];
+
+				fprintf(fp, "%-*s", w, dso_label(pr, r, buf, sizeof(buf)));
 				break;
+			}
 			case HK_SYM: {
 				int n = fprintf(fp, "[%c] %s", r->level, r->symbol);
 
@@ -342,10 +292,9 @@ int report_hosts(const struct report_hosts_args *args)
 		err = cli_err(err, "%s", errbuf[0] ? errbuf : "cannot read the inputs");
 		goto out;
 	}
-	err = make_dso_labels(&pr);
 	rows = calloc(sampo_profile__nr_rows(p) + 1, sizeof(*rows));
 	aggs = calloc(sampo_profile__nr_rows(p) + 1, sizeof(*aggs));
-	if (err || !rows || !aggs) {
+	if (!rows || !aggs) {
 		err = cli_err(-ENOMEM, "out of memory");
 		goto out;
 	}
@@ -387,10 +336,6 @@ int report_hosts(const struct report_hosts_args *args)
 	if (fflush(fp) || ferror(fp))
 		err = errno == EPIPE ? -EPIPE : cli_err(-EIO, "cannot write the report");
 out:
-	if (pr.dso_labels)
-		for (size_t i = 0; i < sampo_profile__nr_rows(p); i++)
-			free(pr.dso_labels[i]);
-	free(pr.dso_labels);
 	free(rows);
 	free(aggs);
 	sampo_profile__delete(p);
