@@ -176,6 +176,26 @@ SAMPO_API const char *sampo_profile__dso_label(const struct sampo_profile *profi
 					       const char *dso, const char *dso_id, char *buf,
 					       size_t size);
 
+/**
+ * sampo_profile__write_perf_data() - the profile's stacks as a perf.data
+ * file that perf 6.1 reads (the profile must have been read with .stacks)
+ * @path: the file to create ("-": standard output)
+ * @errbuf: where the one-line reason for a failure goes (names @path)
+ *
+ * One perf.data holds one machine, so the file carries resolved frames:
+ * every distinct frame is a KSYMBOL named "dso:symbol" at a made-up kernel
+ * address, each (host, command) a thread named "host/command", each
+ * distinct stack one SAMPLE with its summed period and the frames as its
+ * callchain. perf report shows the merge's periods, percentages and call
+ * graphs by those names (all "[k]"); its sample counts are those of the
+ * distinct stacks. See docs/sampo-merge.md.
+ *
+ * Return: 0, -E2BIG (more frames than the made-up address range holds),
+ * -ENOMEM, or the writer's error.
+ */
+SAMPO_API int sampo_profile__write_perf_data(const struct sampo_profile *profile, const char *path,
+					     char *errbuf, size_t errbuf_sz);
+
 /** sampo_profile__nr_events() / __event_name() - the events, joined by name across files */
 SAMPO_API size_t sampo_profile__nr_events(const struct sampo_profile *profile);
 SAMPO_API const char *sampo_profile__event_name(const struct sampo_profile *profile, size_t event);

@@ -57,6 +57,8 @@ static const struct cmd_struct commands[] = {
 	{ "header", cmd_header, 0,
 	  "print the header of a perf.data file (perf report --header-only)" },
 	{ "help", cmd_help, 0, "show the help of sampo or of a command" },
+	{ "merge", cmd_merge, 0,
+	  "merge the perf.data files of many hosts into one profile, each with its own symbols" },
 	{ "record", cmd_record, 0, "run a command and record its profile into perf.data" },
 	{ "report", cmd_report, 0, "read perf.data and show the profile (perf report --stdio)" },
 	{ "script", cmd_script, 0, "print the samples of a perf.data file one per line" },
