@@ -188,6 +188,8 @@ struct gen_opts {
 	unsigned int nr_stacks;
 	uint64_t seed;
 	const char *kernel_build_id; /* "none", "host", "fake" or 40 hex digits */
+	const char *hostname;	     /* HOSTNAME feature (default "bench") */
+	uint64_t kaslr_slide;	     /* added to the kernel's _text and to every kernel ip */
 	bool big_endian;
 	bool pipe;
 	bool quiet;
@@ -277,7 +279,8 @@ static uint64_t dso_func(const struct dso *d, uint32_t i)
 
 static uint64_t kernel_func(const struct gen *g, uint32_t i)
 {
-	return KERNEL_TEXT + ((mix64(g->kernel_seed + i) % (KERNEL_TEXT_LEN - 0x400)) & ~0xfULL);
+	return KERNEL_TEXT + g->o.kaslr_slide +
+	       ((mix64(g->kernel_seed + i) % (KERNEL_TEXT_LEN - 0x400)) & ~0xfULL);
 }
 
 /* An address inside the function: a return address or an ip. */
@@ -783,9 +786,9 @@ static void write_init(struct gen *g)
 		.misc = SAMPO_CPUMODE_KERNEL,
 		.pid = (uint32_t)-1,
 		.tid = 0,
-		.start = KERNEL_TEXT,
+		.start = KERNEL_TEXT + g->o.kaslr_slide,
 		.len = KERNEL_TEXT_LEN,
-		.pgoff = KERNEL_TEXT,
+		.pgoff = KERNEL_TEXT + g->o.kaslr_slide,
 		.filename = "[kernel.kallsyms]_text",
 	};
 
@@ -1078,7 +1081,8 @@ static void set_features(struct gen *g)
 	argv[argc++] = "sleep";
 	argv[argc++] = secs;
 
-	check(sampo_writer__set_feature_string(g->w, SAMPO_FEAT_HOSTNAME, "bench"), "hostname");
+	check(sampo_writer__set_feature_string(g->w, SAMPO_FEAT_HOSTNAME,
+						 g->o.hostname ? g->o.hostname : "bench"), "hostname");
 	check(sampo_writer__set_feature_string(g->w, SAMPO_FEAT_OSRELEASE, "6.1.0-gen-perfdata"),
 	      "osrelease");
 	check(sampo_writer__set_feature_string(g->w, SAMPO_FEAT_VERSION, "6.1.187"), "version");
@@ -1281,6 +1285,8 @@ static void usage(FILE *f)
 		"                           entry, perf then uses /proc/kallsyms), \"host\"\n"
 		"                           (/sys/kernel/notes), \"fake\" (from the seed: perf\n"
 		"                           warns that it finds no kallsyms) or 40 hex digits\n"
+		"      --hostname NAME      HOSTNAME feature (default \"bench\")\n"
+		"      --kaslr-slide BYTES  move the kernel by BYTES (a multiple of 2 MiB)\n"
 		"      --big-endian         write a big-endian file\n"
 		"      --pipe               write the pipe format\n"
 		"  -q, --quiet              no summary on stderr\n"
@@ -1315,6 +1321,8 @@ static void parse_args(int argc, char **argv, struct gen_opts *o)
 		OPT_STACKS,
 		OPT_SEED,
 		OPT_KBID,
+		OPT_HOSTNAME,
+		OPT_SLIDE,
 		OPT_BE,
 		OPT_PIPE
 	};
@@ -1328,6 +1336,8 @@ static void parse_args(int argc, char **argv, struct gen_opts *o)
 		{ "stacks", required_argument, NULL, OPT_STACKS },
 		{ "seed", required_argument, NULL, OPT_SEED },
 		{ "kernel-build-id", required_argument, NULL, OPT_KBID },
+		{ "hostname", required_argument, NULL, OPT_HOSTNAME },
+		{ "kaslr-slide", required_argument, NULL, OPT_SLIDE },
 		{ "big-endian", no_argument, NULL, OPT_BE },
 		{ "pipe", no_argument, NULL, OPT_PIPE },
 		{ "quiet", no_argument, NULL, 'q' },
@@ -1364,6 +1374,18 @@ static void parse_args(int argc, char **argv, struct gen_opts *o)
 			break;
 		case OPT_KBID:
 			o->kernel_build_id = optarg;
+			break;
+		case OPT_HOSTNAME:
+			o->hostname = optarg;
+			break;
+		case OPT_SLIDE:
+			/* KASLR moves the kernel by 2 MiB steps within 1 GiB */
+			o->kaslr_slide = parse_count(optarg, "--kaslr-slide");
+			if (o->kaslr_slide % 0x200000 || o->kaslr_slide >= 0x3e000000) {
+				fprintf(stderr, "gen-perfdata: --kaslr-slide: a multiple of 2 MiB "
+						"under 992 MiB\n");
+				exit(129);
+			}
 			break;
 		case OPT_BE:
 			o->big_endian = true;

@@ -323,8 +323,59 @@ static const uint8_t *dso_build_id(struct sampo_session *session, struct sampo_d
 	return NULL;
 }
 
-static int add_entry(struct sampo_profile *p, struct sampo_session *session, size_t event,
-		     const char *host, const struct sampo_hist_entry *e)
+/* the interned hex build-id of each DSO met in one file, by DSO pointer */
+struct dso_ids {
+	struct sampo_hash_index ix;
+	struct dso_id_item {
+		const void *dso;
+		const char *id;
+	} *items;
+	size_t nr, cap;
+};
+
+static void dso_ids_release(struct dso_ids *c)
+{
+	sampo_hash_index__release(&c->ix);
+	free(c->items);
+}
+
+/* @dso's build-id as interned hex in *@ret (NULL: none); looked up once per DSO and file */
+static int dso_id(struct sampo_profile *p, struct dso_ids *c, struct sampo_session *session,
+		  struct sampo_dso *dso, const char **ret)
+{
+	uint64_t h = hash_mix64((uintptr_t)dso);
+	char hex[2 * 64 + 1];
+	const uint8_t *bid;
+	size_t j, size = 0;
+
+	*ret = NULL;
+	if (!dso)
+		return 0;
+	if ((c->ix.nr + 1) * 2 > c->ix.cap && sampo_hash_index__grow(&c->ix))
+		return -ENOMEM;
+	for (j = h & (c->ix.cap - 1); c->ix.slots[j]; j = (j + 1) & (c->ix.cap - 1)) {
+		if (c->items[c->ix.slots[j] - 1].dso == dso) {
+			*ret = c->items[c->ix.slots[j] - 1].id;
+			return 0;
+		}
+	}
+	bid = dso_build_id(session, dso, &size);
+	if (bid && size && size <= 64) {
+		build_id_hex(bid, size, hex);
+		if (intern(p, hex, ret))
+			return -ENOMEM;
+	}
+	if (grow((void **)&c->items, &c->cap, c->nr + 1, sizeof(*c->items)))
+		return -ENOMEM;
+	c->items[c->nr++] = (struct dso_id_item){ dso, *ret };
+	c->ix.slots[j] = (uint32_t)c->nr;
+	c->ix.hashes[j] = h;
+	c->ix.nr++;
+	return 0;
+}
+
+static int add_entry(struct sampo_profile *p, struct dso_ids *ids, struct sampo_session *session,
+		     size_t event, const char *host, const struct sampo_hist_entry *e)
 {
 	struct sampo_profile_row key = {
 		.event = event,
@@ -334,18 +385,11 @@ static int add_entry(struct sampo_profile *p, struct sampo_session *session, siz
 		.self = sampo_hist_entry__self_period(e),
 		.nr_samples = sampo_hist_entry__nr_samples(e),
 	};
-	struct sampo_dso *dso = sampo_hist_entry__dso(e);
 	const char *sym = sampo_hist_entry__symbol_name(e);
-	char bid_hex[2 * 64 + 1], addr[32];
-	const uint8_t *bid = NULL;
-	size_t bid_size = 0;
+	char addr[32];
 
-	if (dso)
-		bid = dso_build_id(session, dso, &bid_size);
-	if (bid && bid_size && bid_size <= 64)
-		build_id_hex(bid, bid_size, bid_hex);
-	else
-		bid = NULL;
+	if (dso_id(p, ids, session, sampo_hist_entry__dso(e), &key.dso_id))
+		return -ENOMEM;
 	key.resolved = sym != NULL;
 	if (!sym) {
 		/* as the --stdio printer shows an address */
@@ -353,8 +397,7 @@ static int add_entry(struct sampo_profile *p, struct sampo_session *session, siz
 		sym = addr;
 	}
 	if (intern(p, sampo_hist_entry__comm(e), &key.comm) ||
-	    intern(p, sampo_hist_entry__dso_name(e), &key.dso) ||
-	    intern(p, bid ? bid_hex : NULL, &key.dso_id) || intern(p, sym, &key.symbol))
+	    intern(p, sampo_hist_entry__dso_name(e), &key.dso) || intern(p, sym, &key.symbol))
 		return -ENOMEM;
 	return add_row(p, &key);
 }
@@ -364,8 +407,9 @@ int sampo_profile__add_hists(struct sampo_profile *p, const char *host,
 {
 	struct sampo_reader *reader = sampo_session__reader(session);
 	const struct sampo_session_lost *lost = sampo_session__lost(session);
+	struct dso_ids ids = { 0 };
 	const char *in_host;
-	int err;
+	int err = 0;
 
 	if (intern(p, host, &in_host))
 		return -ENOMEM;
@@ -378,18 +422,20 @@ int sampo_profile__add_hists(struct sampo_profile *p, const char *host,
 			continue;
 		err = find_event(p, sampo_session__evsel_name(session, (int)i), &ev);
 		if (err)
-			return err;
+			goto out;
 		p->events[ev].nr_samples += nr;
 		p->events[ev].total_period += sampo_hists__total_period(hists, (int)i);
 		sampo_hists__for_each_entry(hists, (int)i, e) {
-			err = add_entry(p, session, ev, in_host, e);
+			err = add_entry(p, &ids, session, ev, in_host, e);
 			if (err)
-				return err;
+				goto out;
 		}
 	}
 	p->lost += lost->lost + lost->lost_samples;
 	p->nr_files++;
-	return 0;
+out:
+	dso_ids_release(&ids);
+	return err;
 }
 
 struct stack_walk {
@@ -400,6 +446,7 @@ struct stack_walk {
 	size_t nr_attrs;
 	uint32_t *ids;
 	size_t cap_ids;
+	struct dso_ids dso_ids;
 };
 
 static int walk_stack(void *arg, const struct sampo_hist_stack *st)
@@ -430,19 +477,13 @@ static int walk_stack(void *arg, const struct sampo_hist_stack *st)
 	for (size_t i = 0; i < st->nr_frames; i++) {
 		const struct sampo_hist_frame *f = &st->frames[i];
 		struct sampo_profile_frame fk = { .level = f->level, .resolved = f->symbol != NULL };
-		char bid_hex[2 * 64 + 1], addr[32];
-		const uint8_t *bid = NULL;
-		size_t bid_size = 0;
+		char addr[32];
 
-		if (f->dso)
-			bid = dso_build_id(w->session, f->dso, &bid_size);
-		if (bid && bid_size && bid_size <= 64)
-			build_id_hex(bid, bid_size, bid_hex);
-		else
-			bid = NULL;
+		if (dso_id(p, &w->dso_ids, w->session, f->dso, &fk.dso_id))
+			return -ENOMEM;
 		if (!f->symbol)
 			snprintf(addr, sizeof(addr), "%#" PRIx64, f->dso ? f->rel_ip : f->ip);
-		if (intern(p, f->dso_name, &fk.dso) || intern(p, bid ? bid_hex : NULL, &fk.dso_id) ||
+		if (intern(p, f->dso_name, &fk.dso) ||
 		    intern(p, f->symbol ? f->symbol : addr, &fk.symbol))
 			return -ENOMEM;
 		err = findnew_frame(p, &fk, &w->ids[i]);
@@ -467,6 +508,7 @@ int sampo_profile__add_stacks(struct sampo_profile *p, const char *host,
 	for (size_t i = 0; i < w.nr_attrs; i++)
 		w.ev_of[i] = SIZE_MAX;
 	err = sampo_hists__walk_stacks(hists, walk_stack, &w);
+	dso_ids_release(&w.dso_ids);
 	free(w.ev_of);
 	free(w.ids);
 	return err;
