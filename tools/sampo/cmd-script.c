@@ -20,6 +20,10 @@
  *
  * Fields asked for with -F must be in the samples (perf's evsel__check_attr);
  * the default field set silently drops the ones that are not.
+ *
+ * --folded prints folded stacks instead (folded.c, docs/format-folded.md):
+ * the frames are those of the printed call chains, counted per distinct
+ * stack as perf's stackcollapse script counts them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -40,6 +44,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "folded.h"
 #include "options.h"
 #include "outbuf.h"
 #include "resolve.h"
@@ -123,6 +128,7 @@ struct script_ctx {
 	struct sampo_machine *sample_machine; /* the current sample's: the host's or a guest's */
 	struct sampo_addr_location al;
 	struct sampo_addr_location chain_al;
+	struct folded *folded; /* --folded: the stacks, printed at the end */
 	struct outbuf ob;
 };
 
@@ -329,6 +335,20 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 }
 
 /*
+ * A frame of a folded stack: its symbol as the chain prints it; "_[k]" for
+ * the host kernel's own code (perf's script names its DSO "[kernel.kallsyms]")
+ */
+static void folded_chain_entry(struct script_ctx *ctx, struct sampo_map *map, uint64_t ip)
+{
+	struct sampo_map *kmap = sampo_machine__kernel_map(ctx->machine);
+	struct cli_frame fr;
+
+	cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, ip, true, &fr);
+	folded_frame(ctx->folded, fr.sym ? sampo_symbol__name(fr.sym) : NULL,
+		     fr.map && kmap && sampo_map__dso(fr.map) == sampo_map__dso(kmap));
+}
+
+/*
  * perf's thread__resolve_callchain_sample() + sample__fprintf_callchain() for
  * frame-pointer chains: context markers switch the cpumode (user at first),
  * every other entry is looked up at its address and printed on its own line.
@@ -366,6 +386,10 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 		nr_entries++;
 		map = sampo_machine__find_map(ctx->sample_machine, ctx->al.thread, cpumode, ip,
 					      &ctx->chain_al);
+		if (ctx->folded) {
+			folded_chain_entry(ctx, map, ip);
+			continue;
+		}
 		ob_putc(ob, '\t');
 		if (fields & (1u << F_IP)) {
 			/* user space: the address in the DSO; the kernel: the address */
@@ -435,6 +459,15 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	err = sampo_machine__resolve(ctx->sample_machine, s, &ctx->al);
 	if (err)
 		return err;
+	if (ctx->folded) {
+		/* stackcollapse.py: the comm alone for a sample without a chain */
+		folded_begin(ctx->folded,
+			     ctx->al.thread ? sampo_thread__comm(ctx->al.thread) : ":-1",
+			     (int32_t)s->pid, (int32_t)s->tid);
+		if (ctx->use_callchain && (s->sample_type & SAMPO_SAMPLE_CALLCHAIN))
+			print_callchain(ctx, 0, s);
+		return folded_end(ctx->folded, 1);
+	}
 	fields = e->fields;
 	/* perf prints a chain, even an empty one, for every sample that has the field */
 	chain = ctx->use_callchain && (fields & (1u << F_IP)) &&
@@ -518,11 +551,29 @@ static int script_sample(void *arg, struct sampo_session *session, const struct 
 	return err;
 }
 
+/* the folded options go with --folded, and as stackcollapse.py pairs them */
+static int check_folded_opts(const char *const *usage, const struct option *opts, bool folded,
+			     bool user_fields, const struct folded_opts *f)
+{
+	if (!folded && (f->kernel || f->include_pid || f->include_tid || f->no_comm ||
+			f->tidy_java))
+		return usage_error(usage, opts,
+				   "--kernel, --include-pid, --include-tid, --no-comm and "
+				   "--tidy-java go with --folded");
+	if (folded && user_fields)
+		return usage_error(usage, opts, "--folded prints stacks, not -F fields");
+	if (f->no_comm && (f->include_pid || f->include_tid))
+		return usage_error(usage, opts, "--include-pid and --include-tid need the comm: "
+						"drop --no-comm");
+	return 0;
+}
+
 static void script_ctx_release(struct script_ctx *ctx)
 {
 	sampo_addr_location__exit(&ctx->al);
 	sampo_addr_location__exit(&ctx->chain_al);
 	free(ctx->evsels);
+	folded_delete(ctx->folded);
 	sampo_session__close(ctx->session);
 }
 
@@ -544,6 +595,8 @@ static int run_script(struct script_ctx *ctx)
 	ctx->reader = sampo_session__reader(ctx->session);
 	ctx->machine = sampo_session__machine(ctx->session);
 	ret = sampo_session__process(ctx->session, &tool, ctx);
+	if (!ret && ctx->folded && folded_write(ctx->folded, &ctx->ob))
+		return cli_err(-ENOMEM, "out of memory");
 	if (ret > 0 && !ob_error(&ctx->ob)) {
 		/* a callback said why */
 		(void)ob_flush(&ctx->ob);
@@ -566,7 +619,8 @@ int cmd_script(int argc, const char **argv)
 	struct script_ctx *ctx;
 	const char *input = NULL, *vmlinux = NULL, *kallsyms = NULL, *symfs = NULL;
 	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
-	bool hide_callchain = false, guest = false, force = false;
+	bool hide_callchain = false, guest = false, force = false, folded = false;
+	struct folded_opts fopts = { 0 };
 	int ret;
 
 	/* the context holds the 64 KiB output buffer: keep it off the stack */
@@ -599,6 +653,20 @@ int cmd_script(int argc, const char **argv)
 				   "the guest's /proc/kallsyms, saved (implies --guest)"),
 			OPT_STRING(0, "guestmount", &guestmount, "dir",
 				   "guest PID's files under dir/PID (implies --guest)"),
+			OPT_GROUP("Folded stacks (perf's stackcollapse script)"),
+			OPT_BOOLEAN(0, "folded", &folded,
+				    "print 'comm;caller;...;callee count' per distinct stack"),
+			OPT_BOOLEAN(0, "kernel", &fopts.kernel,
+				    "with --folded: '_[k]' after kernel functions"),
+			OPT_BOOLEAN(0, "include-pid", &fopts.include_pid,
+				    "with --folded: 'comm-pid' as the first frame"),
+			OPT_BOOLEAN(0, "include-tid", &fopts.include_tid,
+				    "with --folded: 'comm-tid' ('comm-pid/tid' with --include-pid)"),
+			{ .type = OPTION_BOOLEAN, .long_name = "no-comm", .value = &fopts.no_comm,
+			  .help = "with --folded: no comm frame, all commands together",
+			  .flags = OPT_F_NONEG },
+			OPT_BOOLEAN(0, "tidy-java", &fopts.tidy_java,
+				    "with --folded: Java signatures shortened"),
 			OPT_END(),
 		};
 
@@ -608,6 +676,9 @@ int cmd_script(int argc, const char **argv)
 		else if (argc == 0 && guest_vmlinux && guest_kallsyms)
 			argc = usage_error(script_usage, opts,
 					   "--guestvmlinux and --guestkallsyms conflict: name one");
+		else if (argc == 0)
+			argc = check_folded_opts(script_usage, opts, folded, ctx->user_fields,
+						 &fopts);
 	}
 	if (argc < 0) {
 		free(ctx);
@@ -628,6 +699,10 @@ int cmd_script(int argc, const char **argv)
 		.guest_kallsyms = guest_kallsyms,
 		.guestmount = guestmount,
 	};
+	if (folded && folded_new(&fopts, &ctx->folded)) {
+		free(ctx);
+		return cli_err(-ENOMEM, "out of memory");
+	}
 	ob_init_fd(&ctx->ob, STDOUT_FILENO);
 	(void)fflush(stdout);
 	ret = run_script(ctx);
