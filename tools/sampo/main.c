@@ -3,14 +3,15 @@
  * main.c - the sampo front end: global options, the commands[] table and
  * perf-compatible aliases
  *
- *	sampo [--version] [--help] [-v|--verbose] <command> [<args>]
+ *	sampo [--version] [--help] [-v|--verbose] [--no-pager] <command> [<args>]
  *
  * Flow: parse the global options that come before the command name, rewrite
  * perf-style aliases ("sampo report -D" is "sampo dump", "sampo report
  * --header-only" is "sampo header"), look the command up in commands[], set
  * the name used in messages (cli_set_cmd()), run it, and turn its return
  * value into the exit status with cli_exit_code(): 0 ok, 1 failure, 129
- * usage error. Only this file picks the exit status.
+ * usage error. Only this file picks the exit status. The reading commands
+ * (CMD_USE_PAGER) page their output on a terminal (pager.c).
  *
  * Adding a command: write cmd-<name>.c, declare cmd_<name>() in builtin.h,
  * add a row to commands[] below (keep it sorted by name: `sampo --help`
@@ -29,6 +30,7 @@
 #include "builtin.h"
 #include "cli.h"
 #include "options.h"
+#include "pager.h"
 
 #ifndef SAMPO_VERSION
 #define SAMPO_VERSION "unknown"
@@ -37,7 +39,7 @@
 /* flags of a command: the setup main() does for it */
 enum cmd_flags {
 	CMD_HIDDEN = 1 << 0,	/* not listed by --help */
-	CMD_USE_PAGER = 1 << 1, /* reserved: page the output on a terminal (no pager yet) */
+	CMD_USE_PAGER = 1 << 1, /* page the output on a terminal (pager.c) */
 };
 
 struct cmd_struct {
@@ -51,23 +53,27 @@ static int cmd_help(int argc, const char **argv);
 
 /* sorted by name */
 static const struct cmd_struct commands[] = {
-	{ "buildid-list", cmd_buildid_list, 0, "list the build-ids in a perf.data file" },
+	{ "buildid-list", cmd_buildid_list, CMD_USE_PAGER,
+	  "list the build-ids in a perf.data file" },
 	{ "data", cmd_data, 0, "convert a perf.data file to JSON (perf data convert)" },
-	{ "dump", cmd_dump, 0, "print every record of a perf.data file (perf report -D)" },
-	{ "header", cmd_header, 0,
+	{ "dump", cmd_dump, CMD_USE_PAGER,
+	  "print every record of a perf.data file (perf report -D)" },
+	{ "header", cmd_header, CMD_USE_PAGER,
 	  "print the header of a perf.data file (perf report --header-only)" },
 	{ "help", cmd_help, 0, "show the help of sampo or of a command" },
 	{ "merge", cmd_merge, 0,
 	  "merge the perf.data files of many hosts into one profile, each with its own symbols" },
 	{ "record", cmd_record, 0, "run a command and record its profile into perf.data" },
-	{ "report", cmd_report, 0, "read perf.data and show the profile (perf report --stdio)" },
-	{ "script", cmd_script, 0, "print the samples of a perf.data file one per line" },
+	{ "report", cmd_report, CMD_USE_PAGER,
+	  "read perf.data and show the profile (perf report --stdio)" },
+	{ "script", cmd_script, CMD_USE_PAGER,
+	  "print the samples of a perf.data file one per line" },
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 static const char sampo_usage_line[] =
-	"usage: sampo [--version] [-h | --help] [-v | --verbose] <command> [<args>]\n";
+	"usage: sampo [--version] [-h | --help] [-v | --verbose] [--no-pager] <command> [<args>]\n";
 
 static const struct cmd_struct *find_cmd(const char *name)
 {
@@ -97,14 +103,19 @@ static void print_main_usage(FILE *fp)
 	      "   --version        print the version\n"
 	      "   -v, --verbose    print more library messages (repeat for debug)\n"
 	      "   --list-cmds      print the command names, one per line\n"
+	      "   --no-pager       do not page the output on a terminal ($SAMPO_PAGER, $PAGER)\n"
 	      "\nSee 'sampo help <command>' or 'sampo <command> -h' for a command's options,\n"
 	      "'man sampo-<command>' for its manual page and 'man sampo' for this one.\n",
 	      fp);
 }
 
+static bool use_pager = true; /* --no-pager clears it */
+
 static int run_cmd(const struct cmd_struct *cmd, int argc, const char **argv)
 {
 	cli_set_cmd(cmd->name);
+	if (use_pager && (cmd->flags & CMD_USE_PAGER))
+		(void)pager_start();
 	return cmd->fn(argc, argv);
 }
 
@@ -242,6 +253,8 @@ int main(int argc, const char **argv)
 			return check_stdout();
 		} else if (!strcmp(opt, "-v") || !strcmp(opt, "--verbose")) {
 			verbose++;
+		} else if (!strcmp(opt, "--no-pager")) {
+			use_pager = false;
 		} else if (opt[1] == 'v' && strspn(opt + 1, "v") == strlen(opt + 1)) {
 			verbose += (int)strlen(opt + 1);
 		} else {
@@ -276,5 +289,6 @@ int main(int argc, const char **argv)
 	status = cli_exit_code(run_cmd(cmd, argc, argv));
 	if (check_stdout() && status == 0)
 		status = CLI_EXIT_FAILURE;
+	pager_wait();
 	return status;
 }
