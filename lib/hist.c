@@ -1002,6 +1002,78 @@ const struct sampo_hist_entry *sampo_hists__next_entry(const struct sampo_hists 
 	return NULL;
 }
 
+/* ---- the distinct stacks ------------------------------------------------- */
+
+size_t sampo_hists__nr_stacks(const struct sampo_hists *h)
+{
+	/* before resort, the stack cache still holds periods not yet added */
+	return h && h->resorted ? h->nr_stacks : 0;
+}
+
+int sampo_hists__stack_evsel(const struct sampo_hists *h, size_t idx)
+{
+	return h->stacks[idx].evsel;
+}
+
+uint64_t sampo_hists__stack_nr_samples(const struct sampo_hists *h, size_t idx)
+{
+	return h->stacks[idx].count;
+}
+
+uint64_t sampo_hists__stack_period(const struct sampo_hists *h, size_t idx)
+{
+	return h->stacks[idx].period;
+}
+
+const char *sampo_hists__stack_comm(const struct sampo_hists *h, size_t idx)
+{
+	return h->stacks[idx].comm;
+}
+
+bool sampo_hists__stack_filtered(const struct sampo_hists *h, size_t idx)
+{
+	return h->stacks[idx].filtered;
+}
+
+size_t sampo_hists__stack_depth(const struct sampo_hists *h, size_t idx)
+{
+	return h->stacks[idx].nr ? h->stacks[idx].nr : 1;
+}
+
+uint32_t sampo_hists__stack_frame(const struct sampo_hists *h, size_t idx, size_t depth)
+{
+	const struct stack *s = &h->stacks[idx];
+
+	return s->nr ? h->arena[s->off + depth] : s->self;
+}
+
+size_t sampo_hists__nr_frames(const struct sampo_hists *h)
+{
+	return h->nr_frames;
+}
+
+const char *sampo_hists__frame_name(const struct sampo_hists *h, uint32_t frame)
+{
+	const struct frame *f = &h->frames[frame];
+
+	return f->sym ? sampo_symbol__name(f->sym) : NULL;
+}
+
+const char *sampo_hists__frame_dso_name(const struct sampo_hists *h, uint32_t frame)
+{
+	return h->frames[frame].dso_name;
+}
+
+uint64_t sampo_hists__frame_ip(const struct sampo_hists *h, uint32_t frame)
+{
+	return h->frames[frame].ip;
+}
+
+char sampo_hists__frame_level(const struct sampo_hists *h, uint32_t frame)
+{
+	return h->frames[frame].level;
+}
+
 static const struct frame *entry_frame(const struct sampo_hist_entry *e)
 {
 	return &e->hists->frames[e->frame];

@@ -177,6 +177,65 @@ sampo_hists__next_entry(const struct sampo_hists *hists, int evsel,
 	     (entry) = sampo_hists__next_entry((hists), (evsel), (entry)))
 
 /*
+ * The distinct stacks, for views that draw whole call chains (flame graphs,
+ * speedscope): every sample's stack (thread, comm, resolved frames) is
+ * interned once with its summed period and sample count. After
+ * sampo_hists__resort(), stacks are numbered 0 .. sampo_hists__nr_stacks()-1
+ * in the order they were first seen; frames are numbered 0 ..
+ * sampo_hists__nr_frames()-1 and shared by all stacks.
+ *
+ *	for (size_t i = 0; i < sampo_hists__nr_stacks(h); i++)
+ *		for (size_t d = sampo_hists__stack_depth(h, i); d-- > 0;)
+ *			puts(sampo_hists__frame_name(h, sampo_hists__stack_frame(h, i, d)));
+ *
+ * prints each stack root first. The walk skips nothing: stacks that a comm,
+ * dso, pid or tid filter left out are there, sampo_hists__stack_filtered()
+ * says which.
+ */
+
+/** sampo_hists__nr_stacks() - how many distinct stacks (0 before resort) */
+SAMPO_API size_t sampo_hists__nr_stacks(const struct sampo_hists *hists);
+/** sampo_hists__stack_evsel() - the event of stack @idx (the index of its attr in the file) */
+SAMPO_API int sampo_hists__stack_evsel(const struct sampo_hists *hists, size_t idx);
+/** sampo_hists__stack_nr_samples() - how many samples had stack @idx */
+SAMPO_API uint64_t sampo_hists__stack_nr_samples(const struct sampo_hists *hists, size_t idx);
+/** sampo_hists__stack_period() - their summed period */
+SAMPO_API uint64_t sampo_hists__stack_period(const struct sampo_hists *hists, size_t idx);
+/** sampo_hists__stack_comm() - the command of its thread when sampled (borrowed) */
+SAMPO_API const char *sampo_hists__stack_comm(const struct sampo_hists *hists, size_t idx);
+/** sampo_hists__stack_filtered() - true when a comm, dso, pid or tid filter leaves it out */
+SAMPO_API bool sampo_hists__stack_filtered(const struct sampo_hists *hists, size_t idx);
+/**
+ * sampo_hists__stack_depth() - its frames: the resolved call chain (at most
+ * max_stack entries, context markers left out), or the sample's own address
+ * alone when there is no chain (callchain off, or none recorded); at least 1
+ */
+SAMPO_API size_t sampo_hists__stack_depth(const struct sampo_hists *hists, size_t idx);
+/**
+ * sampo_hists__stack_frame() - frame @depth of stack @idx: 0 is the leaf
+ * (the sampled address), depth-1 the outermost caller; with caller_order
+ * set, the other way round, as the chain is kept in graph order
+ */
+SAMPO_API uint32_t sampo_hists__stack_frame(const struct sampo_hists *hists, size_t idx,
+					    size_t depth);
+/** sampo_hists__nr_frames() - how many distinct frames */
+SAMPO_API size_t sampo_hists__nr_frames(const struct sampo_hists *hists);
+/** sampo_hists__frame_name() - its symbol's name (borrowed), NULL when unresolved */
+SAMPO_API const char *sampo_hists__frame_name(const struct sampo_hists *hists, uint32_t frame);
+/**
+ * sampo_hists__frame_dso_name() - its shared object's short name, a
+ * module's "[name]" (borrowed), NULL when no map covers the address
+ */
+SAMPO_API const char *sampo_hists__frame_dso_name(const struct sampo_hists *hists, uint32_t frame);
+/** sampo_hists__frame_ip() - the address as sampled */
+SAMPO_API uint64_t sampo_hists__frame_ip(const struct sampo_hists *hists, uint32_t frame);
+/**
+ * sampo_hists__frame_level() - as sampo_hist_entry__level(): 'k' kernel,
+ * '.' user, 'g'/'u' a guest's kernel/user, 'H' hypervisor
+ */
+SAMPO_API char sampo_hists__frame_level(const struct sampo_hists *hists, uint32_t frame);
+
+/*
  * What a row holds. Values of keys that are not among the sort keys (the
  * pid when sorting by comm, dso, sym) are those of the first sample that
  * made the entry, as in perf; the CPU is then -1.
