@@ -549,6 +549,56 @@ static void test_hist__entry_comm_is_first_samples(void **state)
 	teardown_with(&t);
 }
 
+/* the distinct stacks: counted once each, frames leaf first, the chain-less sample as its own frame */
+static void test_hist__walk_stacks(void **state)
+{
+	SAMPO_OPTS(sampo_hists_opts, o, .callchain = true, .callchain_min_percent = -1);
+	const uint64_t c1[] = { C, B, A }, c2[] = { D, B, A };
+	struct setup t = { 0 };
+	size_t nr, found = 0;
+
+	(void)state;
+	setup_with(&t, &o);
+	add(t.h, 100, C, c1, 3, 100);
+	add(t.h, 100, C, c1, 3, 50);
+	add(t.h, 100, D, c2, 3, 100);
+	add(t.h, 100, D, NULL, 0, 7);
+	assert_int_equal(sampo_hists__nr_stacks(t.h), 0); /* not before resort */
+	assert_int_equal(sampo_hists__resort(t.h), 0);
+	nr = sampo_hists__nr_stacks(t.h);
+	assert_int_equal(nr, 3);
+	for (size_t i = 0; i < nr; i++) {
+		size_t depth = sampo_hists__stack_depth(t.h, i);
+		uint32_t leaf = sampo_hists__stack_frame(t.h, i, 0);
+
+		assert_int_equal(sampo_hists__stack_evsel(t.h, i), 0);
+		assert_string_equal(sampo_hists__stack_comm(t.h, i), "app");
+		assert_false(sampo_hists__stack_filtered(t.h, i));
+		assert_null(sampo_hists__frame_name(t.h, leaf)); /* no symbolizer */
+		assert_string_equal(sampo_hists__frame_dso_name(t.h, leaf), "app");
+		assert_int_equal(sampo_hists__frame_level(t.h, leaf), '.');
+		if (depth == 3 && sampo_hists__frame_ip(t.h, leaf) == C) {
+			assert_int_equal(sampo_hists__stack_nr_samples(t.h, i), 2);
+			assert_int_equal(sampo_hists__stack_period(t.h, i), 150);
+			assert_int_equal(sampo_hists__frame_ip(t.h, sampo_hists__stack_frame(t.h, i, 2)), A);
+			found |= 1;
+		} else if (depth == 3) {
+			assert_int_equal(sampo_hists__frame_ip(t.h, leaf), D);
+			assert_int_equal(sampo_hists__stack_period(t.h, i), 100);
+			found |= 2;
+		} else {
+			assert_int_equal(depth, 1);
+			assert_int_equal(sampo_hists__frame_ip(t.h, leaf), D);
+			assert_int_equal(sampo_hists__stack_period(t.h, i), 7);
+			found |= 4;
+		}
+	}
+	assert_int_equal(found, 7);
+	/* A, B, C, D: one frame per address of the one map */
+	assert_int_equal(sampo_hists__nr_frames(t.h), 4);
+	teardown_with(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -566,6 +616,7 @@ int main(void)
 		cmocka_unit_test(test_hist__iterate_filtered_and_cpu),
 		cmocka_unit_test(test_hist__iterate_children),
 		cmocka_unit_test(test_hist__entry_comm_is_first_samples),
+		cmocka_unit_test(test_hist__walk_stacks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
