@@ -15,11 +15,15 @@ packages="
 	libelf-dev libdw-dev libdebuginfod-dev libzstd-dev liblzma-dev zlib1g-dev
 	libcmocka-dev linux-perf zstd xz-utils bzip2 python3 binutils time
 	pandoc man-db
+	chromium nodejs
 "
 # libclang-rt-14-dev: libFuzzer runtime (libclang_rt.fuzzer-x86_64.a) for make fuzz
 # linux-perf: the reference implementation the tests compare against
 # time: GNU time, peak memory in make bench
 # pandoc: turns docs/sampo*.md into the man pages; man-db: t6701 reads them with man
+# chromium, nodejs: the browser tests (flame graphs, speedscope) drive Debian's
+#   chromium with playwright-core; npm (Debian's npm package, or the one in a
+#   nodejs that ships it) installs tests/browser's packages at the end
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian system; install the equivalents of:" $packages >&2
@@ -32,7 +36,11 @@ for p in $packages; do
 	[ "$status" = "install ok installed" ] || missing="$missing $p"
 done
 
-[ -n "$missing" ] || exit 0
+# npm: Debian's npm package, unless the nodejs installed ships its own
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
+
+# nothing missing: only the browser tests' npm packages may be (npm ci)
+[ -n "$missing" ] || exec "$(dirname "$0")/install-browser-deps.sh" ${1:+"$1"}
 
 if [ "${1:-}" = "--check" ]; then
 	echo "install-deps: missing:$missing"
@@ -53,3 +61,4 @@ export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -q
 # shellcheck disable=SC2086
 $sudo apt-get install -y -q --no-install-recommends $missing
+"$(dirname "$0")/install-browser-deps.sh"

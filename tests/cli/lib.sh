@@ -114,6 +114,26 @@ need_cmd() {
 	done
 }
 
+# need_browser: the browser tests' tools: Debian's chromium (scripts/install-deps.sh
+# installs it) and tests/browser's npm packages (installed here with `npm ci` when
+# missing, as `make check`'s set-up does). Missing tools fail the test: a browser
+# test never skips silently. SAMPO_CHROMIUM names another chromium binary.
+need_browser() {
+	[ -x "${SAMPO_CHROMIUM:-/usr/bin/chromium}" ] ||
+		die "no chromium at ${SAMPO_CHROMIUM:-/usr/bin/chromium} (scripts/install-deps.sh installs it)"
+	command -v node >/dev/null 2>&1 || die "no node (scripts/install-deps.sh installs nodejs)"
+	"$SAMPO_SRCDIR/scripts/install-browser-deps.sh" >&2 ||
+		die "cannot install tests/browser's npm packages (scripts/install-browser-deps.sh)"
+}
+
+# run_browser SCRIPT ARGS...: run tests/browser/SCRIPT with node; fail the test unless it passes
+run_browser() {
+	local rc=0 script=$1
+	shift
+	node "$SAMPO_SRCDIR/tests/browser/$script" "$@" >&2 || rc=$?
+	[ "$rc" -eq 0 ] || die "tests/browser/$script $* failed ($rc)"
+}
+
 # run_sampo ARGS...: run sampo; fail the test unless it exits 0
 run_sampo() {
 	local rc=0

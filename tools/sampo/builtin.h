@@ -6,6 +6,7 @@
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
+int cmd_flamegraph(int argc, const char **argv);
 int cmd_header(int argc, const char **argv);
 int cmd_merge(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);

@@ -58,6 +58,8 @@ static const struct cmd_struct commands[] = {
 	{ "data", cmd_data, 0, "convert a perf.data file to JSON (perf data convert)" },
 	{ "dump", cmd_dump, CMD_USE_PAGER,
 	  "print every record of a perf.data file (perf report -D)" },
+	{ "flamegraph", cmd_flamegraph, 0,
+	  "draw a perf.data file as a flame graph (HTML or SVG), or two as a differential one" },
 	{ "header", cmd_header, CMD_USE_PAGER,
 	  "print the header of a perf.data file (perf report --header-only)" },
 	{ "help", cmd_help, 0, "show the help of sampo or of a command" },

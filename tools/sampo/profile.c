@@ -1,0 +1,101 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * profile.c - a perf.data file read into histograms with call chains, for
+ * the commands that draw whole stacks.
+ *
+ * The session and hists are set up as `sampo report --no-children -g
+ * callee` would (time-ordered records, the session's build-id matched
+ * symbolizer), so a drawn frame has the samples and period that report
+ * gives its symbol; the drawing commands then walk the distinct stacks.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <sampo/hist.h>
+#include <sampo/reader.h>
+#include <sampo/session.h>
+#include <sampo/symbolizer.h>
+
+#include "cli.h"
+#include "profile.h"
+
+static int profile_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	struct profile *p = arg;
+
+	(void)session;
+	return sampo_hists__add_sample(p->hists, ev->attr_idx, &ev->sample);
+}
+
+int profile_load(struct profile *p, const char *input, const struct profile_sym_opts *sym)
+{
+	char errbuf[256] = "";
+	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = sym->symfs, .vmlinux = sym->vmlinux,
+		   .kallsyms = sym->kallsyms, .force = sym->force);
+	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = true,
+		   .features = SAMPO_SESSION_FEATURES_OPTIONAL, .symbolizer = &sopts,
+		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	/* every branch kept: a flame graph hides what is too narrow itself */
+	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain = true, .callchain_min_percent = 0);
+	const struct sampo_tool tool = { .sample = profile_sample };
+	struct sampo_symbolizer *symbolizer;
+	int err;
+
+	memset(p, 0, sizeof(*p));
+	p->input = input;
+	err = sampo_session__open(input, &opts, &p->session);
+	if (err)
+		return cli_err(0, "%s", errbuf);
+	if (sampo_session__error(p->session)[0])
+		cli_warn("%s", sampo_session__error(p->session));
+	symbolizer = sampo_session__symbolizer(p->session);
+	if (!symbolizer)
+		return cli_err(0, "%s", sampo_session__error(p->session));
+	err = sampo_hists__new(sampo_session__machine(p->session), symbolizer, &hopts, &p->hists);
+	if (err)
+		return cli_err(err, "cannot set up the histograms");
+	err = sampo_session__process(p->session, &tool, p);
+	if (err)
+		return err == -ENOMEM ? cli_err(err, "out of memory") :
+					cli_err(0, "%s", sampo_session__error(p->session));
+	if (sampo_hists__resort(p->hists))
+		return cli_err(-ENOMEM, "out of memory");
+	return 0;
+}
+
+void profile_release(struct profile *p)
+{
+	sampo_hists__delete(p->hists);
+	sampo_session__close(p->session);
+	p->hists = NULL;
+	p->session = NULL;
+}
+
+int profile_nr_events(const struct profile *p)
+{
+	return (int)sampo_reader__nr_attrs(sampo_session__reader(p->session));
+}
+
+const char *profile_event_name(const struct profile *p, int evsel)
+{
+	return sampo_session__evsel_name(p->session, evsel);
+}
+
+const char *profile_frame_label(const struct profile *p, unsigned int frame, char *buf,
+				size_t buf_sz)
+{
+	const char *name = sampo_hists__frame_name(p->hists, frame);
+	const char *dso;
+
+	if (name)
+		return name;
+	dso = sampo_hists__frame_dso_name(p->hists, frame);
+	if (!dso)
+		return "[unknown]";
+	/* a module's short name is "[name]" already */
+	if (dso[0] == '[')
+		return dso;
+	snprintf(buf, buf_sz, "[%s]", dso);
+	return buf;
+}
