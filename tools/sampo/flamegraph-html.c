@@ -4,13 +4,13 @@
  * at build time as flamegraph_page) with the trees as JSON in its #data
  * element.
  *
- * Each tree goes out in preorder as parallel arrays: n (name index), k
- * (kind: 0 root, 1 command, 2 kernel, 3 user, 4 inlined), d (depth), v
- * (value: the period of the samples through the node), s (samples); with a
- * baseline, bv and bs (the baseline's value and samples on the same path,
- * -1 where it has none), btotal and bsamples. The page computes positions
- * from the depths: a node starts where its previous sibling ended, so no
- * coordinate is stored. Names are stored once for all trees.
+ * Each tree goes out in preorder, per node: its depth, name index, kind (0
+ * root, 1 command, 2 kernel, 3 user, 4 inlined), value (the period of the
+ * samples through the node) and samples; with a baseline, the baseline's
+ * value and samples on the same path; as base64 of LEB128 numbers
+ * (write_nodes()). The page computes positions from the depths: a node
+ * starts where its previous sibling ended, so no coordinate is stored.
+ * Names are stored once for all trees, as JSON strings.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -95,52 +95,86 @@ static int preorder(const struct flame_graph *g, uint32_t **ret_order, uint32_t 
 	return 0;
 }
 
-enum field { F_NAME, F_KIND, F_DEPTH, F_VALUE, F_SAMPLES, F_BVALUE, F_BSAMPLES };
+/* base64 of a byte stream, written as it comes */
+struct b64 {
+	struct outbuf *ob;
+	uint8_t in[3];
+	int nr;
+};
 
-static void write_array(struct outbuf *ob, const char *key, const struct flame_graph *g,
-			const uint32_t *order, const uint32_t *depth, enum field f)
+static void b64_put(struct b64 *b, uint8_t byte)
+{
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	char out[4];
+
+	b->in[b->nr++] = byte;
+	if (b->nr < 3)
+		return;
+	out[0] = abc[b->in[0] >> 2];
+	out[1] = abc[(b->in[0] & 3) << 4 | b->in[1] >> 4];
+	out[2] = abc[(b->in[1] & 15) << 2 | b->in[2] >> 6];
+	out[3] = abc[b->in[2] & 63];
+	ob_write(b->ob, out, 4);
+	b->nr = 0;
+}
+
+static void b64_end(struct b64 *b)
+{
+	static const char abc[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	uint8_t b1 = b->nr > 1 ? b->in[1] : 0;
+	char out[4];
+
+	if (!b->nr)
+		return;
+	out[0] = abc[b->in[0] >> 2];
+	out[1] = abc[(b->in[0] & 3) << 4 | b1 >> 4];
+	out[2] = b->nr > 1 ? abc[(b1 & 15) << 2] : '=';
+	out[3] = '=';
+	ob_write(b->ob, out, 4);
+	b->nr = 0;
+}
+
+/* LEB128: 7 bits a byte, low first; the page reads them back as doubles */
+static void b64_varint(struct b64 *b, uint64_t v)
+{
+	while (v >= 0x80) {
+		b64_put(b, (uint8_t)(v | 0x80));
+		v >>= 7;
+	}
+	b64_put(b, (uint8_t)v);
+}
+
+/*
+ * One graph's nodes as base64 of LEB128 numbers, five per node in preorder
+ * (depth, name, kind, value, samples), seven with a baseline (then the
+ * baseline's value + 1 and samples + 1, 0 where it has no such path). A
+ * million samples with deep stacks make millions of nodes: as JSON arrays
+ * their parse alone took longer than the page may take to open.
+ */
+static void write_nodes(struct outbuf *ob, const struct flame_graph *g, const uint32_t *order,
+			const uint32_t *depth, bool diff)
 {
 	const struct flame_graph *b = g->baseline;
+	struct b64 enc = { .ob = ob };
 
-	ob_puts(ob, ",\"");
-	ob_puts(ob, key);
-	ob_puts(ob, "\":[");
+	ob_puts(ob, ",\"data\":\"");
 	for (size_t i = 0; i < g->nr; i++) {
 		const struct flame_node *n = &g->nodes[order[i]];
 
-		if (i)
-			ob_putc(ob, ',');
-		switch (f) {
-		case F_NAME:
-			ob_dec_u64(ob, n->name);
-			break;
-		case F_KIND:
-			ob_dec_u64(ob, n->kind);
-			break;
-		case F_DEPTH:
-			ob_dec_u64(ob, depth[i]);
-			break;
-		case F_VALUE:
-			ob_dec_u64(ob, n->value);
-			break;
-		case F_SAMPLES:
-			ob_dec_u64(ob, n->samples);
-			break;
-		case F_BVALUE:
-			if (n->base == FLAME_NONE)
-				ob_puts(ob, "-1");
-			else
-				ob_dec_u64(ob, b->nodes[n->base].value);
-			break;
-		case F_BSAMPLES:
-			if (n->base == FLAME_NONE)
-				ob_puts(ob, "-1");
-			else
-				ob_dec_u64(ob, b->nodes[n->base].samples);
-			break;
-		}
+		b64_varint(&enc, depth[i]);
+		b64_varint(&enc, n->name);
+		b64_varint(&enc, n->kind);
+		b64_varint(&enc, n->value);
+		b64_varint(&enc, n->samples);
+		if (!diff)
+			continue;
+		b64_varint(&enc, n->base == FLAME_NONE ? 0 : b->nodes[n->base].value + 1);
+		b64_varint(&enc, n->base == FLAME_NONE ? 0 : b->nodes[n->base].samples + 1);
 	}
-	ob_putc(ob, ']');
+	b64_end(&enc);
+	ob_putc(ob, '"');
 }
 
 int flame_write_html(const struct flame_set *set, const char *title, struct outbuf *ob)
@@ -153,7 +187,7 @@ int flame_write_html(const struct flame_set *set, const char *title, struct outb
 	for (size_t i = set->first; i < set->nr_graphs; i++)
 		diff |= set->graphs[i].baseline != NULL;
 	ob_write(ob, flamegraph_page, (size_t)(mark - flamegraph_page));
-	ob_puts(ob, "{\"version\":1,\"title\":");
+	ob_puts(ob, "{\"version\":2,\"title\":");
 	ob_json_string(ob, title);
 	ob_puts(ob, diff ? ",\"diff\":true" : ",\"diff\":false");
 	ob_puts(ob, ",\n\"names\":[");
@@ -171,19 +205,14 @@ int flame_write_html(const struct flame_set *set, const char *title, struct outb
 			return -ENOMEM;
 		ob_puts(ob, i > set->first ? ",\n{\"event\":" : "\n{\"event\":");
 		ob_json_string(ob, g->event);
-		write_array(ob, "n", g, order, depth, F_NAME);
-		write_array(ob, "k", g, order, depth, F_KIND);
-		write_array(ob, "d", g, order, depth, F_DEPTH);
-		write_array(ob, "v", g, order, depth, F_VALUE);
-		write_array(ob, "s", g, order, depth, F_SAMPLES);
+		ob_printf(ob, ",\"nodes\":%zu", g->nr);
 		if (diff) {
 			uint64_t bt = g->baseline ? g->baseline->nodes[0].value : 0;
 			uint64_t bs = g->baseline ? g->baseline->nodes[0].samples : 0;
 
-			write_array(ob, "bv", g, order, depth, F_BVALUE);
-			write_array(ob, "bs", g, order, depth, F_BSAMPLES);
 			ob_printf(ob, ",\"btotal\":%" PRIu64 ",\"bsamples\":%" PRIu64, bt, bs);
 		}
+		write_nodes(ob, g, order, depth, diff);
 		ob_putc(ob, '}');
 		free(order);
 		free(depth);

@@ -9,7 +9,9 @@
  * gives its symbol; the drawing commands then walk the distinct stacks.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sampo/hist.h>
@@ -19,6 +21,24 @@
 
 #include "cli.h"
 #include "profile.h"
+
+/* the library's warnings as the CLI's own: "sampo <cmd>: warning: ..." */
+static int profile_warn(enum sampo_log_level level, const char *fmt, va_list ap)
+{
+	char *msg = NULL;
+	int n;
+
+	if (level > SAMPO_LOG_WARN)
+		return 0;
+	n = vasprintf(&msg, fmt, ap);
+	if (n < 0)
+		return n;
+	while (n > 0 && msg[n - 1] == '\n')
+		msg[--n] = '\0';
+	cli_warn("%s", msg);
+	free(msg);
+	return n;
+}
 
 static int profile_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
 {
@@ -44,6 +64,7 @@ int profile_load(struct profile *p, const char *input, const struct profile_sym_
 
 	memset(p, 0, sizeof(*p));
 	p->input = input;
+	sampo_set_print(profile_warn);
 	err = sampo_session__open(input, &opts, &p->session);
 	if (err)
 		return cli_err(0, "%s", errbuf);
