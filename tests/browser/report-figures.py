@@ -2,7 +2,8 @@
 # report-figures.py - the figures a flame graph must show, read from
 # `sampo report --children -n --sort sym -g none --stdio` (perf's table):
 # per symbol of the first event, its self samples and its self and children
-# percentages, whether it is a kernel symbol; the events' names in order.
+# percentages, whether it is a kernel symbol; the events' names in order,
+# the first event's count (the sum of its periods).
 #
 #   report-figures.py REPORT.txt [KEY=VALUE...] > EXPECT.json
 #
@@ -11,12 +12,17 @@
 import json, re, sys
 
 events, symbols = [], {}
+event_count = 0
 ev = -1
 for line in open(sys.argv[1]):
     m = re.match(r"# Samples: \S+\s+of event '(.*)'$", line.rstrip('\n'))
     if m:
         events.append(m.group(1))
         ev += 1
+        continue
+    m = re.match(r'# Event count \(approx.\): (\d+)$', line.rstrip('\n'))
+    if m and ev == 0:
+        event_count = int(m.group(1))
         continue
     m = re.match(r'\s+([\d.]+)%\s+([\d.]+)%\s+(\d+)\s+\[(.)\] (.*\S)\s*$', line)
     if m and ev == 0:
@@ -25,7 +31,7 @@ for line in open(sys.argv[1]):
             continue  # an unresolved address: the graph names it by its object
         symbols[name] = {'self': int(samples), 'selfPercent': self_pct,
                          'childrenPercent': children, 'kernel': level == 'k'}
-out = {'events': events, 'symbols': symbols,
+out = {'events': events, 'symbols': symbols, 'eventCount': event_count,
        'total': sum(s['self'] for s in symbols.values())}
 for kv in sys.argv[2:]:
     k, v = kv.split('=', 1)

@@ -45,8 +45,10 @@
 #include "builtin.h"
 #include "cli.h"
 #include "folded.h"
+#include "format-speedscope.h"
 #include "options.h"
 #include "outbuf.h"
+#include "profile.h"
 #include "resolve.h"
 
 #define PERF_CONTEXT_MAX     ((uint64_t)-4095)
@@ -621,6 +623,7 @@ int cmd_script(int argc, const char **argv)
 	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
 	bool hide_callchain = false, guest = false, force = false, folded = false;
 	struct folded_opts fopts = { 0 };
+	const char *format = NULL;
 	int ret;
 
 	/* the context holds the 64 KiB output buffer: keep it off the stack */
@@ -639,6 +642,8 @@ int cmd_script(int argc, const char **argv)
 				     fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
+			OPT_STRING(0, "format", &format, "speedscope",
+				   "write another format: speedscope (https://www.speedscope.app)"),
 			OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
 			OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
 			OPT_STRING(0, "symfs", &symfs, "dir",
@@ -685,6 +690,17 @@ int cmd_script(int argc, const char **argv)
 		return argc;
 	}
 	ctx->input = input && *input ? input : cli_default_input();
+	if (format) {
+		const struct profile_sym_opts sym = {
+			.vmlinux = vmlinux, .kallsyms = kallsyms, .symfs = symfs, .force = force
+		};
+
+		free(ctx);
+		if (strcmp(format, "speedscope"))
+			return usage_error(script_usage, NULL, "unknown --format '%s' (speedscope)",
+					   format);
+		return script_speedscope(input && *input ? input : cli_default_input(), &sym);
+	}
 	ctx->hide_callchain = hide_callchain;
 	/* perf script turns guests on when given a guest's symbols */
 	ctx->guest = guest || guest_vmlinux || guest_kallsyms || guestmount;
