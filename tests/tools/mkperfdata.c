@@ -24,6 +24,10 @@
  * --rename NAME adds an EVENT_UPDATE of type NAME for the first event after
  * the unit updates (perf's evsel->name then becomes NAME, whatever EVENT_DESC
  * says).
+ * --alpha N (0..4) puts N of every 4 samples of each event in burn_leaf_alpha
+ * and the others in burn_leaf_beta (default 1: the addresses cycle through 0x1169,
+ * 0x1179, 0x1189, 0x1199, of which only the first is alpha's), so two files
+ * differ by a known share (the differential flame graph's test).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -67,6 +71,7 @@ struct gen {
 	bool features;
 	const char *rename; /* EVENT_UPDATE NAME for the first event, or NULL */
 	unsigned long nr_samples;
+	int alpha; /* samples in burn_leaf_alpha out of every 4; -1: the address cycle */
 	unsigned long counts[SAMPO_RECORD_MAX];
 };
 
@@ -296,6 +301,10 @@ static void write_samples(struct gen *g)
 		uint32_t pid = (i % 3 == 2) ? CHILD : PID;
 		uint32_t tid = (pid == PID && i % 5 == 4) ? THREAD : pid;
 		uint64_t ip = BURN_START + 0x169 + 0x10 * (i % 4);
+
+		if (g->alpha >= 0) /* alpha: 0x1149..0x1173, beta: 0x1173..0x11aa */
+			ip = BURN_START + ((int)(i / NR_ATTRS % 4) < g->alpha ? 0x169 :
+									      0x179 + 0x10 * (i % 3));
 		const uint64_t chain[4] = {
 			SAMPO_CONTEXT_USER, ip, BURN_START + 0x200, LIBC_START + 0x27000,
 		};
@@ -371,7 +380,7 @@ static void print_stats(const struct gen *g)
 static void usage(void)
 {
 	fprintf(stderr, "usage: mkperfdata [--big-endian | --little-endian] [--pipe] "
-			"[--samples N] [--no-features] [--rename NAME] [--stats] -o FILE\n");
+			"[--samples N] [--no-features] [--rename NAME] [--alpha N] [--stats] -o FILE\n");
 	exit(129);
 }
 
@@ -385,11 +394,12 @@ int main(int argc, char **argv)
 		{ "stats", no_argument, NULL, 's' },
 		{ "no-features", no_argument, NULL, 'F' },
 		{ "rename", required_argument, NULL, 'r' },
+		{ "alpha", required_argument, NULL, 'a' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
 	SAMPO_OPTS(sampo_writer_opts, opts);
-	struct gen g = { .nr_samples = 20, .features = true };
+	struct gen g = { .nr_samples = 20, .features = true, .alpha = -1 };
 	const char *out = NULL;
 	bool stats = false;
 	int c, err;
@@ -416,6 +426,11 @@ int main(int argc, char **argv)
 			break;
 		case 'r':
 			g.rename = optarg;
+			break;
+		case 'a':
+			g.alpha = atoi(optarg);
+			if (g.alpha < 0 || g.alpha > 4)
+				usage();
 			break;
 		case 'o':
 			out = optarg;
