@@ -146,35 +146,100 @@ static void b64_varint(struct b64 *b, uint64_t v)
 	b64_put(b, (uint8_t)v);
 }
 
+static unsigned int varint_len(uint64_t v)
+{
+	unsigned int n = 1;
+
+	while (v >= 0x80) {
+		v >>= 7;
+		n++;
+	}
+	return n;
+}
+
 /*
- * One graph's nodes as base64 of LEB128 numbers, five per node in preorder
+ * A node narrower than this share of its graph cannot be seen at full
+ * width on any screen (a third of a pixel at 5400 pixels); its descendants
+ * are marked so that the page can skip them until they are wanted.
+ */
+#define NARROW_SHARE 16384
+
+#define KIND_SKIP 8 /* or-ed into the kind: the node's descendants can be skipped */
+
+/*
+ * One graph's nodes as base64 of LEB128 numbers, in preorder, five per node
  * (depth, name, kind, value, samples), seven with a baseline (then the
  * baseline's value + 1 and samples + 1, 0 where it has no such path). A
  * million samples with deep stacks make millions of nodes: as JSON arrays
  * their parse alone took longer than the page may take to open.
+ *
+ * Most of those nodes are too narrow to draw before one zooms in. The
+ * outermost narrow node of a branch (its parent is wide) that has
+ * descendants gets KIND_SKIP in its kind and two more numbers: the bytes
+ * and the count of its descendants' records, which follow it. The page
+ * draws its first picture from the rest, then reads everything.
  */
-static void write_nodes(struct outbuf *ob, const struct flame_graph *g, const uint32_t *order,
-			const uint32_t *depth, bool diff)
+static int write_nodes(struct outbuf *ob, const struct flame_graph *g, const uint32_t *order,
+		       const uint32_t *depth, bool diff)
 {
 	const struct flame_graph *b = g->baseline;
 	struct b64 enc = { .ob = ob };
+	uint64_t total = g->nodes[0].value;
+	uint64_t *sub_bytes = calloc(g->nr, sizeof(*sub_bytes));
+	uint64_t *sub_nr = calloc(g->nr, sizeof(*sub_nr));
+	uint32_t *level = malloc(g->nr * sizeof(*level));
 
+	if (!sub_bytes || !sub_nr || !level) {
+		free(sub_bytes);
+		free(sub_nr);
+		free(level);
+		return -ENOMEM;
+	}
+	level[0] = 0;
+	for (size_t i = 1; i < g->nr; i++)
+		level[i] = level[g->nodes[i].parent] + 1;
+	/* a parent comes before its children in the nodes' array */
+	for (size_t i = g->nr; i-- > 1;) {
+		const struct flame_node *n = &g->nodes[i];
+		/* the kind fits a byte; skip numbers are never in a skipped record */
+		uint64_t rec = varint_len(level[i]) + 1 + varint_len(n->name) + varint_len(n->value) +
+			       varint_len(n->samples);
+
+		if (diff)
+			rec += n->base == FLAME_NONE ?
+				       2 :
+				       varint_len(b->nodes[n->base].value + 1) +
+					       varint_len(b->nodes[n->base].samples + 1);
+		sub_bytes[n->parent] += rec + sub_bytes[i];
+		sub_nr[n->parent] += 1 + sub_nr[i];
+	}
 	ob_puts(ob, ",\"data\":\"");
 	for (size_t i = 0; i < g->nr; i++) {
-		const struct flame_node *n = &g->nodes[order[i]];
+		uint32_t id = order[i];
+		const struct flame_node *n = &g->nodes[id];
+		bool skip = id && sub_nr[id] && n->value * NARROW_SHARE < total &&
+			    g->nodes[n->parent].value * NARROW_SHARE >= total;
 
 		b64_varint(&enc, depth[i]);
 		b64_varint(&enc, n->name);
-		b64_varint(&enc, n->kind);
+		b64_varint(&enc, n->kind | (skip ? KIND_SKIP : 0));
 		b64_varint(&enc, n->value);
 		b64_varint(&enc, n->samples);
-		if (!diff)
-			continue;
-		b64_varint(&enc, n->base == FLAME_NONE ? 0 : b->nodes[n->base].value + 1);
-		b64_varint(&enc, n->base == FLAME_NONE ? 0 : b->nodes[n->base].samples + 1);
+		if (diff) {
+			b64_varint(&enc, n->base == FLAME_NONE ? 0 : b->nodes[n->base].value + 1);
+			b64_varint(&enc, n->base == FLAME_NONE ? 0 : b->nodes[n->base].samples + 1);
+		}
+		if (skip) {
+			b64_varint(&enc, sub_bytes[id]);
+			b64_varint(&enc, sub_nr[id]);
+		}
 	}
 	b64_end(&enc);
 	ob_putc(ob, '"');
+	free(sub_bytes);
+	free(sub_nr);
+	free(level);
+	return 0;
 }
 
 int flame_write_html(const struct flame_set *set, const char *title, struct outbuf *ob)
@@ -205,14 +270,25 @@ int flame_write_html(const struct flame_set *set, const char *title, struct outb
 			return -ENOMEM;
 		ob_puts(ob, i > set->first ? ",\n{\"event\":" : "\n{\"event\":");
 		ob_json_string(ob, g->event);
-		ob_printf(ob, ",\"nodes\":%zu", g->nr);
+		{
+			uint32_t max_depth = 0;
+
+			for (size_t n = 0; n < g->nr; n++)
+				if (depth[n] > max_depth)
+					max_depth = depth[n];
+			ob_printf(ob, ",\"nodes\":%zu,\"depth\":%" PRIu32, g->nr, max_depth);
+		}
 		if (diff) {
 			uint64_t bt = g->baseline ? g->baseline->nodes[0].value : 0;
 			uint64_t bs = g->baseline ? g->baseline->nodes[0].samples : 0;
 
 			ob_printf(ob, ",\"btotal\":%" PRIu64 ",\"bsamples\":%" PRIu64, bt, bs);
 		}
-		write_nodes(ob, g, order, depth, diff);
+		if (write_nodes(ob, g, order, depth, diff)) {
+			free(order);
+			free(depth);
+			return -ENOMEM;
+		}
 		ob_putc(ob, '}');
 		free(order);
 		free(depth);
