@@ -123,7 +123,6 @@ int sampo_sort_keys__parse(const char *list, enum sampo_sort_key *keys, size_t m
 static int perf_sort(const struct sampo_hists *h, const struct sampo_hist_entry *a,
 		     const struct sampo_hist_entry *b)
 {
-	const struct frame *fa = &h->frames[a->frame], *fb = &h->frames[b->frame];
 	int c;
 
 	if (h->opts.children) {
@@ -138,8 +137,21 @@ static int perf_sort(const struct sampo_hists *h, const struct sampo_hist_entry 
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? 1 : -1;
-	for (size_t i = 0; i < h->nr_keys; i++) {
-		switch (h->keys[i]) {
+	return sampo_hist_entry__sort_keys(a, b, h->keys, h->nr_keys);
+}
+
+/*
+ * the sort keys' part of hist_entry__sort() (their se_sort, else se_cmp):
+ * > 0 when @a goes first; @a and @b may come from different histograms
+ */
+int sampo_hist_entry__sort_keys(const struct sampo_hist_entry *a, const struct sampo_hist_entry *b,
+				const enum sampo_sort_key *keys, size_t nr_keys)
+{
+	const struct frame *fa = &a->hists->frames[a->frame], *fb = &b->hists->frames[b->frame];
+	int c;
+
+	for (size_t i = 0; i < nr_keys; i++) {
+		switch (keys[i]) {
 		case SAMPO_SORT_COMM: /* interned: equal pointers, equal strings */
 			c = a->key.comm == b->key.comm ? 0 : strcmp(b->key.comm, a->key.comm);
 			break;
@@ -196,12 +208,20 @@ static int addr_cmp(uint64_t a, uint64_t b)
 static int collapse_cmp(const void *pa, const void *pb, void *ctx)
 {
 	const struct sampo_hists *h = ctx;
-	const struct sampo_hist_entry *a = *(const struct sampo_hist_entry *const *)pa;
-	const struct sampo_hist_entry *b = *(const struct sampo_hist_entry *const *)pb;
+
+	return sampo_hist_entry__collapse_cmp(*(const struct sampo_hist_entry *const *)pa,
+					      *(const struct sampo_hist_entry *const *)pb, h->keys,
+					      h->nr_keys);
+}
+
+int sampo_hist_entry__collapse_cmp(const struct sampo_hist_entry *a,
+				   const struct sampo_hist_entry *b, const enum sampo_sort_key *keys,
+				   size_t nr_keys)
+{
 	int c = 0;
 
-	for (size_t i = 0; i < h->nr_keys && !c; i++) {
-		switch (h->keys[i]) {
+	for (size_t i = 0; i < nr_keys && !c; i++) {
+		switch (keys[i]) {
 		case SAMPO_SORT_COMM:
 			c = a->key.comm == b->key.comm ? 0 : strcmp(a->key.comm, b->key.comm);
 			break;

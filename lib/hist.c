@@ -1109,6 +1109,11 @@ int32_t sampo_hist_entry__tid(const struct sampo_hist_entry *e)
 	return sampo_thread__tid(e->thread);
 }
 
+const char *sampo_hist_entry__thread_comm(const struct sampo_hist_entry *e)
+{
+	return sampo_thread__comm(e->thread);
+}
+
 int32_t sampo_hist_entry__cpu(const struct sampo_hist_entry *e)
 {
 	return e->hists->has_key[SAMPO_SORT_CPU] ? e->key.cpu : -1;

@@ -255,6 +255,11 @@ SAMPO_API const char *sampo_hist_entry__comm(const struct sampo_hist_entry *entr
 /** sampo_hist_entry__pid() / __tid() - the process and thread; the pid may be -1: unknown */
 SAMPO_API int32_t sampo_hist_entry__pid(const struct sampo_hist_entry *entry);
 SAMPO_API int32_t sampo_hist_entry__tid(const struct sampo_hist_entry *entry);
+/**
+ * sampo_hist_entry__thread_comm() - the thread's comm as the file left it
+ * (borrowed): what perf's pid column and the comm column's width show
+ */
+SAMPO_API const char *sampo_hist_entry__thread_comm(const struct sampo_hist_entry *entry);
 /** sampo_hist_entry__cpu() - the CPU when cpu is a sort key, else -1 */
 SAMPO_API int32_t sampo_hist_entry__cpu(const struct sampo_hist_entry *entry);
 /** sampo_hist_entry__dso() - the shared object (borrowed), NULL when no map covers the address */

@@ -19,6 +19,7 @@
 #include <sampo/evlist.h>
 #include <sampo/evsel.h>
 #include <sampo/feature.h>
+#include <sampo/hist-diff.h>
 #include <sampo/hist.h>
 #include <sampo/kmodule.h>
 #include <sampo/machine.h>

@@ -189,4 +189,20 @@ static inline enum sampo_sort_key sort_key_canon(enum sampo_sort_key k)
  */
 int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev);
 
+/*
+ * sampo_hist_entry__collapse_cmp() - perf's hist_entry__cmp() over @keys:
+ * < 0 when @a comes first, 0 for the same key values (perf pairs such
+ * entries of two files); @a and @b may belong to different histograms
+ */
+int sampo_hist_entry__collapse_cmp(const struct sampo_hist_entry *a,
+				   const struct sampo_hist_entry *b, const enum sampo_sort_key *keys,
+				   size_t nr_keys);
+
+/*
+ * sampo_hist_entry__sort_keys() - the sort keys' part of perf's
+ * hist_entry__sort(): > 0 when @a goes first (lib/hist-sort.c)
+ */
+int sampo_hist_entry__sort_keys(const struct sampo_hist_entry *a, const struct sampo_hist_entry *b,
+				const enum sampo_sort_key *keys, size_t nr_keys);
+
 #endif /* SAMPO_INTERNAL_HIST_H */

@@ -5,6 +5,7 @@
 
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);
+int cmd_diff(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_header(int argc, const char **argv);

@@ -56,6 +56,7 @@ static const struct cmd_struct commands[] = {
 	{ "buildid-list", cmd_buildid_list, CMD_USE_PAGER,
 	  "list the build-ids in a perf.data file" },
 	{ "data", cmd_data, 0, "convert a perf.data file to JSON (perf data convert)" },
+	{ "diff", cmd_diff, CMD_USE_PAGER, "compare two or more perf.data files (perf diff)" },
 	{ "dump", cmd_dump, CMD_USE_PAGER,
 	  "print every record of a perf.data file (perf report -D)" },
 	{ "flamegraph", cmd_flamegraph, 0,
