@@ -355,63 +355,103 @@ static void unsep(const struct diff_ctx *ctx, char *s)
 		*p = '.';
 }
 
-/* one diff column's text (perf's __hpp__entry_global()) */
+/*
+ * one diff column's text, as wide as perf makes it. perf prints the
+ * baseline and computed columns with their "color" callbacks whenever
+ * there is no field separator (perf_hpp__use_color()), colours or not:
+ * %f rather than %F, ratio and wdiff also when zero, wdiff as %14ld
+ * whatever the column's width. The others, and all with -t, go through
+ * hpp__entry_global().
+ */
 static void diff_cell(const struct diff_ctx *ctx, const struct sampo_hist_diff *diff,
-		      const struct sampo_hist_diff_row *row, const struct column *c, char *buf,
-		      size_t size)
+		      const struct sampo_hist_diff_row *row, const struct column *c, char *out,
+		      size_t out_sz)
 {
 	bool dummy = !sampo_hist_diff_row__entry(row, 0);
 	bool paired = c->file && sampo_hist_diff_row__entry(row, c->file);
+	bool color = !ctx->field_sep;
+	int w = c->width;
+	char buf[MAX_COL_WIDTH] = " ";
 	double v;
-	int64_t w;
+	int64_t wd;
 
-	snprintf(buf, size, " ");
+	if (color && (c->kind == COL_BASELINE || c->kind == COL_DELTA ||
+		      c->kind == COL_DELTA_ABS || c->kind == COL_RATIO || c->kind == COL_WDIFF)) {
+		if (c->kind == COL_BASELINE) {
+			if (sampo_hist_diff_row__baseline_percent(diff, row, &v))
+				snprintf(out, out_sz, "%*.2f%%", w - 1, v);
+			else
+				snprintf(out, out_sz, "%*s", w, " ");
+			return;
+		}
+		if (!paired) {
+			snprintf(out, out_sz, "%*s", w, " ");
+			return;
+		}
+		if (c->kind == COL_DELTA || c->kind == COL_DELTA_ABS) {
+			sampo_hist_diff_row__delta(row, c->file, &v);
+			snprintf(out, out_sz, "%+*.2f%%", w - 1, v);
+		} else if (dummy) {
+			snprintf(out, out_sz, "%*s", w, "N/A");
+		} else if (c->kind == COL_RATIO) {
+			sampo_hist_diff_row__ratio(row, c->file, &v);
+			snprintf(out, out_sz, "%*.6f", w, v);
+		} else {
+			sampo_hist_diff_row__wdiff(row, c->file, &wd);
+			snprintf(out, out_sz, "%14" PRId64, wd);
+		}
+		return;
+	}
 	switch (c->kind) {
 	case COL_BASELINE:
 		if (sampo_hist_diff_row__baseline_percent(diff, row, &v))
-			snprintf(buf, size, ctx->field_sep ? "%.2f" : "%6.2f%%", v);
-		return;
+			snprintf(buf, sizeof(buf), ctx->field_sep ? "%.2f" : "%6.2f%%", v);
+		break;
 	case COL_PERIOD_BASELINE:
-		snprintf(buf, size, "%" PRIu64, sampo_hist_diff_row__period(row, 0));
-		return;
-	default:
-		break;
-	}
-	if (!paired)
-		return;
-	switch (c->kind) {
-	case COL_DELTA:
-	case COL_DELTA_ABS:
-		sampo_hist_diff_row__delta(row, c->file, &v);
-		snprintf(buf, size, "%+4.2F%%", v);
-		break;
-	case COL_RATIO:
-		if (dummy) {
-			snprintf(buf, size, "N/A");
-			break;
-		}
-		sampo_hist_diff_row__ratio(row, c->file, &v);
-		if (v > 0.0)
-			snprintf(buf, size, "%14.6F", v);
-		break;
-	case COL_WDIFF:
-		if (dummy) {
-			snprintf(buf, size, "N/A");
-			break;
-		}
-		sampo_hist_diff_row__wdiff(row, c->file, &w);
-		if (w)
-			snprintf(buf, size, "%14" PRId64, w);
-		break;
-	case COL_FORMULA:
-		sampo_hist_diff_row__formula(diff, row, c->file, buf, size);
-		break;
-	case COL_PERIOD:
-		snprintf(buf, size, "%" PRIu64, sampo_hist_diff_row__period(row, c->file));
+		snprintf(buf, sizeof(buf), "%" PRIu64, sampo_hist_diff_row__period(row, 0));
 		break;
 	default:
-		break;
+		if (!paired)
+			break;
+		switch (c->kind) {
+		case COL_DELTA:
+		case COL_DELTA_ABS:
+			sampo_hist_diff_row__delta(row, c->file, &v);
+			snprintf(buf, sizeof(buf), "%+4.2F%%", v);
+			break;
+		case COL_RATIO:
+			if (dummy) {
+				snprintf(buf, sizeof(buf), "N/A");
+				break;
+			}
+			sampo_hist_diff_row__ratio(row, c->file, &v);
+			if (v > 0.0)
+				snprintf(buf, sizeof(buf), "%14.6F", v);
+			break;
+		case COL_WDIFF:
+			if (dummy) {
+				snprintf(buf, sizeof(buf), "N/A");
+				break;
+			}
+			sampo_hist_diff_row__wdiff(row, c->file, &wd);
+			if (wd)
+				snprintf(buf, sizeof(buf), "%14" PRId64, wd);
+			break;
+		case COL_FORMULA:
+			sampo_hist_diff_row__formula(diff, row, c->file, buf, sizeof(buf));
+			break;
+		case COL_PERIOD:
+			snprintf(buf, sizeof(buf), "%" PRIu64,
+				 sampo_hist_diff_row__period(row, c->file));
+			break;
+		default:
+			break;
+		}
 	}
+	if (ctx->field_sep)
+		snprintf(out, out_sz, "%s", buf);
+	else
+		snprintf(out, out_sz, "%*s", w, buf);
 }
 
 /* one sort key's text; returns its length */
@@ -501,13 +541,8 @@ static void print_table(struct diff_ctx *ctx, const struct sampo_hist_diff *diff
 				n = key_cell(ctx, sampo_hist_diff_row__key(row), c, buf, sizeof(buf));
 				fputs(buf, fp);
 			} else {
-				char cell[MAX_COL_WIDTH];
-
-				diff_cell(ctx, diff, row, c, cell, sizeof(cell));
-				if (sep)
-					n = fprintf(fp, "%s", cell);
-				else
-					n = fprintf(fp, "%*s", c->width, cell);
+				diff_cell(ctx, diff, row, c, buf, sizeof(buf));
+				n = fprintf(fp, "%s", buf);
 			}
 			/* hist_entry__snprintf_alignment(): all but the last column fill their width */
 			if (j + 1 < ctx->nr_cols && n < c->width)
