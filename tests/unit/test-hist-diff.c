@@ -113,7 +113,8 @@ static const enum sampo_sort_key dso_sym[] = { SAMPO_SORT_DSO, SAMPO_SORT_SYM };
  * baseline: app C 500 + app D 200 (one row: unresolved, one object), other C 300;
  * new: app C 100 + app D 100, lib C 800 (pid 300)
  */
-static void build(struct two *t, const struct sampo_hist_diff_opts *opts)
+static void build_with(struct two *t, const struct sampo_hist_diff_opts *opts,
+		       uint64_t other_new)
 {
 	SAMPO_OPTS(sampo_hists_opts, hopts, .sort_keys = dso_sym, .nr_sort_keys = 2);
 	const struct sampo_hists *hists[2];
@@ -136,11 +137,21 @@ static void build(struct two *t, const struct sampo_hist_diff_opts *opts)
 	add(t->h[1], 100, D, NULL, 0, 100);
 	add(t->h[1], 100, C, NULL, 0, 100);
 	add(t->h[1], 300, C, NULL, 0, 800);
+	if (other_new) {
+		comm(t->m[1], 200, "other");
+		mmap2(t->m[1], 200, 0x400000, 0, 2, "/opt/other");
+		add(t->h[1], 200, C, NULL, 0, other_new);
+	}
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(sampo_hists__resort(t->h[i]), 0);
 		hists[i] = t->h[i];
 	}
 	assert_int_equal(sampo_hist_diff__new(hists, evsels, 2, opts, &t->diff), 0);
+}
+
+static void build(struct two *t, const struct sampo_hist_diff_opts *opts)
+{
+	build_with(t, opts, 0);
 }
 
 static void release(struct two *t)
@@ -225,6 +236,14 @@ static void test_hist_diff__ratio_wdiff_order(void **state)
 	sampo_hist_diff_row__formula(t.diff, sampo_hist_diff__row(t.diff, 0), 1, buf,
 				     sizeof(buf));
 	assert_string_equal(buf, "200 / 700");
+	release(&t);
+
+	/* other in the new file too, at twice its period: the larger ratio goes first */
+	memset(&t, 0, sizeof(t));
+	build_with(&t, &ratio, 600);
+	assert_string_equal(row_dso(&t, 0), "other");
+	assert_string_equal(row_dso(&t, 1), "app");
+	assert_string_equal(row_dso(&t, 2), "lib");
 	release(&t);
 
 	/* no -o: by baseline period first (lib's is 0), then by wdiff */
