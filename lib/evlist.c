@@ -103,7 +103,8 @@ static int *evlist_fd(const struct sampo_evlist *evlist, size_t ev, size_t cpu, 
 
 static void evlist_unmap(struct sampo_evlist *evlist)
 {
-	for (size_t i = 0; i < evlist->nr_rings; i++) {
+	/* also after a failed calloc of the rings: nr_rings is set, rings is NULL */
+	for (size_t i = 0; evlist->rings && i < evlist->nr_rings; i++) {
 		struct evlist_ring *r = &evlist->rings[i];
 
 		if (r->base)

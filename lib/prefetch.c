@@ -149,7 +149,13 @@ static void *pf_thread(void *arg)
 		struct pbatch *b = pf_get_free(pf);
 
 		if (!b) {
+			/* out of memory (or told to stop): the reader must still see the end */
 			ret = pf->stop ? 0 : -ENOMEM;
+			pthread_mutex_lock(&pf->lock);
+			pf->final = ret;
+			pf->done = true;
+			pthread_cond_broadcast(&pf->cond);
+			pthread_mutex_unlock(&pf->lock);
 			break;
 		}
 		b->nr = 0;

@@ -141,6 +141,8 @@ int sampo_proc_modules__read(const char *proc_dir, struct sampo_proc_module **re
 
 	if (!ret_mods || !ret_nr)
 		return -EINVAL;
+	*ret_mods = NULL;
+	*ret_nr = 0;
 	snprintf(path, sizeof(path), "%s/modules", proc_dir ? proc_dir : "/proc");
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)

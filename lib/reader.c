@@ -235,7 +235,7 @@ static int open_fail_early(const struct sampo_reader_opts *opts, const char *nam
 	if (OPTS_GET(opts, errbuf, NULL) && OPTS_GET(opts, errbuf_sz, 0))
 		snprintf(opts->errbuf, opts->errbuf_sz, "%s: %s", name,
 			 sampo_strerror(err, buf, sizeof(buf)));
-	return err;
+	return err ? err : -EIO; /* never "success" from a failed open, even if errno was 0 */
 }
 
 int sampo_reader__open_fd(int fd, const char *name, const struct sampo_reader_opts *opts,

@@ -238,7 +238,8 @@ int sampo_sample__parse(const struct sampo_event_attr *attr, const union sampo_r
 		U64(s->callchain_nr);
 		if (s->callchain_nr > (uint64_t)(c.end - c.p) / 8)
 			return -SAMPO_ERR_MALFORMED;
-		take_bytes(&c, 8 * s->callchain_nr, &bytes);
+		if (!take_bytes(&c, 8 * s->callchain_nr, &bytes))
+			return -SAMPO_ERR_MALFORMED;
 		s->callchain = (const uint64_t *)bytes;
 	}
 	if (type & SAMPO_SAMPLE_RAW) {
@@ -267,7 +268,8 @@ int sampo_sample__parse(const struct sampo_event_attr *attr, const union sampo_r
 		}
 		if (s->branch_nr > (uint64_t)(c.end - c.p) / sizeof(struct sampo_branch_entry))
 			return -SAMPO_ERR_MALFORMED;
-		take_bytes(&c, s->branch_nr * sizeof(struct sampo_branch_entry), &bytes);
+		if (!take_bytes(&c, s->branch_nr * sizeof(struct sampo_branch_entry), &bytes))
+			return -SAMPO_ERR_MALFORMED;
 		s->branch = (const struct sampo_branch_entry *)bytes;
 		if (swapped) {
 			struct sampo_branch_entry *e = (struct sampo_branch_entry *)bytes;

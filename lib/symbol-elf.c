@@ -664,7 +664,7 @@ int sampo_elf__find_debug_file(const char *elf_path, const struct sampo_build_id
 		return err == -ENOENT || err == -ENOMEM ? err : -ENOENT;
 	/* the directory of the file, absolute, so that DEBUG_ROOT/<dir> makes sense */
 	if (!realpath(elf_path, self)) {
-		err = -errno;
+		err = errno ? -errno : -ENOENT; /* the caller reads *ret_path only on 0 */
 		goto out;
 	}
 	snprintf(dir, sizeof(dir), "%s", self);

@@ -177,12 +177,13 @@ struct proc_status {
 static int read_status(const char *path, struct proc_status *st)
 {
 	char line[256];
-	FILE *f = fopen(path, "re");
+	FILE *f;
 
-	if (!f)
-		return -errno;
 	memset(st, 0, sizeof(*st));
 	st->tgid = -1;
+	f = fopen(path, "re");
+	if (!f)
+		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		if (!strncmp(line, "Name:", 5)) {
 			char *p = line + 5;

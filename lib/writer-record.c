@@ -574,7 +574,7 @@ static void rb_sid(struct rec_builder *b, const struct sampo_writer_attr *wa,
 	static const struct sampo_sample zero;
 	uint64_t t;
 
-	if (!sid_size(wa ? &wa->attr : NULL))
+	if (!wa || !sid_size(&wa->attr))
 		return;
 	if (!sid)
 		sid = &zero;

@@ -290,8 +290,9 @@ static void test_kallsyms__real_snapshot_matches_its_text(void **state)
 			continue;
 		if (nr == alloc) {
 			alloc = alloc ? alloc * 2 : 4096;
-			ls = realloc(ls, alloc * sizeof(*ls));
-			assert_non_null(ls);
+			void *grown = realloc(ls, alloc * sizeof(*ls));
+			assert_non_null(grown);
+			ls = grown;
 		}
 		ls[nr].addr = a;
 		snprintf(ls[nr].name, sizeof(ls[nr].name), "%s", name);

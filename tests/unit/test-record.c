@@ -119,6 +119,7 @@ static void finish(struct rcase *c, size_t body)
 
 static size_t build_cases(struct rcase *cs)
 {
+	struct sampo_record_header hdr; /* copied out: a union member is not assigned from another */
 	struct rcase *c = cs;
 	union sampo_record *r;
 
@@ -143,7 +144,8 @@ static size_t build_cases(struct rcase *cs)
 	finish(c++, sizeof(r->comm) + sizeof("worker"));
 
 	r = start(c, "EXIT", SAMPO_RECORD_EXIT, 0);
-	r->fork = (struct sampo_record_fork){ r->header, 10, 1, 12, 1, 555 };
+	hdr = r->header;
+	r->fork = (struct sampo_record_fork){ hdr, 10, 1, 12, 1, 555 };
 	finish(c++, sizeof(r->fork));
 
 	r = start(c, "THROTTLE", SAMPO_RECORD_THROTTLE, 0);
@@ -159,7 +161,8 @@ static size_t build_cases(struct rcase *cs)
 	finish(c++, sizeof(r->throttle));
 
 	r = start(c, "FORK", SAMPO_RECORD_FORK, 0);
-	r->fork = (struct sampo_record_fork){ r->header, 13, 10, 13, 12, 556 };
+	hdr = r->header;
+	r->fork = (struct sampo_record_fork){ hdr, 13, 10, 13, 12, 556 };
 	finish(c++, sizeof(r->fork));
 
 	r = start(c, "READ", SAMPO_RECORD_READ, 0);
@@ -356,7 +359,7 @@ static size_t build_cases(struct rcase *cs)
 
 	r = start(c, "CPU_MAP range", SAMPO_RECORD_CPU_MAP, 0);
 	r->cpu_map.type = SAMPO_CPU_MAP_RANGE_CPUS;
-	((uint8_t *)&r->cpu_map.type)[SAMPO_CPU_MAP_RANGE_ANY] = 1;
+	put(&r->cpu_map.type, SAMPO_CPU_MAP_RANGE_ANY, &(uint8_t){ 1 }, 1);
 	put16(&r->cpu_map.type, SAMPO_CPU_MAP_RANGE_START, 4);
 	put16(&r->cpu_map.type, SAMPO_CPU_MAP_RANGE_END, 7);
 	finish(c++, offsetof(struct sampo_record_cpu_map, type) + SAMPO_CPU_MAP_RANGE_SIZE);
@@ -368,7 +371,8 @@ static size_t build_cases(struct rcase *cs)
 	finish(c++, sizeof(r->stat_config) + 2 * sizeof(struct sampo_stat_config_entry));
 
 	r = start(c, "STAT", SAMPO_RECORD_STAT, 0);
-	r->stat = (struct sampo_record_stat){ r->header, ATTR_ID, 3, 0, 500, 600, 700 };
+	hdr = r->header;
+	r->stat = (struct sampo_record_stat){ hdr, ATTR_ID, 3, 0, 500, 600, 700 };
 	finish(c++, sizeof(r->stat));
 
 	r = start(c, "STAT_ROUND", SAMPO_RECORD_STAT_ROUND, 0);

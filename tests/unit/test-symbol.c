@@ -104,8 +104,9 @@ static size_t readelf_syms(const char *path, const char *which, struct rsym **re
 		r.size = size;
 		if (nr == alloc) {
 			alloc = alloc ? alloc * 2 : 256;
-			v = realloc(v, alloc * sizeof(*v));
-			assert_non_null(v);
+			void *grown = realloc(v, alloc * sizeof(*v));
+			assert_non_null(grown);
+			v = grown;
 		}
 		v[nr++] = r;
 	}

@@ -299,8 +299,9 @@ static void *read_all(const char *path, size_t *len)
 	for (;;) {
 		if (n == cap) {
 			cap = cap ? cap * 2 : 65536;
-			buf = realloc(buf, cap);
-			assert_non_null(buf);
+			void *grown = realloc(buf, cap);
+			assert_non_null(grown);
+			buf = grown;
 		}
 		size_t got = fread(buf + n, 1, cap - n, fp);
 
@@ -1246,8 +1247,9 @@ static void test_symbolizer__live_record_matches_proc_kallsyms(void **state)
 			continue;
 		if (nr == cap) {
 			cap = cap ? cap * 2 : 65536;
-			ks = realloc(ks, cap * sizeof(*ks));
-			assert_non_null(ks);
+			void *grown = realloc(ks, cap * sizeof(*ks));
+			assert_non_null(grown);
+			ks = grown;
 		}
 		ks[nr].addr = a;
 		snprintf(ks[nr].name, sizeof(ks[nr].name), "%s", name);
