@@ -16,6 +16,7 @@ packages="
 	libcmocka-dev linux-perf zstd xz-utils bzip2 python3 binutils time
 	pandoc man-db
 	chromium nodejs
+	cppcheck clang-tidy valgrind
 "
 # libclang-rt-14-dev: libFuzzer runtime (libclang_rt.fuzzer-x86_64.a) for make fuzz
 # linux-perf: the reference implementation the tests compare against
@@ -24,6 +25,7 @@ packages="
 # chromium, nodejs: the browser tests (flame graphs, speedscope) drive Debian's
 #   chromium with playwright-core; npm (Debian's npm package, or the one in a
 #   nodejs that ships it) installs tests/browser's packages at the end
+# cppcheck, clang-tidy, valgrind: the 'lint' suite and t0100 (make check)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian system; install the equivalents of:" $packages >&2
