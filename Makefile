@@ -48,7 +48,7 @@ build:
 
 test:
 	@scripts/setup-build.sh $(BUILDDIR)
-	@scripts/run-tests.sh $(BUILDDIR) "tests"
+	@scripts/run-tests.sh $(BUILDDIR) "tests" --setup full
 
 asan:
 	@CC=$(SANITIZE_CC) scripts/setup-build.sh $(ASANDIR) \

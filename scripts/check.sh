@@ -31,7 +31,7 @@ setup_failed() {
 step "normal build ($builddir)"
 rm -f "$builddir/sampo-test-counts"
 if scripts/setup-build.sh "$builddir"; then
-	scripts/run-tests.sh "$builddir" "normal build"
+	scripts/run-tests.sh "$builddir" "normal build" --setup full
 else
 	setup_failed "$builddir" "normal build"
 fi
