@@ -477,7 +477,7 @@ static int walk_stack(void *arg, const struct sampo_hist_stack *st)
 	for (size_t i = 0; i < st->nr_frames; i++) {
 		const struct sampo_hist_frame *f = &st->frames[i];
 		struct sampo_profile_frame fk = { .level = f->level, .resolved = f->symbol != NULL };
-		char addr[32];
+		char addr[32] = ""; /* read only for a frame without a symbol */
 
 		if (dso_id(p, &w->dso_ids, w->session, f->dso, &fk.dso_id))
 			return -ENOMEM;
