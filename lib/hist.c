@@ -771,8 +771,10 @@ static bool entry_key_equal(const struct entry_key *a, const struct entry_key *b
 	       a->cpu == b->cpu && a->has_sym == b->has_sym;
 }
 
+/* @level: the new entry's level ('k', '.', ...), see replay_stack() */
 static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struct evhists *ev,
-				   const struct entry_key *k, const struct stack *s, uint32_t frame)
+				   const struct entry_key *k, const struct stack *s, uint32_t frame,
+				   char level)
 {
 	uint64_t hash = entry_key_hash(k);
 	size_t j;
@@ -796,8 +798,7 @@ static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struc
 		e->thread = s->thread;
 		e->comm = s->comm;
 		e->frame = frame;
-		/* fill_callchain_info() leaves al->level alone when there is no map */
-		e->level = h->frames[frame].map ? h->frames[frame].level : h->frames[s->self].level;
+		e->level = level;
 		e->filtered = s->filtered;
 	}
 	ev->ix.slots[j] = (uint32_t)++ev->nr_entries;
@@ -823,10 +824,17 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 	struct entry_key k;
 	struct sampo_hist_entry *e;
 	size_t nr_cache = 0;
+	/*
+	 * perf fills one addr_location per sample: the sample's own, then each
+	 * call-chain node in turn (fill_callchain_info()), which sets the level
+	 * only for a node with a map. A node without one inherits the level of the
+	 * last node before it that had one, or the sample's.
+	 */
+	char level = h->frames[s->self].level;
 	int err;
 
 	entry_key_init(h, &k, s, &h->frames[s->self], false);
-	e = entry_findnew(h, ev, &k, s, s->self);
+	e = entry_findnew(h, ev, &k, s, s->self, level);
 	if (!e)
 		return -ENOMEM;
 	e->period += s->period;
@@ -848,13 +856,15 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 		uint32_t fidx = h->arena[s->off + i];
 		bool dup = false;
 
+		if (h->frames[fidx].map)
+			level = h->frames[fidx].level;
 		entry_key_init(h, &k, s, &h->frames[fidx], true);
 		/* a frame seen twice in one chain (recursion) counts once */
 		for (size_t c = 0; c < nr_cache && !dup; c++)
 			dup = entry_key_equal(&ev->entries[(*cache)[c]].key, &k);
 		if (dup)
 			continue;
-		e = entry_findnew(h, ev, &k, s, fidx);
+		e = entry_findnew(h, ev, &k, s, fidx, level);
 		if (!e)
 			return -ENOMEM;
 		(*cache)[nr_cache++] = (size_t)(e - ev->entries);

@@ -527,6 +527,48 @@ static void test_hist__iterate_children(void **state)
 	teardown_with(&t);
 }
 
+/*
+ * In children mode a call-chain entry with no map takes the level of the last
+ * entry before it in the chain that had one (perf fills one addr_location per
+ * sample, and fill_callchain_info() sets the level only for a mapped node): a
+ * kernel sample's user frame at address 0 below a mapped user frame is '.',
+ * not the sample's 'k'.
+ */
+static void test_hist__children_unmapped_frame_level(void **state)
+{
+	SAMPO_OPTS(sampo_hists_opts, o, .callchain = true, .children = true,
+		   .callchain_min_percent = -1, .sort_keys = sort_sym, .nr_sort_keys = 1);
+	const uint64_t kip = 0xffffffff81000000ULL;
+	uint64_t ips[] = { SAMPO_CONTEXT_KERNEL, kip, SAMPO_CONTEXT_USER, A, 0 };
+	struct sampo_sample s = { 0 };
+	const struct sampo_hist_entry *e;
+	struct setup t = { 0 };
+	bool seen_zero = false;
+
+	(void)state;
+	setup_with(&t, &o);
+	s.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_PERIOD |
+			SAMPO_SAMPLE_CALLCHAIN;
+	s.pid = s.tid = 100;
+	s.ip = kip;
+	s.period = 100;
+	s.cpumode = SAMPO_CPUMODE_KERNEL;
+	s.callchain = ips;
+	s.callchain_nr = sizeof(ips) / sizeof(ips[0]);
+	assert_int_equal(sampo_hists__add_sample(t.h, 0, &s), 0);
+	(void)print(&t);
+	sampo_hists__for_each_entry(t.h, 0, e) {
+		if (sampo_hist_entry__ip(e) == 0) {
+			assert_int_equal(sampo_hist_entry__level(e), '.');
+			seen_zero = true;
+		} else if (sampo_hist_entry__ip(e) == kip) {
+			assert_int_equal(sampo_hist_entry__level(e), 'k');
+		}
+	}
+	assert_true(seen_zero);
+	teardown_with(&t);
+}
+
 static void test_hist__entry_comm_is_first_samples(void **state)
 {
 	const enum sampo_sort_key keys[] = { SAMPO_SORT_DSO, SAMPO_SORT_SYM };
@@ -615,6 +657,7 @@ int main(void)
 		cmocka_unit_test(test_hist__iterate_rows),
 		cmocka_unit_test(test_hist__iterate_filtered_and_cpu),
 		cmocka_unit_test(test_hist__iterate_children),
+		cmocka_unit_test(test_hist__children_unmapped_frame_level),
 		cmocka_unit_test(test_hist__entry_comm_is_first_samples),
 		cmocka_unit_test(test_hist__walk_stacks),
 	};
