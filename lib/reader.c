@@ -409,6 +409,31 @@ static void apply_pending(struct sampo_reader *r)
 }
 
 /*
+ * The buffer size the file records in its COMPRESSED feature (perf's
+ * mmap_len) bounds what one COMPRESSED record inflates to, as it bounds
+ * perf's output buffer. A file reads it once (a pread: the feature lies past
+ * the data); a pipe looks until its HEADER_FEATURE has come.
+ */
+static void reader_set_inflate_cap(struct sampo_reader *r)
+{
+	struct feature_slot *f = &r->features[SAMPO_FEAT_COMPRESSED];
+	uint32_t v[5];
+
+	if (r->decomp.record_cap || r->comp_cap_read)
+		return;
+	r->comp_cap_read = !r->pipe;
+	if (!f->present || f->size < sizeof(v))
+		return;
+	if (f->data)
+		memcpy(v, f->data, sizeof(v));
+	else if (r->src.kind == SAMPO_SOURCE_MEM)
+		memcpy(v, r->src.mem + f->offset, sizeof(v));
+	else if (pread(r->src.fd, v, sizeof(v), (off_t)f->offset) != (ssize_t)sizeof(v))
+		return;
+	r->decomp.record_cap = r->swap ? bswap_32(v[4]) : v[4];
+}
+
+/*
  * Get the next raw record from the inflated stream (if any) or the source,
  * copied or pointed to in host order, checked. Return 1 with *out set, 0 at
  * the end, or an error.
@@ -561,6 +586,7 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 				data = c->compressed2.data;
 				len = (size_t)c->compressed2.data_size;
 			}
+			reader_set_inflate_cap(r);
 			err = sampo_inflate__feed(d, data, len, where, why, sizeof(why));
 			if (err)
 				return sampo_reader__fail(r, err, "%s", why);

@@ -9,12 +9,24 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The bounds on inflation (see lib/inflate.c and docs/hardening.md): real
+ * recordings inflate 2 to 500 times (DWARF stacks are the most compressible
+ * data perf writes); a chunk without a recorded buffer size may inflate to
+ * 64 MiB.
+ */
+#define SAMPO_INFLATE_RATIO 1024U
+#define SAMPO_INFLATE_SLACK (64U << 20)
+#define SAMPO_INFLATE_DEFAULT_CAP (64U << 20)
+
 /* Zero-initialized is ready; sampo_inflate__release() frees it. */
 struct sampo_inflate {
 	void *zstd;   /* ZSTD_DStream, created on the first chunk */
 	uint8_t *buf; /* inflated bytes not yet handed out */
 	size_t len, head, cap;
-	uint64_t offset; /* of the COMPRESSED record they came from */
+	uint64_t offset;     /* of the COMPRESSED record they came from */
+	uint64_t record_cap; /* bytes one chunk may inflate to (0: the default cap) */
+	uint64_t total_in, total_out; /* compressed bytes fed, inflated bytes produced */
 };
 
 /*

@@ -78,6 +78,7 @@ struct sampo_reader {
 
 	union sampo_record *recbuf; /* aligned copy of the current record (64 KiB + 8) */
 	struct sampo_inflate decomp;
+	bool comp_cap_read; /* file mode: the COMPRESSED feature's buffer size was looked up */
 	union sampo_record *pending; /* HEADER_ATTR/FEATURE to apply before the next record */
 
 	struct sampo_ordered_events queue;
