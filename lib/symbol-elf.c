@@ -33,6 +33,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -58,6 +59,9 @@
 #define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
 /* An embedded MiniDebugInfo is a few hundred KB; refuse to inflate absurd sizes */
 #define DEBUGDATA_MAX (256u << 20)
+/* SHF_COMPRESSED sections (and MiniDebugInfo) inflate to at most this ratio of the file */
+#define SCN_INFLATE_RATIO 64U
+#define SCN_INFLATE_MAX (1024U << 20)
 
 struct elf_load_ctx {
 	const char *name; /* for messages */
@@ -149,8 +153,14 @@ static char *demangle(const char *name)
 
 /* ---- sections ---------------------------------------------------------------------------- */
 
-/* The section's data, inflated first when it is SHF_COMPRESSED. */
-static Elf_Data *scn_data(Elf_Scn *scn)
+/*
+ * The section's data, inflated first when it is SHF_COMPRESSED. The size the
+ * compression header announces is what libelf allocates and inflates: it
+ * must stay within SCN_INFLATE_RATIO times the whole file and
+ * SCN_INFLATE_MAX (a 1 MB file asked for a 1 GB .symtab). @c, when given,
+ * gets the reason.
+ */
+static Elf_Data *scn_data(struct elf_load_ctx *c, Elf *elf, Elf_Scn *scn)
 {
 	GElf_Shdr shdr;
 
@@ -158,8 +168,28 @@ static Elf_Data *scn_data(Elf_Scn *scn)
 		return NULL;
 	if (shdr.sh_type == SHT_NOBITS)
 		return NULL;
-	if ((shdr.sh_flags & SHF_COMPRESSED) && elf_compress(scn, 0, 0) < 0)
-		return NULL;
+	if (shdr.sh_flags & SHF_COMPRESSED) {
+		GElf_Chdr chdr;
+		size_t fsize = 0;
+		uint64_t max;
+
+		if (!gelf_getchdr(scn, &chdr) || !elf_rawfile(elf, &fsize))
+			return NULL;
+		max = MIN((uint64_t)SCN_INFLATE_RATIO * fsize, (uint64_t)SCN_INFLATE_MAX);
+		if (chdr.ch_size > max) {
+			if (c)
+				sampo_symtab__set_err(c->errbuf, c->errbuf_sz,
+						      "'%s': compressed section at offset %#" PRIx64
+						      " inflates to %" PRIu64 " bytes, more than %" PRIu64
+						      " (%u times the %zu-byte file, at most %u MiB)",
+						      c->name, (uint64_t)shdr.sh_offset,
+						      (uint64_t)chdr.ch_size, max, SCN_INFLATE_RATIO,
+						      fsize, SCN_INFLATE_MAX >> 20);
+			return NULL;
+		}
+		if (elf_compress(scn, 0, 0) < 0)
+			return NULL;
+	}
 	return elf_getdata(scn, NULL);
 }
 
@@ -262,11 +292,13 @@ static int load_symbols(struct elf_load_ctx *c, Elf *elf, Elf_Scn *symscn)
 	if (shdr.sh_link == 0 || shdr.sh_link >= shnum)
 		return elf_bad(c, "symbol table has no string table");
 	strscn = elf_getscn(elf, shdr.sh_link);
-	if (!strscn || !scn_data(strscn))
-		return elf_bad(c, "cannot read string table");
-	data = scn_data(symscn);
+	if (!strscn || !scn_data(c, elf, strscn))
+		return c->errbuf && c->errbuf[0] ? -SAMPO_ERR_MALFORMED :
+						   elf_bad(c, "cannot read string table");
+	data = scn_data(c, elf, symscn);
 	if (!data || !data->d_buf)
-		return elf_bad(c, "cannot read symbol table");
+		return c->errbuf && c->errbuf[0] ? -SAMPO_ERR_MALFORMED :
+						   elf_bad(c, "cannot read symbol table");
 	if (data->d_type != ELF_T_SYM)
 		return elf_bad(c, "symbol table has a bad entry type");
 	if (!gelf_fsize(elf, ELF_T_SYM, 1, EV_CURRENT))
@@ -504,7 +536,8 @@ static int xz_inflate(const void *in, size_t in_len, uint8_t **ret_buf, size_t *
 			size_t used = alloc;
 			uint8_t *nb;
 
-			if (alloc >= DEBUGDATA_MAX)
+			if (alloc >= MIN((uint64_t)DEBUGDATA_MAX,
+					 (uint64_t)SCN_INFLATE_RATIO * in_len + (1U << 20)))
 				goto out;
 			alloc = alloc ? alloc * 2 : MAX(in_len * 4, (size_t)4096);
 			nb = realloc(out, alloc);
@@ -531,9 +564,9 @@ out:
 }
 
 /* 1 when the MiniDebugInfo gave symbols, 0 when there is none, <0 on error. */
-static int load_debugdata(struct elf_load_ctx *c, Elf_Scn *scn)
+static int load_debugdata(struct elf_load_ctx *c, Elf *elf, Elf_Scn *scn)
 {
-	Elf_Data *data = scn_data(scn);
+	Elf_Data *data = scn_data(c, elf, scn);
 	Elf_Scn *symscn;
 	uint8_t *img = NULL;
 	size_t len = 0;
@@ -608,7 +641,7 @@ static int read_debuglink(const char *elf_path, char **ret_name, uint32_t *ret_c
 	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx))
 		goto out;
 	scn = find_section(elf, shstrndx, ".gnu_debuglink", NULL);
-	data = scn ? scn_data(scn) : NULL;
+	data = scn ? scn_data(NULL, elf, scn) : NULL;
 	if (!data || !data->d_buf)
 		goto out;
 	p = data->d_buf;
@@ -787,7 +820,7 @@ static int elf_load(struct elf_load_ctx *c, Elf *elf, struct sampo_symtab **ret_
 		if (err == 0) {
 			ddscn = find_section(elf, shstrndx, ".gnu_debugdata", NULL);
 			if (ddscn)
-				err = load_debugdata(c, ddscn);
+				err = load_debugdata(c, elf, ddscn);
 			if (err >= 0 && dynscn)
 				err = load_symbols(c, elf, dynscn);
 		}
