@@ -18,6 +18,7 @@
 #include <sampo/buildid.h>
 #include <sampo/kmodule.h>
 #include <sampo/symbol.h>
+#include "internal/hash.h"
 #include "internal/log.h"
 #include "internal/path.h"
 #include "internal/symbolizer.h"
@@ -47,20 +48,51 @@ void sampo_symbolizer__src_free(struct sampo_sym_src *src)
 	free(src);
 }
 
+/*
+ * A source's identity: its kind and recorded build-id, and its name unless
+ * the build-id says which file it is (the kernel's sources have one name).
+ * A build-id table naming one file many ways makes one source.
+ */
+static bool src_by_name(enum src_kind kind, const struct sampo_build_id *bid)
+{
+	return kind == SRC_MODULE || (kind == SRC_USER && !bid->size);
+}
+
+static uint64_t src_hash(enum src_kind kind, const char *name, const struct sampo_build_id *bid)
+{
+	uint64_t h = hash_combine((uint64_t)kind, bid->size);
+
+	for (size_t i = 0; i < bid->size; i++)
+		h = hash_combine(h, bid->data[i]);
+	if (src_by_name(kind, bid))
+		h = hash_combine(h, hash_str(name));
+	return h;
+}
+
 /* Find or create (PENDING) the source for (kind, name, bid). Caller holds s->lock. */
 struct sampo_sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symbolizer *s,
 							   enum src_kind kind, const char *name,
 							   const struct sampo_build_id *bid,
 							   const char *hint)
 {
+	struct sampo_hash_index *ix = &s->src_ix;
+	uint64_t h = src_hash(kind, name, bid);
 	struct sampo_sym_src *src;
+	size_t j;
 
-	for (src = s->sources; src; src = src->next) {
-		if (src->kind != kind || !sampo_build_id__equal(&src->bid, bid))
+	if ((ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix))
+		return NULL;
+	for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		src = s->src_arr[ix->slots[j] - 1];
+		if (ix->hashes[j] != h || src->kind != kind ||
+		    !sampo_build_id__equal(&src->bid, bid))
 			continue;
-		if (kind == SRC_KERNEL || kind == SRC_KALLSYMS || !strcmp(src->name, name))
+		if (!src_by_name(kind, bid) || !strcmp(src->name, name))
 			return src;
 	}
+	if (sampo_array_grow((void **)&s->src_arr, &s->src_arr_cap, s->nr_src_arr + 1,
+			     sizeof(*s->src_arr)))
+		return NULL;
 	src = calloc(1, sizeof(*src));
 	if (!src)
 		return NULL;
@@ -80,6 +112,10 @@ struct sampo_sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symboliz
 	}
 	src->next = s->sources;
 	s->sources = src;
+	s->src_arr[s->nr_src_arr++] = src;
+	ix->slots[j] = (uint32_t)s->nr_src_arr;
+	ix->hashes[j] = h;
+	ix->nr++;
 	return src;
 }
 

@@ -178,6 +178,7 @@ void sampo_symbolizer__module_recorded_bid(const struct sampo_symbolizer *s,
 					   const struct sampo_dso *dso, const char *modname,
 					   struct sampo_build_id *ret)
 {
+	const struct sampo_sym_bid *fb;
 	size_t size = 0;
 	const uint8_t *b = sampo_dso__build_id(dso, &size);
 
@@ -187,24 +188,12 @@ void sampo_symbolizer__module_recorded_bid(const struct sampo_symbolizer *s,
 		ret->size = size;
 		return;
 	}
-	for (size_t i = 0; i < s->nr_bids; i++) {
-		if (s->bids[i].kmod && !strcmp(s->bids[i].name, dso->long_name)) {
-			*ret = s->bids[i].bid;
-			return;
-		}
-	}
-	for (size_t i = 0; i < s->nr_bids; i++) {
-		char *name;
-
-		if (!s->bids[i].kmod)
-			continue;
-		name = sampo_module__name(s->bids[i].name);
-		if (name && !strcmp(name, modname)) {
-			*ret = s->bids[i].bid;
-			free(name);
-			return;
-		}
-		free(name);
+	fb = sampo_symbolizer__bid_find(s, BID_KEY_KMOD_PATH, dso->long_name);
+	if (!fb)
+		fb = sampo_symbolizer__bid_find(s, BID_KEY_KMOD_NAME, modname);
+	if (fb) {
+		*ret = fb->bid;
+		return;
 	}
 	/* the section maps were keyed by the build-id the running module had */
 	for (size_t i = 0; s->modsecs && i < s->modsecs->nr; i++) {

@@ -59,6 +59,7 @@
 #include <sampo/modsections.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
+#include "internal/hash.h"
 #include "internal/log.h"
 #include "internal/machine.h"
 #include "internal/modsections.h"
@@ -173,6 +174,80 @@ static bool bid_of_machine(const struct sampo_symbolizer *s, const struct sampo_
 	       (pid == 0 && !sampo_machine__find_guest(s->parent->machine, e->pid));
 }
 
+/*
+ * The build-id table is searched by name (a user DSO's path, a module's path
+ * or its module name) for every DSO bound: a hash of the first entry of
+ * each (kind, name), built once, instead of a walk of the table per DSO
+ * (120k entries took 40 s).
+ */
+static uint64_t bid_key_hash(enum bid_key_kind kind, const char *name)
+{
+	return hash_combine((uint64_t)kind, hash_str(name));
+}
+
+static int bid_index_add(struct sampo_symbolizer *s, enum bid_key_kind kind, const char *name,
+			 size_t idx)
+{
+	struct sampo_hash_index *ix = &s->bid_ix;
+	uint64_t h = bid_key_hash(kind, name);
+	size_t j;
+
+	if ((ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix))
+		return -ENOMEM;
+	for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		const struct sampo_sym_bid_key *k = &s->bid_keys[ix->slots[j] - 1];
+
+		if (ix->hashes[j] == h && k->kind == kind && !strcmp(k->name, name))
+			return 0; /* the first entry of a name is the one looked up */
+	}
+	if (sampo_array_grow((void **)&s->bid_keys, &s->bid_keys_cap, s->nr_bid_keys + 1,
+			     sizeof(*s->bid_keys)))
+		return -ENOMEM;
+	s->bid_keys[s->nr_bid_keys] = (struct sampo_sym_bid_key){ kind, name, idx };
+	ix->slots[j] = (uint32_t)++s->nr_bid_keys;
+	ix->hashes[j] = h;
+	ix->nr++;
+	return 0;
+}
+
+static int bid_index(struct sampo_symbolizer *s)
+{
+	for (size_t i = 0; i < s->nr_bids; i++) {
+		struct sampo_sym_bid *b = &s->bids[i];
+		int err = 0;
+
+		if (!sampo_symbolizer__is_kernel_mode(b->cpumode))
+			err = bid_index_add(s, BID_KEY_USER, b->name, i);
+		if (b->kmod) {
+			b->modname = sampo_module__name(b->name);
+			err = err ?: bid_index_add(s, BID_KEY_KMOD_PATH, b->name, i);
+			if (b->modname)
+				err = err ?: bid_index_add(s, BID_KEY_KMOD_NAME, b->modname, i);
+		}
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+const struct sampo_sym_bid *sampo_symbolizer__bid_find(const struct sampo_symbolizer *s,
+						       enum bid_key_kind kind, const char *name)
+{
+	const struct sampo_hash_index *ix = &s->bid_ix;
+	uint64_t h;
+
+	if (!ix->cap)
+		return NULL;
+	h = bid_key_hash(kind, name);
+	for (size_t j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		const struct sampo_sym_bid_key *k = &s->bid_keys[ix->slots[j] - 1];
+
+		if (ix->hashes[j] == h && k->kind == kind && !strcmp(k->name, name))
+			return &s->bids[k->idx];
+	}
+	return NULL;
+}
+
 int sampo_symbolizer__copy_build_ids(struct sampo_symbolizer *s, const struct sampo_features *f)
 {
 	if (!f || !sampo_features__has(f, SAMPO_FEAT_BUILD_ID) || !f->nr_build_ids)
@@ -202,17 +277,12 @@ int sampo_symbolizer__copy_build_ids(struct sampo_symbolizer *s, const struct sa
 		if (sampo_symbolizer__is_kernel_mode(s->bids[i].cpumode) && !s->bids[i].kmod)
 			s->kernel_bid = &s->bids[i];
 	}
-	return 0;
+	return bid_index(s);
 }
 
 static const struct sampo_sym_bid *user_bid(const struct sampo_symbolizer *s, const char *name)
 {
-	for (size_t i = 0; i < s->nr_bids; i++) {
-		if (!sampo_symbolizer__is_kernel_mode(s->bids[i].cpumode) &&
-		    !strcmp(s->bids[i].name, name))
-			return &s->bids[i];
-	}
-	return NULL;
+	return sampo_symbolizer__bid_find(s, BID_KEY_USER, name);
 }
 
 /* ---- public API ---------------------------------------------------------------------------- */
@@ -354,15 +424,25 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 		}
 	}
 	free(s->ents);
+	free(s->src_arr);
+	sampo_hash_index__release(&s->src_ix);
+	free(s->rep_names);
+	free(s->rep_dsos);
+	sampo_hash_index__release(&s->rep_name_ix);
+	sampo_hash_index__release(&s->rep_dso_ix);
 	while (s->sources) {
 		struct sampo_sym_src *next = s->sources->next;
 
 		sampo_symbolizer__src_free(s->sources);
 		s->sources = next;
 	}
-	for (size_t i = 0; i < s->nr_bids; i++)
+	for (size_t i = 0; i < s->nr_bids; i++) {
 		free(s->bids[i].name);
+		free(s->bids[i].modname);
+	}
 	free(s->bids);
+	free(s->bid_keys);
+	sampo_hash_index__release(&s->bid_ix);
 	free(s->preload);
 	free(s->symfs);
 	free(s->vmlinux);
@@ -457,36 +537,128 @@ static struct sampo_sym_dso *ent_lookup(struct sampo_symbolizer *s, const struct
  * build-id table (written at the end) describes the newest version only, so
  * the older DSOs of that name get no symbols. Checked when a DSO is first
  * used: it is stale if a DSO of the same name and another inode came after
- * it; and a newer one makes the older ones bound so far stale.
+ * it; and a newer one makes the older one bound so far stale.
+ *
+ * The machine's DSOs (a list that only grows) are scanned once, in order,
+ * into one record per name: the sequence number and identity of its last
+ * version, and the last sequence number of a version with another identity.
+ * A DSO at sequence i with identity id is stale when id is not the last
+ * identity and i is not the last, or when another identity came after i;
+ * each check is a hash lookup, whatever the number of DSOs or versions.
+ * Of the DSOs of a name bound so far, at most one is not stale (live): a
+ * newer one binding marks it.
  */
-static bool dso_replaced_later(struct sampo_symbolizer *s, const struct sampo_dso *dso)
+static bool rep_eligible(const struct sampo_dso *d)
 {
-	const struct sampo_machine *m = s->machine;
-	bool seen = false, stale = false;
+	return !d->build_id_size && file_id_known(&d->id);
+}
 
-	if (dso->build_id_size || !file_id_known(&dso->id))
+static uint64_t rep_ptr_hash(const void *p)
+{
+	return hash_mix64((uint64_t)(uintptr_t)p);
+}
+
+/* The record of @name, made when @create; NULL when missing or out of memory. */
+static struct rep_name *rep_name_find(struct sampo_symbolizer *s, const char *name, bool create)
+{
+	struct sampo_hash_index *ix = &s->rep_name_ix;
+	uint64_t h = hash_mix64(hash_str(name));
+	size_t j;
+
+	if (create && (ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix))
+		return NULL;
+	if (!ix->cap)
+		return NULL;
+	for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		if (ix->hashes[j] == h && !strcmp(s->rep_names[ix->slots[j] - 1].name, name))
+			return &s->rep_names[ix->slots[j] - 1];
+	}
+	if (!create || sampo_array_grow((void **)&s->rep_names, &s->rep_names_cap,
+					s->nr_rep_names + 1, sizeof(*s->rep_names)))
+		return NULL;
+	memset(&s->rep_names[s->nr_rep_names], 0, sizeof(*s->rep_names));
+	s->rep_names[s->nr_rep_names].name = name;
+	ix->slots[j] = (uint32_t)++s->nr_rep_names;
+	ix->hashes[j] = h;
+	ix->nr++;
+	return &s->rep_names[s->nr_rep_names - 1];
+}
+
+/* The sequence number of eligible DSO @dso (0: not scanned). */
+static uint64_t rep_dso_seq(const struct sampo_symbolizer *s, const struct sampo_dso *dso)
+{
+	const struct sampo_hash_index *ix = &s->rep_dso_ix;
+	uint64_t h = rep_ptr_hash(dso);
+
+	if (!ix->cap)
+		return 0;
+	for (size_t j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		if (ix->hashes[j] == h && s->rep_dsos[ix->slots[j] - 1] == dso)
+			return ix->slots[j];
+	}
+	return 0;
+}
+
+/* Scan the DSOs the machine made since the last call. */
+static int rep_scan(struct sampo_symbolizer *s)
+{
+	const struct sampo_dso *d = s->rep_cursor ? s->rep_cursor->lnext : s->machine->dso_list;
+
+	for (; d; d = d->lnext) {
+		struct sampo_hash_index *ix = &s->rep_dso_ix;
+		struct rep_name *r;
+		uint64_t h = rep_ptr_hash(d), seq;
+		size_t j;
+
+		s->rep_cursor = d;
+		if (!rep_eligible(d))
+			continue;
+		r = rep_name_find(s, d->long_name, true);
+		if (!r || ((ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix)) ||
+		    sampo_array_grow((void **)&s->rep_dsos, &s->rep_dsos_cap, s->nr_rep_dsos + 1,
+				     sizeof(*s->rep_dsos)))
+			return -ENOMEM;
+		s->rep_dsos[s->nr_rep_dsos] = d;
+		seq = ++s->nr_rep_dsos;
+		for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1))
+			;
+		ix->slots[j] = (uint32_t)seq;
+		ix->hashes[j] = h;
+		ix->nr++;
+		if (r->last_seq && !same_file_id(&r->last_id, &d->id))
+			r->lastdiff_seq = r->last_seq;
+		r->last_seq = seq;
+		r->last_id = d->id;
+	}
+	return 0;
+}
+
+static bool dso_replaced_later(struct sampo_symbolizer *s, struct sampo_sym_dso *e)
+{
+	const struct sampo_dso *dso = e->dso;
+	struct rep_name *r;
+	uint64_t seq;
+	bool stale;
+
+	if (!rep_eligible(dso) || rep_scan(s))
 		return false;
-	for (const struct sampo_dso *d = m->dso_list; d; d = d->lnext) {
-		if (d == dso) {
-			seen = true;
-			continue;
-		}
-		if (d->build_id_size || !file_id_known(&d->id) || same_file_id(&d->id, &dso->id) ||
-		    strcmp(d->long_name, dso->long_name))
-			continue;
-		if (seen) {
-			stale = true;
-		} else {
-			struct sampo_sym_dso *old = ent_lookup(s, d);
-
-			if (old)
-				old->stale = true;
-		}
+	r = rep_name_find(s, dso->long_name, false);
+	seq = rep_dso_seq(s, dso);
+	if (!r || !seq)
+		return false;
+	stale = (seq < r->last_seq && !same_file_id(&r->last_id, &dso->id)) ||
+		r->lastdiff_seq > seq;
+	if (r->live && rep_dso_seq(s, r->live->dso) < seq &&
+	    !same_file_id(&r->live->dso->id, &dso->id)) {
+		r->live->stale = true;
+		r->live = NULL;
 	}
 	if (stale) {
 		pr_warn("'%s' (inode %" PRIu64 ") was replaced while recording and no build-id "
 			"tells the versions apart: its samples stay unresolved\n",
 			dso->long_name, dso->id.ino);
+	} else {
+		r->live = e;
 	}
 	return stale;
 }
@@ -520,7 +692,7 @@ static int ent_bind(struct sampo_symbolizer *s, struct sampo_sym_dso *e)
 	} else if (dso->space == SAMPO_DSO_SPACE_USER) {
 		const char *name = dso->long_name;
 
-		if (dso_replaced_later(s, dso)) {
+		if (dso_replaced_later(s, e)) {
 			e->kind = ENT_NONE;
 			return 0;
 		}

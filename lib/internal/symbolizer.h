@@ -19,7 +19,9 @@
 #include <stdint.h>
 
 #include <sampo/buildid.h>
+#include "internal/hash.h"
 #include "internal/strbuf.h"
+#include "internal/dso.h"
 #include "internal/util.h"
 
 struct sampo_dso;
@@ -94,6 +96,13 @@ struct sampo_sym_dso {
 	struct sampo_sym_dso *next;
 };
 
+/* How the build-id table is searched: a user DSO's path, a module's path or its name */
+enum bid_key_kind {
+	BID_KEY_USER,
+	BID_KEY_KMOD_PATH,
+	BID_KEY_KMOD_NAME,
+};
+
 struct sampo_symbolizer {
 	struct sampo_machine *machine;
 
@@ -137,13 +146,25 @@ struct sampo_symbolizer {
 		bool kmod;
 		struct sampo_build_id bid;
 		char *name;
+		char *modname; /* kmod: the module's name */
 	} * bids;
 	size_t nr_bids;
+	/* the table's first entry per (kind, name): sampo_symbolizer__bid_find() */
+	struct sampo_sym_bid_key {
+		enum bid_key_kind kind;
+		const char *name;
+		size_t idx;
+	} * bid_keys;
+	size_t nr_bid_keys, bid_keys_cap;
+	struct sampo_hash_index bid_ix;
 	const struct sampo_sym_bid *kernel_bid; /* the kernel's entry, or NULL */
 
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	struct sampo_sym_src *sources; /* list; appended under lock */
+	struct sampo_sym_src **src_arr; /* the same, indexed by identity (src_ix) */
+	size_t nr_src_arr, src_arr_cap;
+	struct sampo_hash_index src_ix;
 	struct sampo_sym_src **preload;
 	size_t nr_preload, next_preload;
 	bool stop;
@@ -153,6 +174,20 @@ struct sampo_symbolizer {
 	/* caller's thread only */
 	struct sampo_sym_dso **ents;
 	size_t ents_cap, nr_ents; /* power of two */
+
+	/* files replaced while recording (lib/symbolizer.c, dso_replaced_later()) */
+	struct rep_name {
+		const char *name; /* the DSO's long name */
+		uint64_t last_seq, lastdiff_seq; /* 0: none */
+		struct sampo_dso_id last_id;
+		struct sampo_sym_dso *live; /* bound and not stale */
+	} * rep_names;
+	size_t nr_rep_names, rep_names_cap;
+	struct sampo_hash_index rep_name_ix;
+	const struct sampo_dso **rep_dsos; /* scanned eligible DSOs; sequence number = index + 1 */
+	size_t nr_rep_dsos, rep_dsos_cap;
+	struct sampo_hash_index rep_dso_ix;
+	const struct sampo_dso *rep_cursor; /* the machine's DSO scanned last */
 };
 
 /*
@@ -189,6 +224,9 @@ struct sampo_symbolizer *sampo_symbolizer__alloc(struct sampo_machine *machine);
 int sampo_symbolizer__dup_opt(char **dst, const char *src);
 /* The build-id table entries of @s's machine (host or guest) from @f, copied into @s */
 int sampo_symbolizer__copy_build_ids(struct sampo_symbolizer *s, const struct sampo_features *f);
+/* The build-id table's first entry of @kind named @name, or NULL */
+const struct sampo_sym_bid *sampo_symbolizer__bid_find(const struct sampo_symbolizer *s,
+						       enum bid_key_kind kind, const char *name);
 /* SAMPO_CPUMODE_KERNEL or SAMPO_CPUMODE_GUEST_KERNEL */
 bool sampo_symbolizer__is_kernel_mode(uint8_t cpumode);
 
