@@ -17,7 +17,7 @@
  *		build-id table entry for each (distinct build-ids)
  *	mkhostile spellings FILE -p PATH [-n SPELLINGS]
  *		a build-id table naming the ELF file PATH (with its build-id)
- *		SPELLINGS ways ("/./" inserted), and one sample outside them all
+ *		SPELLINGS ways ("/" doubled), and one sample outside them all
  *
  * Everything is deterministic. The samples use pid 100, attr sample_type
  * IP|TID|TIME|PERIOD with sample_id_all.
@@ -244,14 +244,12 @@ static int mk_spellings(const char *path, const char *elf, unsigned long nr)
 	check(sampo_writer__write_mmap2(w, &m, NULL), "mmap2");
 	check(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &s), "sample");
 	for (unsigned long i = 0; i < nr; i++) {
-		/* "/./" i times after the first '/': the same file, spelled i ways */
+		/* i more '/' after the first: the same file, spelled i ways */
 		size_t o = 0;
 
 		name[o++] = '/';
-		for (unsigned long k = 0; k < i; k++) {
-			name[o++] = '.';
+		for (unsigned long k = 0; k < i; k++)
 			name[o++] = '/';
-		}
 		memcpy(name + o, elf + 1, len);
 		if (strlen(name) >= 4000)
 			break;
