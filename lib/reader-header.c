@@ -58,11 +58,121 @@ truncated:
 			   what, off, len, r->file_size);
 }
 
+/*
+ * The ids sections of the attrs. Attrs may name the same section: it is read
+ * once and shared (a file of 8192 attrs naming one 256 KiB section asked for
+ * 2 GiB of copies), and the distinct sections may not add up to more than
+ * the file, so that memory and the id table's work stay bounded by the
+ * input. An id claimed by several attrs belongs to the last, as in perf:
+ * each section's ids go into the table once, sections in the order of the
+ * last attr naming them.
+ */
+struct ids_sec {
+	uint64_t offset, size;
+	uint32_t attr; /* the first attr naming it (sorted), then the last */
+	uint32_t group; /* its distinct section, in (offset, size) order */
+};
+
+static int ids_sec_cmp(const void *a, const void *b)
+{
+	const struct ids_sec *x = a, *y = b;
+
+	if (x->offset != y->offset)
+		return x->offset < y->offset ? -1 : 1;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return x->attr < y->attr ? -1 : x->attr > y->attr;
+}
+
+static int ids_sec_cmp_last(const void *a, const void *b)
+{
+	const struct ids_sec *x = a, *y = b;
+
+	return x->attr < y->attr ? -1 : x->attr > y->attr;
+}
+
+static int reader_read_ids(struct sampo_reader *r, struct ids_sec *secs, size_t nr)
+{
+	struct ids_sec *groups = NULL;
+	uint32_t *group_of = NULL; /* attr -> group */
+	size_t nr_groups = 0;
+	uint64_t total = 0;
+	int err = -ENOMEM;
+
+	if (!nr)
+		return 0;
+	r->nr_id_bufs = 0;
+	groups = calloc(nr, sizeof(*groups));
+	group_of = calloc(nr, sizeof(*group_of));
+	r->id_bufs = calloc(nr, sizeof(*r->id_bufs));
+	if (!groups || !group_of || !r->id_bufs)
+		goto out;
+	qsort(secs, nr, sizeof(*secs), ids_sec_cmp);
+	for (size_t i = 0; i < nr;) {
+		size_t j = i;
+
+		for (; j < nr && secs[j].offset == secs[i].offset && secs[j].size == secs[i].size; j++)
+			group_of[secs[j].attr] = (uint32_t)nr_groups;
+		groups[nr_groups] = secs[i];
+		groups[nr_groups].attr = secs[j - 1].attr; /* the last attr naming it */
+		groups[nr_groups].group = (uint32_t)nr_groups;
+		total += secs[i].size;
+		nr_groups++;
+		i = j;
+	}
+	if (total > r->file_size) {
+		err = sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+				   "the attrs' ids sections add up to %" PRIu64
+				   " bytes, more than the file (%" PRIu64 " bytes): they overlap",
+				   total, r->file_size);
+		goto out;
+	}
+	qsort(groups, nr_groups, sizeof(*groups), ids_sec_cmp_last);
+	for (size_t g = 0; g < nr_groups; g++) {
+		size_t nr_ids = (size_t)(groups[g].size / 8);
+		uint64_t *ids;
+
+		if (!nr_ids)
+			continue;
+		ids = malloc(nr_ids * 8);
+		if (!ids) {
+			err = -ENOMEM;
+			goto out;
+		}
+		r->id_bufs[groups[g].group] = ids;
+		err = sampo_reader__read_at(r, groups[g].offset, ids, nr_ids * 8, "ids array");
+		if (err)
+			goto out;
+		if (r->swap)
+			mem_bswap_64(ids, nr_ids * 8);
+		err = sampo_reader__add_ids(r, groups[g].attr, ids, nr_ids);
+		if (err)
+			goto out;
+	}
+	/* every attr points at its section's one copy */
+	for (size_t i = 0; i < nr; i++) {
+		struct attr_entry *e = &r->attrs[secs[i].attr];
+
+		e->ids = r->id_bufs[group_of[secs[i].attr]];
+		e->own_ids = false;
+		e->nr_ids = (size_t)(secs[i].size / 8);
+	}
+	err = 0;
+out:
+	if (r->id_bufs)
+		r->nr_id_bufs = nr;
+	free(groups);
+	free(group_of);
+	return err;
+}
+
 static int reader_read_attrs(struct sampo_reader *r)
 {
 	const struct sampo_file_header *h = &r->header;
 	uint64_t attr_size = h->attr_size, nr;
+	struct ids_sec *secs;
 	uint8_t entry[4096];
+	int err = 0;
 
 	if (h->attrs.size == 0)
 		return 0;
@@ -83,31 +193,33 @@ static int reader_read_attrs(struct sampo_reader *r)
 	nr = h->attrs.size / attr_size;
 	if (nr > MAX_ATTRS)
 		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED, "%" PRIu64 " attrs is too many", nr);
+	secs = calloc(nr ? nr : 1, sizeof(*secs));
+	if (!secs)
+		return -ENOMEM;
 
-	for (uint64_t i = 0; i < nr; i++) {
+	for (uint64_t i = 0; i < nr && !err; i++) {
 		uint64_t off = h->attrs.offset + i * attr_size;
 		size_t asz = (size_t)attr_size - 16;
 		struct sampo_file_section ids_sec;
 		struct sampo_event_attr *attr = (struct sampo_event_attr *)entry;
 		uint32_t declared;
-		uint64_t *ids = NULL;
-		size_t nr_ids;
-		int err;
 
 		memset(entry, 0, sizeof(entry));
 		err = sampo_reader__read_at(r, off, entry, (size_t)attr_size, "attr entry");
 		if (err)
-			return err;
+			goto out;
 		memcpy(&ids_sec, entry + asz, sizeof(ids_sec));
 		memset(entry + asz, 0, 16);
 		declared = r->swap ? bswap_32(attr->size) : attr->size;
 		if (declared == 0)
 			declared = SAMPO_ATTR_SIZE_VER0;
-		if (declared > asz || declared < SAMPO_ATTR_SIZE_VER0)
-			return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+		if (declared > asz || declared < SAMPO_ATTR_SIZE_VER0) {
+			err = sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
 					   "attr %" PRIu64 " at offset %#" PRIx64
 					   ": size field %u does not fit the %zu-byte entry",
 					   i, off, declared, asz);
+			goto out;
+		}
 		/* bytes past the declared size belong to nobody: keep them zero */
 		memset(entry + declared, 0, sizeof(entry) - declared);
 		if (r->swap) {
@@ -117,29 +229,23 @@ static int reader_read_attrs(struct sampo_reader *r)
 		}
 		attr->size = declared;
 		if (ids_sec.size % 8 || ids_sec.offset > r->file_size ||
-		    ids_sec.size > r->file_size - ids_sec.offset || ids_sec.size / 8 > MAX_IDS)
-			return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+		    ids_sec.size > r->file_size - ids_sec.offset || ids_sec.size / 8 > MAX_IDS) {
+			err = sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
 					   "attr %" PRIu64 " at offset %#" PRIx64
 					   ": ids section [%#" PRIx64 ", +%#" PRIx64 ") lies outside the file (%" PRIu64 " bytes)",
 					   i, off, ids_sec.offset, ids_sec.size, r->file_size);
-		nr_ids = (size_t)(ids_sec.size / 8);
-		if (nr_ids) {
-			ids = malloc(nr_ids * 8);
-			if (!ids)
-				return -ENOMEM;
-			err = sampo_reader__read_at(r, ids_sec.offset, ids, nr_ids * 8, "ids array");
-			if (err) {
-				free(ids);
-				return err;
-			}
-			if (r->swap)
-				mem_bswap_64(ids, nr_ids * 8);
+			goto out;
 		}
-		err = sampo_reader__add_attr(r, entry, declared, ids, nr_ids);
+		secs[i] = (struct ids_sec){ ids_sec.offset, ids_sec.size, (uint32_t)i, (uint32_t)i };
+		/* the ids come after all attrs: an ids section may serve several */
+		err = sampo_reader__add_attr(r, entry, declared, NULL, 0);
 		if (err)
-			return err;
+			goto out;
 	}
-	return 0;
+	err = reader_read_ids(r, secs, (size_t)nr);
+out:
+	free(secs);
+	return err;
 }
 
 static int reader_read_feature_table(struct sampo_reader *r)

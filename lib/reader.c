@@ -157,34 +157,44 @@ static void compute_id_pos(struct sampo_reader *r)
 	}
 }
 
+int sampo_reader__add_ids(struct sampo_reader *r, size_t idx, const uint64_t *ids, size_t nr_ids)
+{
+	for (size_t i = 0; i < nr_ids; i++) {
+		int err = id_table_add(&r->ids, ids[i], (int32_t)idx);
+
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
 /* Take ownership of ids. */
 int sampo_reader__add_attr(struct sampo_reader *r, const void *attr_bytes, size_t attr_len,
 			   uint64_t *ids, size_t nr_ids)
 {
 	struct attr_entry *e;
-	struct attr_entry *na;
 	size_t copy = MIN(attr_len, sizeof(struct sampo_event_attr));
+	int err;
 
 	if (r->nr_attrs >= MAX_ATTRS) {
 		free(ids);
 		return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED, "more than %u attrs", MAX_ATTRS);
 	}
-	na = realloc(r->attrs, (r->nr_attrs + 1) * sizeof(*na));
-	if (!na) {
+	if (sampo_array_grow((void **)&r->attrs, &r->attrs_cap, r->nr_attrs + 1,
+			     sizeof(*r->attrs))) {
 		free(ids);
 		return -ENOMEM;
 	}
-	r->attrs = na;
 	e = &r->attrs[r->nr_attrs];
 	memset(e, 0, sizeof(*e));
 	memcpy(&e->attr, attr_bytes, copy);
 	e->ids = ids;
 	e->nr_ids = nr_ids;
-	for (size_t i = 0; i < nr_ids; i++) {
-		int err = id_table_add(&r->ids, ids[i], (int32_t)r->nr_attrs);
-
-		if (err)
-			return err;
+	e->own_ids = true;
+	err = sampo_reader__add_ids(r, r->nr_attrs, ids, nr_ids);
+	if (err) {
+		free(ids);
+		return err;
 	}
 	r->nr_attrs++;
 	if (r->nr_attrs == 1)
@@ -322,7 +332,11 @@ void sampo_reader__close(struct sampo_reader *r)
 	if (r->own_fd)
 		close(r->src.fd);
 	for (size_t i = 0; i < r->nr_attrs; i++)
-		free(r->attrs[i].ids);
+		if (r->attrs[i].own_ids)
+			free(r->attrs[i].ids);
+	for (size_t i = 0; i < r->nr_id_bufs; i++)
+		free(r->id_bufs[i]);
+	free(r->id_bufs);
 	free(r->attrs);
 	free(r->ids.keys);
 	free(r->ids.vals);

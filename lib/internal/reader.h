@@ -21,8 +21,9 @@
 
 struct attr_entry {
 	struct sampo_event_attr attr;
-	uint64_t *ids;
+	uint64_t *ids; /* file mode: shared, in id_bufs; pipe mode: its own */
 	size_t nr_ids;
+	bool own_ids;
 };
 
 /* Open addressing, id → attr index; id 0 is never stored (synthesized records use it). */
@@ -64,7 +65,9 @@ struct sampo_reader {
 	int64_t mtime;
 
 	struct attr_entry *attrs;
-	size_t nr_attrs;
+	size_t nr_attrs, attrs_cap;
+	uint64_t **id_bufs; /* file mode: one copy per distinct ids section */
+	size_t nr_id_bufs;
 	struct id_table ids;
 	int id_pos, is_pos; /* where ids sit in samples / other records (first attr's) */
 	bool sample_id_all; /* of the first attr */
@@ -98,6 +101,9 @@ int sampo_reader__io_fail(struct sampo_reader *r, int err, uint64_t off);
 /* Add an attr (its first @attr_len bytes) and take ownership of @ids. */
 int sampo_reader__add_attr(struct sampo_reader *r, const void *attr_bytes, size_t attr_len,
 			   uint64_t *ids, size_t nr_ids);
+
+/* Map @nr_ids ids (borrowed) to attr @idx in the id table; a later call wins an id. */
+int sampo_reader__add_ids(struct sampo_reader *r, size_t idx, const uint64_t *ids, size_t nr_ids);
 
 /* Read exactly @len bytes at @off (open, lazy features); a short input is truncation. */
 int sampo_reader__read_at(struct sampo_reader *r, uint64_t off, void *dst, size_t len,

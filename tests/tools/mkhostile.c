@@ -9,8 +9,10 @@
  *		each inflating to BYTES bytes of 24-byte SAMPLEs that all carry
  *		the same time (so they compress to almost nothing), with no
  *		FINISHED_ROUND; the COMPRESSED feature says MMAP_LEN
- *	mkhostile ids FILE [-n ATTRS] [-i IDS]
- *		ATTRS attrs whose ids sections are all the same IDS ids
+ *	mkhostile ids FILE [-n ATTRS] [-i IDS] [--shift]
+ *		ATTRS attrs whose ids sections are all the same IDS ids; with
+ *		--shift each starts one id after the one before (all distinct,
+ *		overlapping)
  *	mkhostile dsos FILE [-n DSOS] [--build-ids] [--samples]
  *		DSOS MMAP2s of distinct files of one process, descending
  *		addresses, one sample in each with --samples; with --build-ids a
@@ -146,12 +148,12 @@ static int mk_compressed(const char *path, unsigned long nr, unsigned long bytes
  * the ids, the attrs (each entry: attr + {offset, size} of the same ids),
  * an empty data section, no features.
  */
-static int mk_ids(const char *path, unsigned long nr_attrs, unsigned long nr_ids)
+static int mk_ids(const char *path, unsigned long nr_attrs, unsigned long nr_ids, bool shift)
 {
 	const size_t attr_sz = SAMPO_ATTR_SIZE_VER7, entry = attr_sz + 16;
 	struct sampo_file_header h = { 0 };
 	struct sampo_event_attr a = { 0 };
-	uint64_t ids_off = sizeof(h), attrs_off = ids_off + nr_ids * 8;
+	uint64_t ids_off = sizeof(h), attrs_off = ids_off + (nr_ids + (shift ? nr_attrs : 0)) * 8;
 	FILE *f = fopen(path, "wb");
 
 	if (!f)
@@ -164,7 +166,7 @@ static int mk_ids(const char *path, unsigned long nr_attrs, unsigned long nr_ids
 	h.data.offset = attrs_off + nr_attrs * entry;
 	h.data.size = 0;
 	fwrite(&h, sizeof(h), 1, f);
-	for (uint64_t i = 0; i < nr_ids; i++) {
+	for (uint64_t i = 0; i < nr_ids + (shift ? nr_attrs : 0); i++) {
 		uint64_t id = i + 1;
 
 		fwrite(&id, 8, 1, f);
@@ -174,7 +176,7 @@ static int mk_ids(const char *path, unsigned long nr_attrs, unsigned long nr_ids
 	a.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_ID;
 	a.flags = SAMPO_ATTR_SAMPLE_ID_ALL;
 	for (unsigned long i = 0; i < nr_attrs; i++) {
-		struct sampo_file_section s = { ids_off, nr_ids * 8 };
+		struct sampo_file_section s = { ids_off + (shift ? i * 8 : 0), nr_ids * 8 };
 
 		a.config = i;
 		fwrite(&a, attr_sz, 1, f);
@@ -274,11 +276,12 @@ int main(int argc, char **argv)
 		{ "pipe", no_argument, NULL, 'P' },
 		{ "build-ids", no_argument, NULL, 'B' },
 		{ "samples", no_argument, NULL, 'S' },
+		{ "shift", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long n = 0, bytes = 512 * 1024, ids = 4096;
 	uint32_t mmap_len = 528384;
-	bool pipe = false, build_ids = false, samples = false;
+	bool pipe = false, build_ids = false, samples = false, shift = false;
 	const char *elf = NULL, *mode, *out;
 	int c;
 
@@ -297,13 +300,14 @@ int main(int argc, char **argv)
 		case 'P': pipe = true; break;
 		case 'B': build_ids = true; break;
 		case 'S': samples = true; break;
+		case 'H': shift = true; break;
 		default: usage();
 		}
 	}
 	if (!strcmp(mode, "compressed"))
 		return mk_compressed(out, n ? n : 1, bytes, mmap_len, pipe);
 	if (!strcmp(mode, "ids"))
-		return mk_ids(out, n ? n : 1024, ids);
+		return mk_ids(out, n ? n : 1024, ids, shift);
 	if (!strcmp(mode, "dsos"))
 		return mk_dsos(out, n ? n : 1000, build_ids, samples);
 	if (!strcmp(mode, "spellings") && elf)

@@ -638,6 +638,65 @@ static void test_reader__maps_ids_to_attrs(void **state)
 	img_free(&im);
 }
 
+/*
+ * Attrs naming the same ids section share one copy of it, and an id claimed
+ * by several attrs is the last one's, as in perf: attr 0 and attr 2 name
+ * {11, 12}, attr 1 names {12, 13}.
+ */
+static void test_reader__shares_ids_sections(void **state)
+{
+	struct img im;
+	struct sampo_reader *r;
+	const uint64_t *ids0, *ids2;
+	size_t attrs_off, nr0 = 0, nr1 = 0, nr2 = 0;
+
+	(void)state;
+	img_init(&im, false);
+	img_bytes(&im, "PERFILE2", 8);
+	img_u64(&im, 104);
+	img_u64(&im, 144);
+	img_zeros(&im, 104 - 24);
+	img_u64(&im, 11); /* 104 */
+	img_u64(&im, 12);
+	img_u64(&im, 13);
+	attrs_off = im.len;
+	for (int i = 0; i < 3; i++) {
+		img_attr(&im, SAMPO_TYPE_SOFTWARE, (uint64_t)i, ST_FILE, FLAGS_FILE);
+		img_u64(&im, i == 1 ? 112 : 104);
+		img_u64(&im, 16);
+	}
+	img_set_u64(&im, 24, attrs_off);
+	img_set_u64(&im, 32, 3 * 144);
+	img_set_u64(&im, 40, im.len);
+	img_set_u64(&im, 48, 0);
+	img_set_u64(&im, 72, 0);
+
+	r = open_img(&im, im.len, false);
+	assert_non_null(r);
+	ids0 = sampo_reader__attr_ids(r, 0, &nr0);
+	assert_non_null(sampo_reader__attr_ids(r, 1, &nr1));
+	ids2 = sampo_reader__attr_ids(r, 2, &nr2);
+	assert_int_equal(nr0, 2);
+	assert_int_equal(nr1, 2);
+	assert_int_equal(nr2, 2);
+	assert_ptr_equal(ids0, ids2); /* one copy */
+	assert_int_equal(ids0[0], 11);
+	assert_int_equal(ids0[1], 12);
+	assert_int_equal(sampo_reader__attr_ids(r, 1, &nr1)[0], 12);
+	assert_int_equal(sampo_reader__attr_by_id(r, 11), 2);
+	assert_int_equal(sampo_reader__attr_by_id(r, 12), 2);
+	assert_int_equal(sampo_reader__attr_by_id(r, 13), 1);
+	sampo_reader__close(r);
+
+	/* sections that overlap without being the same add up to more than the file */
+	for (int i = 0; i < 3; i++)
+		img_set_u64(&im, attrs_off + (size_t)i * 144 + 136,
+			    (uint64_t)im.len - 104 - 8 * (uint64_t)i);
+	assert_null(open_img(&im, im.len, false));
+	assert_non_null(strstr(errbuf, "ids sections add up to"));
+	img_free(&im);
+}
+
 /* ---- the perf 6.1 fixtures ---------------------------------------------- */
 
 static const char *fixtures_dir(void)
@@ -737,6 +796,7 @@ int main(void)
 		cmocka_unit_test(test_reader__ordered_mode_releases_by_rounds),
 		cmocka_unit_test(test_reader__inflates_compressed_records),
 		cmocka_unit_test(test_reader__maps_ids_to_attrs),
+		cmocka_unit_test(test_reader__shares_ids_sections),
 		cmocka_unit_test(test_reader__counts_fixture_records_as_perf_does),
 	};
 
