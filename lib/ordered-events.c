@@ -10,8 +10,8 @@
  *			before (perf's OE_FLUSH__ROUND): a record of this round
  *			may still be overtaken by one of the next
  *	end of data	everything (OE_FLUSH__FINAL)
- *	too big		the older half of the queued time span (OE_FLUSH__HALF),
- *			when the queued records exceed OE_LIMIT_BYTES
+ *	too big		the older half of the queued records, when their
+ *			footprint exceeds OE_LIMIT_BYTES
  *
  * Records that arrive while a flush is handing out wait for the next one;
  * equal times keep their arrival order, as perf's list insertion does.
@@ -20,6 +20,16 @@
  * OE_CHUNK_SIZE, recycled when their last record has been handed out; the
  * record popped last stays valid until the next pop or recycle. Entries are
  * 24-byte {time, seq, slot} so that sorting never moves a record.
+ *
+ * The bound counts the real footprint of a queued record: its copy and its
+ * entries in the four arrays (SAMPO_OE_ENTRY_BYTES), not only its bytes
+ * (16-byte records cost 10 times their size: a bound on record bytes let a
+ * 185 KB file take 3.2 GB). Over the bound the older half of the records (by
+ * count, not perf's half of the time span, so that each flush frees half
+ * whatever the times) comes out, and the records left behind are copied
+ * into fresh chunks when the chunks they pin hold mostly released records,
+ * so that a few records cannot keep every chunk alive. perf's own queue has
+ * no bound by default.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -28,8 +38,15 @@
 #include "internal/ordered-events.h"
 #include "internal/util.h"
 
-#define OE_LIMIT_BYTES (512ULL << 20) /* queued bytes before half the queue is flushed */
+#define OE_LIMIT_BYTES (256ULL << 20) /* queued footprint before half the queue is flushed */
 #define OE_CHUNK_SIZE (1U << 20)
+#define OE_SPARE_CHUNKS 2 /* free chunks kept for reuse; the others go back to malloc */
+
+/* what a queued record costs besides its copy (the entry arrays, grown by doubling) */
+static uint64_t rec_footprint(size_t size)
+{
+	return ALIGN_UP(size, 8) + SAMPO_OE_ENTRY_BYTES;
+}
 
 static bool qent_le(const struct sampo_oe_entry *a, const struct sampo_oe_entry *b)
 {
@@ -74,6 +91,19 @@ static void qent_sort(struct sampo_oe_entry *a, size_t n, struct sampo_oe_entry 
 		memcpy(a, src, n * sizeof(*a));
 }
 
+/* A chunk nobody uses: kept for reuse, or freed when enough are kept. */
+static void chunk_free(struct sampo_ordered_events *q, struct sampo_oe_chunk *c)
+{
+	if (q->nr_free_chunks >= OE_SPARE_CHUNKS) {
+		free(c);
+		q->nr_chunks--;
+		return;
+	}
+	c->next = q->free_chunks;
+	q->free_chunks = c;
+	q->nr_free_chunks++;
+}
+
 static void *arena_alloc(struct sampo_ordered_events *q, size_t size, struct sampo_oe_chunk **chunk)
 {
 	struct sampo_oe_chunk *c = q->cur;
@@ -82,19 +112,20 @@ static void *arena_alloc(struct sampo_ordered_events *q, size_t size, struct sam
 	size = ALIGN_UP(size, 8);
 	if (!c || c->used + size > OE_CHUNK_SIZE) {
 		c = q->free_chunks;
-		if (c)
+		if (c) {
 			q->free_chunks = c->next;
-		else
+			q->nr_free_chunks--;
+		} else {
 			c = malloc(sizeof(*c) + OE_CHUNK_SIZE);
-		if (!c)
-			return NULL;
+			if (!c)
+				return NULL;
+			q->nr_chunks++;
+		}
 		c->next = NULL;
 		c->used = 0;
 		c->live = 0;
-		if (q->cur && q->cur->live == 0) {
-			q->cur->next = q->free_chunks;
-			q->free_chunks = q->cur;
-		}
+		if (q->cur && q->cur->live == 0)
+			chunk_free(q, q->cur);
 		q->cur = c;
 	}
 	p = c->data + c->used;
@@ -107,8 +138,7 @@ static void *arena_alloc(struct sampo_ordered_events *q, size_t size, struct sam
 static void arena_put(struct sampo_ordered_events *q, struct sampo_oe_chunk *c)
 {
 	if (--c->live == 0 && c != q->cur) {
-		c->next = q->free_chunks;
-		q->free_chunks = c;
+		chunk_free(q, c);
 	} else if (c->live == 0) {
 		c->used = 0; /* the current chunk empties: reuse it from the start */
 	}
@@ -185,15 +215,60 @@ void sampo_ordered_events__round(struct sampo_ordered_events *q)
 		q->next_flush = q->max_time;
 }
 
-/* perf's OE_FLUSH__HALF: release the older half of the queued time span */
-static void ordered_events_flush_half(struct sampo_ordered_events *q)
+/*
+ * The chunks hold mostly records already released, pinned by a few that wait:
+ * copy those into fresh chunks (the old ones are freed as the released
+ * records are handed out). Called at a flush, when at least half of the
+ * footprint goes: the copying is paid for by the records queued since.
+ */
+static int ordered_events_compact(struct sampo_ordered_events *q)
 {
-	uint64_t first = UINT64_MAX;
+	uint64_t live = 0;
 
 	for (size_t i = 0; i < q->nr_pend; i++)
-		if (q->pend[i].time < first)
-			first = q->pend[i].time;
-	sampo_ordered_events__flush(q, first + (q->max_time - first) / 2);
+		live += ALIGN_UP(q->slots[q->pend[i].slot].rec->header.size, 8);
+	if ((uint64_t)q->nr_chunks * OE_CHUNK_SIZE <= 2 * live + 2ULL * OE_CHUNK_SIZE)
+		return 0;
+	if (q->cur && q->cur->live == 0)
+		chunk_free(q, q->cur);
+	q->cur = NULL; /* the copies go to fresh chunks */
+	for (size_t i = 0; i < q->nr_pend; i++) {
+		struct sampo_oe_slot *e = &q->slots[q->pend[i].slot];
+		struct sampo_oe_chunk *old = e->chunk, *nc;
+		size_t size = e->rec->header.size;
+		void *copy = arena_alloc(q, size, &nc);
+
+		if (!copy)
+			return -ENOMEM;
+		memcpy(copy, e->rec, size);
+		e->rec = copy;
+		e->chunk = nc;
+		if (--old->live == 0)
+			chunk_free(q, old);
+	}
+	return 0;
+}
+
+/* Over the bound: release the older half of the queued records, by (time, arrival). */
+static int ordered_events_flush_half(struct sampo_ordered_events *q)
+{
+	size_t k;
+
+	/* what an earlier release left (none: they run to the end first) waits again */
+	for (size_t i = q->rel_pos; i < q->nr_rel; i++)
+		q->pend[q->nr_pend++] = q->rel[i];
+	q->nr_rel = q->rel_pos = 0;
+	if (!q->nr_pend)
+		return 0;
+	qent_sort(q->pend, q->nr_pend, q->tmp);
+	k = (q->nr_pend + 1) / 2;
+	memcpy(q->rel, q->pend, k * sizeof(*q->rel));
+	memmove(q->pend, q->pend + k, (q->nr_pend - k) * sizeof(*q->pend));
+	q->nr_rel = k;
+	q->nr_pend -= k;
+	q->flush_limit = q->rel[k - 1].time;
+	q->releasing = true;
+	return ordered_events_compact(q);
 }
 
 int sampo_ordered_events__queue(struct sampo_ordered_events *q, const union sampo_record *rec,
@@ -252,10 +327,10 @@ int sampo_ordered_events__queue(struct sampo_ordered_events *q, const union samp
 	q->nr_pend++;
 	if (time > q->max_time)
 		q->max_time = time;
-	q->bytes += size;
+	q->bytes += rec_footprint(size);
 	q->nr++;
 	if (q->bytes > (q->limit_bytes ? q->limit_bytes : OE_LIMIT_BYTES) && !q->releasing)
-		ordered_events_flush_half(q);
+		return ordered_events_flush_half(q);
 	return 0;
 }
 
@@ -273,7 +348,7 @@ bool sampo_ordered_events__pop(struct sampo_ordered_events *q, union sampo_recor
 	out = &q->slots[q->out_slot];
 	q->out_valid = true;
 	q->nr--;
-	q->bytes -= out->rec->header.size;
+	q->bytes -= rec_footprint(out->rec->header.size);
 	q->last_flush = out->time;
 	*ret_rec = out->rec;
 	*ret_offset = out->offset;

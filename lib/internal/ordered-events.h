@@ -34,6 +34,10 @@ struct sampo_oe_slot {
 	bool decompressed;
 };
 
+/* A queued record's footprint besides its copy: its entries in pend, rel, tmp, slots, free_slots */
+#define SAMPO_OE_ENTRY_BYTES (3 * sizeof(struct sampo_oe_entry) + sizeof(struct sampo_oe_slot) + \
+			      sizeof(uint32_t))
+
 /*
  * A queue entry: small, so that sorting moves 24 bytes instead of a whole
  * decoded event (that made ordered reading 6x slower than unordered).
@@ -61,22 +65,24 @@ struct sampo_ordered_events {
 	uint32_t *free_slots;
 	size_t nr_free;
 	uint64_t seq;
-	uint64_t bytes;	      /* of the queued records */
+	uint64_t bytes;	      /* footprint of the queued records (copies and entries) */
 	uint64_t max_time;    /* highest timestamp queued */
 	uint64_t next_flush;  /* the next round releases records up to this time */
 	uint64_t flush_limit; /* releasing now up to this (0: not releasing) */
 	bool releasing;
 	uint64_t last_flush; /* time of the last released record */
 	struct sampo_oe_chunk *cur, *free_chunks;
+	size_t nr_chunks;      /* allocated, free ones included */
+	size_t nr_free_chunks;
 	uint32_t out_slot; /* the record handed out last: recycled on the next call */
 	bool out_valid;
-	uint64_t limit_bytes; /* above this, flush the older half (0: the default) */
+	uint64_t limit_bytes; /* footprint above which the older half comes out (0: the default) */
 };
 
 /*
  * Queue a copy of @rec (header.size bytes) with its @time, the @offset and
- * @decompressed flag to hand out with it. Above the size limit the older half
- * of the queued time span starts coming out (perf's OE_FLUSH__HALF).
+ * @decompressed flag to hand out with it. Above the footprint limit the
+ * older half of the queued records starts coming out.
  * Return 0 or -ENOMEM.
  */
 int sampo_ordered_events__queue(struct sampo_ordered_events *oe, const union sampo_record *rec,

@@ -4,7 +4,7 @@
  * releases at FINISHED_ROUND as perf's ordered_events does (up to the
  * previous round's highest time), ties in arrival order, the final flush,
  * the half flush of a queue over its limit, and arena chunks recycled over
- * many records.
+ * many records or freed when a few records would pin them.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -151,7 +151,10 @@ static void test_ordered_events__queued_during_release_wait(void **state)
 	sampo_ordered_events__release(&oe);
 }
 
-/* Over its byte limit the queue releases the older half of its time span. */
+/*
+ * Over its footprint limit (records and their entries) the queue releases the
+ * older half of its records.
+ */
 static void test_ordered_events__half_flush_over_the_limit(void **state)
 {
 	struct sampo_ordered_events oe = { 0 };
@@ -159,12 +162,12 @@ static void test_ordered_events__half_flush_over_the_limit(void **state)
 	size_t n;
 
 	(void)state;
-	oe.limit_bytes = 10 * 16;
+	oe.limit_bytes = 10 * (16 + SAMPO_OE_ENTRY_BYTES);
 	for (uint64_t i = 1; i <= 10; i++)
 		queue(&oe, i * 100, i, 16);
 	assert_int_equal(pop_all(&oe, tags, 64), 0); /* at the limit, not over it */
 	queue(&oe, 1100, 11, 16);
-	/* span 100..1100: up to 600 comes out */
+	/* 11 records: the 6 oldest come out */
 	n = pop_all(&oe, tags, 64);
 	expect_tags(tags, n, (const uint64_t[]){ 1, 2, 3, 4, 5, 6 }, 6);
 	assert_int_equal(oe.nr, 5);
@@ -216,6 +219,45 @@ static void test_ordered_events__many_records_recycle_chunks(void **state)
 	sampo_ordered_events__release(&oe);
 }
 
+/*
+ * Records that always stay (one in 64 has a time far ahead) used to keep
+ * every arena chunk alive through the half flushes: the chunks in use stay
+ * within a few times the bound, and every record comes out once.
+ */
+static void test_ordered_events__few_records_do_not_pin_chunks(void **state)
+{
+	struct sampo_ordered_events oe = { 0 };
+	const uint64_t n = 2000000;
+	uint64_t out = 0;
+	size_t max_chunks = 0;
+	union sampo_record *rec;
+	uint64_t offset;
+	bool decompressed;
+
+	(void)state;
+	oe.limit_bytes = 4 << 20; /* about 23000 records of 64 bytes */
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t time = i % 64 ? i + 1 : (1ULL << 62) + i;
+
+		queue(&oe, time, i, 64);
+		while (sampo_ordered_events__pop(&oe, &rec, &offset, &decompressed)) {
+			out++;
+			sampo_ordered_events__recycle(&oe);
+		}
+		if (oe.nr_chunks > max_chunks)
+			max_chunks = oe.nr_chunks;
+	}
+	assert_true(max_chunks <= 16); /* 4 MiB of footprint: 2 MiB of records */
+	sampo_ordered_events__flush(&oe, UINT64_MAX);
+	while (sampo_ordered_events__pop(&oe, &rec, &offset, &decompressed)) {
+		out++;
+		sampo_ordered_events__recycle(&oe);
+	}
+	assert_int_equal(out, n);
+	assert_int_equal(oe.bytes, 0);
+	sampo_ordered_events__release(&oe);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -224,6 +266,7 @@ int main(void)
 		cmocka_unit_test(test_ordered_events__queued_during_release_wait),
 		cmocka_unit_test(test_ordered_events__half_flush_over_the_limit),
 		cmocka_unit_test(test_ordered_events__many_records_recycle_chunks),
+		cmocka_unit_test(test_ordered_events__few_records_do_not_pin_chunks),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
