@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/types.h>
 
 #include <sampo/symbol.h>
 #include "internal/symbol.h"
@@ -257,6 +258,59 @@ static void fixup_end(struct symtab_entry *e, size_t nr, bool kallsyms)
 	}
 }
 
+/*
+ * Nested symbols. The symbol at an address is the last one (in start order)
+ * among those starting at or before it that still covers it; the parent
+ * chain finds it by walking up from the last start, which is a step or two
+ * in real tables but one step per level when a file nests symbols deeply (a
+ * chain of 100k nested symbols made every lookup walk 100k parents). Tables
+ * nested deeper than SYMTAB_MAX_WALK get a max-end segment tree over the
+ * start order instead: the last symbol at or before the last start whose end
+ * lies above the address, in O(log n).
+ */
+#define SYMTAB_MAX_WALK 32
+
+static int build_end_tree(struct sampo_symtab *st)
+{
+	size_t p = 1;
+
+	while (p < st->nr)
+		p *= 2;
+	st->end_tree = calloc(2 * p, sizeof(*st->end_tree));
+	if (!st->end_tree)
+		return -ENOMEM;
+	st->tree_leaves = p;
+	for (size_t i = 0; i < st->nr; i++)
+		st->end_tree[p + i] = st->syms[i].end;
+	for (size_t k = p - 1; k >= 1; k--)
+		st->end_tree[k] = MAX(st->end_tree[2 * k], st->end_tree[2 * k + 1]);
+	return 0;
+}
+
+/* The last index <= @idx whose symbol ends above @addr, or -1. */
+static ssize_t end_tree_find(const struct sampo_symtab *st, size_t idx, uint64_t addr)
+{
+	const uint64_t *t = st->end_tree;
+	size_t k = st->tree_leaves + idx;
+
+	if (t[k] > addr)
+		return (ssize_t)idx;
+	/* up until a left sibling (all of it before idx) holds an end above addr */
+	for (;;) {
+		if (k == 1)
+			return -1;
+		if ((k & 1) && t[k - 1] > addr) {
+			k--;
+			break;
+		}
+		k >>= 1;
+	}
+	/* down to its last leaf with an end above addr */
+	while (k < st->tree_leaves)
+		k = t[2 * k + 1] > addr ? 2 * k + 1 : 2 * k;
+	return (ssize_t)(k - st->tree_leaves);
+}
+
 int sampo_symtab_builder__finish(struct sampo_symtab_builder *b, enum sampo_symtab_fixup fixup,
 				 struct sampo_symtab **ret_symtab)
 {
@@ -264,7 +318,7 @@ int sampo_symtab_builder__finish(struct sampo_symtab_builder *b, enum sampo_symt
 	size_t nr = b->nr, out = 0;
 	bool sorted = true;
 	int32_t *stack = NULL;
-	size_t depth = 0;
+	size_t depth = 0, max_depth = 0;
 
 	for (size_t i = 1; i < nr && sorted; i++)
 		sorted = entry_cmp(&b->ents[i - 1], &b->ents[i]) <= 0;
@@ -301,6 +355,7 @@ int sampo_symtab_builder__finish(struct sampo_symtab_builder *b, enum sampo_symt
 		while (depth && st->syms[stack[depth - 1]].end < e->end)
 			depth--;
 		stack[depth++] = (int32_t)out;
+		max_depth = MAX(max_depth, depth);
 
 		s->start = e->start;
 		s->end = e->end;
@@ -314,6 +369,10 @@ int sampo_symtab_builder__finish(struct sampo_symtab_builder *b, enum sampo_symt
 	free(stack);
 
 	st->nr = out;
+	if (max_depth > SYMTAB_MAX_WALK && build_end_tree(st)) {
+		sampo_symtab__delete(st);
+		return -ENOMEM;
+	}
 	st->arena = b->arena;
 	b->arena = NULL;
 	if (!st->arena) {
@@ -344,6 +403,7 @@ void sampo_symtab__delete(struct sampo_symtab *symtab)
 	if (!symtab)
 		return;
 	free(symtab->starts);
+	free(symtab->end_tree);
 	free(symtab->syms);
 	free(symtab->arena);
 	for (size_t i = 0; i < symtab->nr_aux; i++)
@@ -371,6 +431,11 @@ const struct sampo_symbol *sampo_symtab__find(const struct sampo_symtab *symtab,
 	}
 	idx = (size_t)(base - symtab->starts);
 	s = &symtab->syms[idx];
+	if (symtab->end_tree && addr >= s->end) {
+		ssize_t j = end_tree_find(symtab, idx, addr);
+
+		return j < 0 ? NULL : &symtab->syms[j];
+	}
 	while (addr >= s->end) {
 		if (s->parent < 0)
 			return NULL;

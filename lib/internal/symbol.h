@@ -42,6 +42,8 @@ struct sampo_symtab {
 	size_t nr;
 	uint64_t *starts;	   /* nr entries, sorted: binary search runs on this dense array */
 	struct sampo_symbol *syms; /* nr entries, same order */
+	uint64_t *end_tree;	   /* deeply nested tables: max end per node, leaves from tree_leaves */
+	size_t tree_leaves;
 	char *arena;		   /* every name, NUL-terminated, back to back */
 	char **aux_names;	   /* module (kallsyms) or section (ET_REL) names */
 	size_t nr_aux;

@@ -893,6 +893,75 @@ static void test_symbol__elf_compressed_debug_sections(void **state)
 	sampo_symtab__delete(st);
 }
 
+/*
+ * A compressed .symtab that inflates to 256 MiB of zeros from a file of a few
+ * hundred KB: refused by its compression header's size (at most 64 times
+ * the file), with the file, the section's offset and the bound, before
+ * libelf allocates or inflates anything.
+ */
+static void test_symbol__elf_compressed_bomb_refused(void **state)
+{
+	SAMPO_OPTS(sampo_symtab_elf_opts, opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf),
+		   .no_debug_file = true);
+	const size_t big = 24 * 11184810; /* 256 MiB of 24-byte symbols */
+	struct sampo_symtab *st = NULL;
+	Elf_Scn *scn = NULL;
+	GElf_Ehdr eh;
+	size_t shstrndx;
+	char path[4200];
+	void *zeros;
+	Elf *elf;
+	int fd;
+
+	(void)state;
+	if (!build("bomb", prog_src, "-O2 -fPIE -pie"))
+		skip();
+	tpath(path, sizeof(path), "bomb");
+	(void)elf_version(EV_CURRENT);
+	fd = open(path, O_RDWR);
+	assert_true(fd >= 0);
+	elf = elf_begin(fd, ELF_C_RDWR, NULL);
+	assert_non_null(elf);
+	/* every other offset stays: the compressed .symtab goes to the end, then the headers */
+	elf_flagelf(elf, ELF_C_SET, ELF_F_LAYOUT);
+	assert_int_equal(elf_getshdrstrndx(elf, &shstrndx), 0);
+	zeros = calloc(1, big); /* untouched zero pages: no memory until written */
+	assert_non_null(zeros);
+	while ((scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+		Elf_Data *d;
+
+		assert_non_null(gelf_getshdr(scn, &sh));
+		if (strcmp(elf_strptr(elf, shstrndx, sh.sh_name), ".symtab"))
+			continue;
+		d = elf_getdata(scn, NULL);
+		assert_non_null(d);
+		d->d_buf = zeros;
+		d->d_size = big;
+		elf_flagdata(d, ELF_C_SET, ELF_F_DIRTY);
+		assert_int_equal(elf_compress(scn, ELFCOMPRESS_ZLIB, 0), 1);
+		assert_non_null(gelf_getshdr(scn, &sh));
+		assert_non_null(gelf_getehdr(elf, &eh));
+		sh.sh_offset = (eh.e_shoff + (uint64_t)eh.e_shnum * eh.e_shentsize + 7) & ~7ULL;
+		eh.e_shoff = (sh.sh_offset + sh.sh_size + 7) & ~7ULL;
+		assert_true(gelf_update_shdr(scn, &sh));
+		assert_true(gelf_update_ehdr(elf, &eh));
+		elf_flagscn(scn, ELF_C_SET, ELF_F_DIRTY);
+		elf_flagshdr(scn, ELF_C_SET, ELF_F_DIRTY);
+	}
+	if (elf_update(elf, ELF_C_WRITE) <= 0)
+		fail_msg("elf_update: %s", elf_errmsg(-1));
+	elf_end(elf);
+	close(fd);
+	free(zeros);
+
+	errbuf[0] = '\0';
+	assert_int_not_equal(sampo_symtab__load_elf(path, &opts, &st), 0);
+	assert_null(st);
+	assert_non_null(strstr(errbuf, "bomb': compressed section at offset 0x"));
+	assert_non_null(strstr(errbuf, " inflates to 268435440 bytes, more than "));
+}
+
 static void test_symbol__elf_garbage_and_truncated_fail_cleanly(void **state)
 {
 	SAMPO_OPTS(sampo_symtab_elf_opts, opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
@@ -1013,6 +1082,7 @@ int main(void)
 		cmocka_unit_test(test_symbol__elf_separate_debug_file_by_build_id),
 		cmocka_unit_test(test_symbol__elf_minidebuginfo),
 		cmocka_unit_test(test_symbol__elf_compressed_debug_sections),
+		cmocka_unit_test(test_symbol__elf_compressed_bomb_refused),
 		cmocka_unit_test(test_symbol__elf_garbage_and_truncated_fail_cleanly),
 		cmocka_unit_test(test_symbol__perf_map),
 	};
