@@ -314,6 +314,45 @@ static void test_symbol__nested_symbols_find_innermost_then_outer(void **state)
 	sampo_symtab__delete(st);
 }
 
+/*
+ * A file that nests 400000 symbols, each inside the one before, and samples
+ * every address of the right half: each lookup walked up one parent per
+ * level (8e10 steps in all, hours); the max-end tree answers each in
+ * O(log n). Every answer is the innermost symbol covering the address.
+ */
+static void test_symbol__deeply_nested_symbols_lookup_in_log_time(void **state)
+{
+	enum { NEST = 400000 };
+	const uint64_t base = 0x400000;
+	struct sampo_symtab_builder b;
+	struct sampo_symtab *st = NULL;
+	char name[32];
+
+	(void)state;
+	sampo_symtab_builder__init(&b);
+	for (uint64_t i = 0; i < NEST; i++) {
+		int n = snprintf(name, sizeof(name), "level_%llu", (unsigned long long)i);
+
+		/* [base + i, base + 2N - i) */
+		assert_int_equal(sampo_symtab_builder__add(&b, base + i, 2 * (NEST - i), name,
+							   (size_t)n, G, F, 0),
+				 0);
+	}
+	assert_int_equal(sampo_symtab_builder__finish(&b, SAMPO_FIXUP_ELF, &st), 0);
+	sampo_symtab_builder__release(&b);
+	for (uint64_t a = base + NEST; a < base + 2 * NEST; a++) {
+		const struct sampo_symbol *sym = sampo_symtab__find(st, a);
+		uint64_t want = 2 * NEST - (a - base) - 1; /* the last level still covering a */
+
+		if (!sym || sampo_symbol__start(sym) != base + want)
+			fail_msg("%#llx: %s, want level_%llu", (unsigned long long)a,
+				 sym ? sampo_symbol__name(sym) : "nothing", (unsigned long long)want);
+	}
+	assert_null(sampo_symtab__find(st, base + 2 * NEST));
+	assert_string_equal(sampo_symbol__name(sampo_symtab__find(st, base + 5)), "level_5");
+	sampo_symtab__delete(st);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -1070,6 +1109,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_symbol__duplicates_resolved_as_perf),
 		cmocka_unit_test(test_symbol__zero_size_extends_to_next),
+		cmocka_unit_test(test_symbol__deeply_nested_symbols_lookup_in_log_time),
 		cmocka_unit_test(test_symbol__nested_symbols_find_innermost_then_outer),
 		cmocka_unit_test(test_symbol__lookup_speed),
 		cmocka_unit_test(test_symbol__elf_pie_executable),
