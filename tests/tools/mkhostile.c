@@ -17,6 +17,10 @@
  *		DSOS MMAP2s of distinct files of one process, descending
  *		addresses, one sample in each with --samples; with --build-ids a
  *		build-id table entry for each (distinct build-ids)
+ *	mkhostile maps FILE [-n MAPS] [--versions]
+ *		MAPS MMAP2s of one file in one process, descending addresses,
+ *		and a sample in each; with --versions each has another inode
+ *		(a file replaced MAPS times)
  *	mkhostile spellings FILE -p PATH [-n SPELLINGS]
  *		a build-id table naming the ELF file PATH (with its build-id)
  *		SPELLINGS ways ("/" doubled), and one sample outside them all
@@ -224,6 +228,33 @@ static int mk_dsos(const char *path, unsigned long nr, bool build_ids, bool samp
 	return 0;
 }
 
+/* ---- maps ---------------------------------------------------------------------------------- */
+
+static int mk_maps(const char *path, unsigned long nr, bool versions)
+{
+	struct sampo_writer *w = open_out(path, false);
+	const uint64_t top = 0x7f0000000000ULL, step = 0x2000;
+
+	check(sampo_writer__write_comm(w, PID, PID, "hostile", false, NULL), "comm");
+	for (unsigned long i = 0; i < nr; i++) {
+		struct sampo_writer_map m = {
+			.misc = SAMPO_CPUMODE_USER, .pid = PID, .tid = PID,
+			.start = top - (i + 1) * step, .len = step, .pgoff = 0x1000, .maj = 8,
+			.ino = versions ? 1000 + i : 1000, .prot = 5, .flags = 2,
+			.filename = "/nonexistent/hostile/libmaps.so",
+		};
+
+		check(sampo_writer__write_mmap2(w, &m, NULL), "mmap2");
+	}
+	for (unsigned long i = 0; i < nr; i++) {
+		struct sampo_sample s = sample_at(top - (i + 1) * step + 0x100, T0 + i);
+
+		check(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &s), "sample");
+	}
+	check(sampo_writer__close(w), "close");
+	return 0;
+}
+
 /* ---- spellings ------------------------------------------------------------------------------- */
 
 static int mk_spellings(const char *path, const char *elf, unsigned long nr)
@@ -266,7 +297,7 @@ static int mk_spellings(const char *path, const char *elf, unsigned long nr)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: mkhostile compressed|ids|dsos|spellings FILE [options]\n");
+	fprintf(stderr, "usage: mkhostile compressed|ids|dsos|maps|spellings FILE [options]\n");
 	exit(129);
 }
 
@@ -277,11 +308,12 @@ int main(int argc, char **argv)
 		{ "build-ids", no_argument, NULL, 'B' },
 		{ "samples", no_argument, NULL, 'S' },
 		{ "shift", no_argument, NULL, 'H' },
+		{ "versions", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
 	unsigned long n = 0, bytes = 512 * 1024, ids = 4096;
 	uint32_t mmap_len = 528384;
-	bool pipe = false, build_ids = false, samples = false, shift = false;
+	bool pipe = false, build_ids = false, samples = false, shift = false, versions = false;
 	const char *elf = NULL, *mode, *out;
 	int c;
 
@@ -301,6 +333,7 @@ int main(int argc, char **argv)
 		case 'B': build_ids = true; break;
 		case 'S': samples = true; break;
 		case 'H': shift = true; break;
+		case 'V': versions = true; break;
 		default: usage();
 		}
 	}
@@ -310,6 +343,8 @@ int main(int argc, char **argv)
 		return mk_ids(out, n ? n : 1024, ids, shift);
 	if (!strcmp(mode, "dsos"))
 		return mk_dsos(out, n ? n : 1000, build_ids, samples);
+	if (!strcmp(mode, "maps"))
+		return mk_maps(out, n ? n : 1000, versions);
 	if (!strcmp(mode, "spellings") && elf)
 		return mk_spellings(out, elf, n ? n : 200);
 	usage();
