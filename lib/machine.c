@@ -72,29 +72,147 @@ static bool str_starts(const char *s, const char *prefix)
 
 /* ---- the DSO table ------------------------------------------------------ */
 
+/*
+ * The DSO lookups by name. A file may make any number of DSOs of one name
+ * (a library replaced 200k times, 200k modules of one short name): each
+ * lookup is a probe of one index whose keys are
+ *
+ *	DK_NAME		long name: the newest DSO of that name
+ *	DK_NAME_ID	long name and identity (dev, inode): the newest with it
+ *	DK_NAME_NOID	long name: the newest whose identity is unknown
+ *	DK_NAME_BID	long name and build-id: the newest with it
+ *	DK_SHORT	short name: the oldest with it
+ *
+ * which answer what the walks of the name's chain (newest first) and of the
+ * creation list (oldest first) answered.
+ */
+enum dso_key_kind { DK_NAME, DK_NAME_ID, DK_NAME_NOID, DK_NAME_BID, DK_SHORT };
+
+static uint64_t dk_hash(enum dso_key_kind kind, const struct sampo_dso *dso)
+{
+	uint64_t h = hash_combine(kind, hash_str(kind == DK_SHORT ? dso->short_name :
+								     dso->long_name));
+
+	if (kind == DK_NAME_ID) {
+		h = hash_combine(h, ((uint64_t)dso->id.maj << 32) | dso->id.min);
+		h = hash_combine(h, dso->id.ino);
+		h = hash_combine(h, dso->id.ino_generation);
+	} else if (kind == DK_NAME_BID) {
+		h = hash_combine(h, dso->build_id_size);
+		for (size_t i = 0; i < dso->build_id_size; i++)
+			h = hash_combine(h, dso->build_id[i]);
+	}
+	return h;
+}
+
+static bool dk_equal(enum dso_key_kind kind, const struct sampo_dso *a, const struct sampo_dso *b)
+{
+	if (kind == DK_SHORT)
+		return !strcmp(a->short_name, b->short_name);
+	if (strcmp(a->long_name, b->long_name))
+		return false;
+	if (kind == DK_NAME_ID)
+		return a->id.maj == b->id.maj && a->id.min == b->id.min && a->id.ino == b->id.ino &&
+		       a->id.ino_generation == b->id.ino_generation;
+	if (kind == DK_NAME_BID)
+		return a->build_id_size == b->build_id_size &&
+		       !memcmp(a->build_id, b->build_id, a->build_id_size);
+	return true;
+}
+
+/* The key of @kind that @probe (a DSO, or a stack stand-in with the fields) would have. */
+static struct sampo_dso_key *dk_find(const struct sampo_machine *m, enum dso_key_kind kind,
+				     const struct sampo_dso *probe, size_t *ret_slot)
+{
+	const struct sampo_hash_index *ix = &m->dso_ix;
+	uint64_t h = dk_hash(kind, probe);
+	size_t j;
+
+	if (!ix->cap)
+		return NULL;
+	for (j = h & (ix->cap - 1); ix->slots[j]; j = (j + 1) & (ix->cap - 1)) {
+		struct sampo_dso_key *k = &m->dso_keys[ix->slots[j] - 1];
+
+		if (ix->hashes[j] == h && k->kind == kind && dk_equal(kind, k->dso, probe))
+			return k;
+	}
+	if (ret_slot)
+		*ret_slot = j;
+	return NULL;
+}
+
+/* Index @dso under @kind: it replaces a key's DSO when newer (or, for DK_SHORT, never). */
+static int dk_put(struct sampo_machine *m, enum dso_key_kind kind, struct sampo_dso *dso)
+{
+	struct sampo_hash_index *ix = &m->dso_ix;
+	struct sampo_dso_key *k;
+	size_t j = 0;
+
+	if ((ix->nr + 1) * 2 > ix->cap && sampo_hash_index__grow(ix))
+		return -ENOMEM;
+	k = dk_find(m, kind, dso, &j);
+	if (k) {
+		if (kind != DK_SHORT && dso->seq > k->dso->seq)
+			k->dso = dso;
+		return 0;
+	}
+	if (sampo_array_grow((void **)&m->dso_keys, &m->dso_keys_cap, m->nr_dso_keys + 1,
+			     sizeof(*m->dso_keys)))
+		return -ENOMEM;
+	m->dso_keys[m->nr_dso_keys] = (struct sampo_dso_key){ (uint8_t)kind, dso };
+	ix->slots[j] = (uint32_t)++m->nr_dso_keys;
+	ix->hashes[j] = dk_hash(kind, dso);
+	ix->nr++;
+	return 0;
+}
+
+static int machine_index_dso(struct sampo_machine *m, struct sampo_dso *dso)
+{
+	int err = dk_put(m, DK_NAME, dso);
+
+	if (!err)
+		err = dk_put(m, sampo_dso_id__empty(&dso->id) ? DK_NAME_NOID : DK_NAME_ID, dso);
+	if (!err && dso->build_id_size)
+		err = dk_put(m, DK_NAME_BID, dso);
+	if (!err)
+		err = dk_put(m, DK_SHORT, dso);
+	return err;
+}
+
+/* Set a machine DSO's build-id, and index it by it. */
+static void machine_dso_set_build_id(struct sampo_machine *m, struct sampo_dso *dso,
+				     const uint8_t *bid, size_t size)
+{
+	sampo_dso__set_build_id(dso, bid, size);
+	if (dso->build_id_size)
+		(void)dk_put(m, DK_NAME_BID, dso); /* out of memory: found by name only */
+}
+
 static struct sampo_dso *machine_find_dso(const struct sampo_machine *m, const char *long_name,
 					  const struct sampo_dso_id *id)
 {
-	struct sampo_dso *dso;
+	struct sampo_dso probe = { .long_name = (char *)long_name };
+	struct sampo_dso_key *exact, *noid;
 
-	if (!m->dsos_cap)
-		return NULL;
-	dso = m->dsos[hash_str(long_name) & (m->dsos_cap - 1)];
-	for (; dso; dso = dso->hnext) {
-		if (!strcmp(dso->long_name, long_name) &&
-		    (!id || sampo_dso_id__match(id, &dso->id)))
-			return dso;
+	if (!id || sampo_dso_id__empty(id)) {
+		exact = dk_find(m, DK_NAME, &probe, NULL);
+		return exact ? exact->dso : NULL;
 	}
-	return NULL;
+	/* the newest of the same identity or of an unknown one, as the chain walk found it */
+	probe.id = *id;
+	exact = dk_find(m, DK_NAME_ID, &probe, NULL);
+	noid = dk_find(m, DK_NAME_NOID, &probe, NULL);
+	if (exact && noid)
+		return exact->dso->seq > noid->dso->seq ? exact->dso : noid->dso;
+	return exact ? exact->dso : noid ? noid->dso : NULL;
 }
 
 static struct sampo_dso *machine_find_dso_short(const struct sampo_machine *m, const char *name)
 {
-	for (struct sampo_dso *dso = m->dso_list; dso; dso = dso->lnext) {
-		if (!strcmp(dso->short_name, name))
-			return dso;
-	}
-	return NULL;
+	struct sampo_dso probe = { .short_name = (char *)name };
+	struct sampo_dso_key *k = dk_find(m, DK_SHORT, &probe, NULL);
+
+	return k ? k->dso : NULL;
 }
 
 static int machine_grow_dsos(struct sampo_machine *m)
@@ -135,7 +253,8 @@ static int machine_add_dso(struct sampo_machine *m, struct sampo_dso *dso)
 	*m->dso_tail = dso;
 	m->dso_tail = &dso->lnext;
 	m->nr_dsos++;
-	return 0;
+	dso->seq = m->nr_dsos;
+	return machine_index_dso(m, dso);
 }
 
 /* A new reference to the DSO named @long_name (and of identity @id), created if missing. */
@@ -168,16 +287,16 @@ static struct sampo_dso *machine_findnew_dso_bid(struct sampo_machine *m, const 
 {
 	struct sampo_dso *dso;
 
+	struct sampo_dso probe = { .long_name = (char *)long_name };
+	struct sampo_dso_key *k;
+
 	if (bid_size > SAMPO_BUILD_ID_MAX)
 		bid_size = SAMPO_BUILD_ID_MAX;
-	if (m->dsos_cap) {
-		for (dso = m->dsos[hash_str(long_name) & (m->dsos_cap - 1)]; dso;
-		     dso = dso->hnext) {
-			if (!strcmp(dso->long_name, long_name) && dso->build_id_size == bid_size &&
-			    !memcmp(dso->build_id, bid, bid_size))
-				return sampo_dso__get(dso);
-		}
-	}
+	probe.build_id_size = (uint8_t)bid_size;
+	memcpy(probe.build_id, bid, bid_size);
+	k = dk_find(m, DK_NAME_BID, &probe, NULL);
+	if (k)
+		return sampo_dso__get(k->dso);
 	dso = sampo_dso__new(long_name, NULL);
 	if (!dso)
 		return NULL;
@@ -455,6 +574,8 @@ void sampo_machine__delete(struct sampo_machine *machine)
 		sampo_dso__put(dso);
 	}
 	free(machine->dsos);
+	free(machine->dso_keys);
+	sampo_hash_index__release(&machine->dso_ix);
 	free(machine->ref_reloc_name);
 	free(machine->mmap_name);
 	free(machine->gen_pids);
@@ -502,10 +623,15 @@ static struct sampo_dso *machine_findnew_kernel_dso(struct sampo_machine *m)
 {
 	struct sampo_dso *dso;
 
-	for (dso = m->dso_list; dso; dso = dso->lnext) {
+	/* the list only grows: scan what came since the last call, once */
+	dso = m->kdso_scanned ? m->kdso_scanned->lnext : m->dso_list;
+	for (; dso && !m->kdso; dso = dso->lnext) {
+		m->kdso_scanned = dso;
 		if (dso->space == SAMPO_DSO_SPACE_KERNEL && !sampo_kmod__is_module(dso->long_name))
-			return sampo_dso__get(dso);
+			m->kdso = dso;
 	}
+	if (m->kdso)
+		return sampo_dso__get(m->kdso);
 	dso = machine_findnew_dso(m, m->mmap_name, NULL);
 	if (dso)
 		dso->space = SAMPO_DSO_SPACE_KERNEL;
@@ -585,7 +711,7 @@ static int machine_add_module_map(struct sampo_machine *m, uint64_t start, uint6
 	}
 	free(short_name);
 	if (bid_size)
-		sampo_dso__set_build_id(dso, bid, bid_size);
+		machine_dso_set_build_id(m, dso, bid, bid_size);
 
 	map = sampo_map__new(start, start + len, 0, dso);
 	sampo_dso__put(dso);
@@ -610,7 +736,7 @@ static int machine_process_kernel_mmap(struct sampo_machine *m, uint64_t start, 
 	if (is_kernel) {
 		err = machine_set_kernel_map(m, start, len, pgoff, filename);
 		if (!err && bid_size)
-			sampo_dso__set_build_id(m->vmlinux_map->dso, bid, bid_size);
+			machine_dso_set_build_id(m, m->vmlinux_map->dso, bid, bid_size);
 		return err;
 	}
 	if (!strcmp(filename, ENTRY_TRAMPOLINE_NAME) && m->vmlinux_map) {
@@ -689,7 +815,7 @@ static int machine_process_user_mmap(struct sampo_machine *m, const struct mmap_
 		return -ENOMEM;
 	}
 	if (a->bid_size && !dso->build_id_size)
-		sampo_dso__set_build_id(dso, a->bid, a->bid_size); /* [vdso] */
+		machine_dso_set_build_id(m, dso, a->bid, a->bid_size); /* [vdso] */
 
 	map = sampo_map__new(a->start, a->start + a->len, pgoff, dso);
 	sampo_dso__put(dso);

@@ -654,9 +654,12 @@ static bool dso_replaced_later(struct sampo_symbolizer *s, struct sampo_sym_dso 
 		r->live = NULL;
 	}
 	if (stale) {
-		pr_warn("'%s' (inode %" PRIu64 ") was replaced while recording and no build-id "
-			"tells the versions apart: its samples stay unresolved\n",
-			dso->long_name, dso->id.ino);
+		/* once per name: a file replaced 200k times is one warning, not 200k */
+		if (!r->warned)
+			pr_warn("'%s' (inode %" PRIu64 ") was replaced while recording and no "
+				"build-id tells the versions apart: its samples stay unresolved\n",
+				dso->long_name, dso->id.ino);
+		r->warned = true;
 	} else {
 		r->live = e;
 	}

@@ -38,6 +38,7 @@ struct sampo_dso {
 	int32_t machine_pid; /* the machine it belongs to: -1 the host, else a guest's pid */
 	uint8_t build_id_size;
 	uint8_t build_id[SAMPO_BUILD_ID_MAX];
+	uint64_t seq;		 /* creation order in its machine, from 1 */
 	struct sampo_dso *hnext; /* chain of the machine's DSO table (by long name) */
 	struct sampo_dso *lnext; /* machine's list, in creation order */
 };

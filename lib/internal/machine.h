@@ -15,6 +15,7 @@
 #include <sampo/machine.h>
 
 #include "internal/dso.h"
+#include "internal/hash.h"
 #include "internal/map.h"
 #include "internal/thread.h"
 
@@ -31,6 +32,20 @@ struct sampo_machine {
 	size_t nr_dsos;
 	struct sampo_dso *dso_list;
 	struct sampo_dso **dso_tail;
+	/*
+	 * The lookups by name (lib/machine.c): one index of keys (the newest
+	 * DSO of a name, of a name and identity, of a name without identity,
+	 * of a name and build-id; the oldest of a short name), so that no
+	 * lookup walks the DSOs a file made of one name.
+	 */
+	struct sampo_dso_key {
+		uint8_t kind;
+		struct sampo_dso *dso;
+	} * dso_keys;
+	size_t nr_dso_keys, dso_keys_cap;
+	struct sampo_hash_index dso_ix;
+	struct sampo_dso *kdso_scanned; /* machine_findnew_kernel_dso(): list scanned up to it */
+	struct sampo_dso *kdso;		/* and the DSO it found */
 
 	struct sampo_maps *kmaps;
 	struct sampo_map *vmlinux_map; /* reference */

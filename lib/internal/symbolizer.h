@@ -181,6 +181,7 @@ struct sampo_symbolizer {
 		uint64_t last_seq, lastdiff_seq; /* 0: none */
 		struct sampo_dso_id last_id;
 		struct sampo_sym_dso *live; /* bound and not stale */
+		bool warned;
 	} * rep_names;
 	size_t nr_rep_names, rep_names_cap;
 	struct sampo_hash_index rep_name_ix;

@@ -17,10 +17,10 @@
  *		DSOS MMAP2s of distinct files of one process, descending
  *		addresses, one sample in each with --samples; with --build-ids a
  *		build-id table entry for each (distinct build-ids)
- *	mkhostile maps FILE [-n MAPS] [--versions]
+ *	mkhostile maps FILE [-n MAPS] [--versions] [--samples]
  *		MAPS MMAP2s of one file in one process, descending addresses,
- *		and a sample in each; with --versions each has another inode
- *		(a file replaced MAPS times)
+ *		and a sample in every 1000th (--samples: in each); with
+ *		--versions each has another inode (a file replaced MAPS times)
  *	mkhostile spellings FILE -p PATH [-n SPELLINGS]
  *		a build-id table naming the ELF file PATH (with its build-id)
  *		SPELLINGS ways ("/" doubled), and one sample outside them all
@@ -230,7 +230,7 @@ static int mk_dsos(const char *path, unsigned long nr, bool build_ids, bool samp
 
 /* ---- maps ---------------------------------------------------------------------------------- */
 
-static int mk_maps(const char *path, unsigned long nr, bool versions)
+static int mk_maps(const char *path, unsigned long nr, bool versions, bool samples)
 {
 	struct sampo_writer *w = open_out(path, false);
 	const uint64_t top = 0x7f0000000000ULL, step = 0x2000;
@@ -246,7 +246,7 @@ static int mk_maps(const char *path, unsigned long nr, bool versions)
 
 		check(sampo_writer__write_mmap2(w, &m, NULL), "mmap2");
 	}
-	for (unsigned long i = 0; i < nr; i++) {
+	for (unsigned long i = 0; i < nr; i += samples ? 1 : 1000) {
 		struct sampo_sample s = sample_at(top - (i + 1) * step + 0x100, T0 + i);
 
 		check(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &s), "sample");
@@ -344,7 +344,7 @@ int main(int argc, char **argv)
 	if (!strcmp(mode, "dsos"))
 		return mk_dsos(out, n ? n : 1000, build_ids, samples);
 	if (!strcmp(mode, "maps"))
-		return mk_maps(out, n ? n : 1000, versions);
+		return mk_maps(out, n ? n : 1000, versions, samples);
 	if (!strcmp(mode, "spellings") && elf)
 		return mk_spellings(out, elf, n ? n : 200);
 	usage();
