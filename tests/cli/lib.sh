@@ -134,6 +134,15 @@ run_browser() {
 	[ "$rc" -eq 0 ] || die "tests/browser/$script $* failed ($rc)"
 }
 
+# limit_memory KB: `ulimit -v KB` for what this (sub)shell runs next, except
+# in a sanitizer build, whose shadow memory makes a virtual memory limit
+# meaningless (the normal build checks the bound; the sanitizers check the rest)
+limit_memory() {
+	if ! ldd "$SAMPO" 2>/dev/null | grep -q libasan; then
+		ulimit -v "$1"
+	fi
+}
+
 # run_sampo ARGS...: run sampo; fail the test unless it exits 0
 run_sampo() {
 	local rc=0

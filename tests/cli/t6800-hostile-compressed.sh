@@ -46,6 +46,6 @@ n=$(wc -l <out)
 
 # report and the dump stop at the same place, in bounded memory
 rc=0
-(ulimit -v 2000000; timeout 120 "$SAMPO" report -i bomb.data --stdio >/dev/null 2>err) || rc=$?
+(limit_memory 2000000; timeout 120 "$SAMPO" report -i bomb.data --stdio >/dev/null 2>err) || rc=$?
 [ "$rc" -eq 1 ] && grep -q "1024 times" err || die "report: exit $rc: $(cat err)"
 pass

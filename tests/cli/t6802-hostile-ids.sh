@@ -14,7 +14,7 @@ cd "$tmpdir"
 
 for cmd in header dump; do
 	rc=0
-	(ulimit -v 400000; timeout 120 "$SAMPO" $cmd -i same.data >out 2>err) || rc=$?
+	(limit_memory 400000; timeout 120 "$SAMPO" $cmd -i same.data >out 2>err) || rc=$?
 	[ "$rc" -eq 0 ] || die "$cmd: exit $rc in 400 MB: $(head -3 err)"
 done
 

@@ -13,11 +13,11 @@ cd "$tmpdir"
 "$mk" compressed queue.data -n 80000 -b 8000
 
 rc=0
-(ulimit -v 1000000; timeout 120 "$SAMPO" report --stdio -i queue.data >out 2>err) || rc=$?
+(limit_memory 1000000; timeout 120 "$SAMPO" report --stdio -i queue.data >out 2>err) || rc=$?
 [ "$rc" -eq 0 ] || die "report: exit $rc in 1 GB: $(head -3 err)"
 grep -q "^# Samples: 16M of event" out || die "report: $(grep Samples out)"
 rc=0
-(ulimit -v 1000000; timeout 120 "$SAMPO" script -F ip -i queue.data 2>err | tail -1 >out) || rc=$?
+(limit_memory 1000000; timeout 120 "$SAMPO" script -F ip -i queue.data 2>err | tail -1 >out) || rc=$?
 [ "$rc" -eq 0 ] || die "script: exit $rc in 1 GB: $(head -3 err)"
 [ "$(tr -d ' ' <out)" = 400000 ] || die "script: last sample $(cat out)"
 pass
