@@ -39,6 +39,7 @@ static int writer_set_feature_owned(struct sampo_writer *w, int feat, uint8_t *d
 		free(f->data);
 		f->data = data;
 		f->size = size;
+		f->cap = size;
 		f->set = true;
 		return 0;
 	}
@@ -254,12 +255,17 @@ int sampo_writer__add_build_id(struct sampo_writer *w, uint16_t cpumode, int32_t
 		if (!e)
 			return w->err;
 	} else {
-		uint8_t *p = realloc(f->data, f->size + size);
+		if (f->size + size > f->cap) {
+			/* doubling: one realloc per entry copied the table each time */
+			size_t ncap = MAX(MAX(2 * f->cap, f->size + size), (size_t)4096);
+			uint8_t *p = realloc(f->data, ncap);
 
-		if (!p)
-			return -ENOMEM;
-		f->data = p;
-		e = p + f->size;
+			if (!p)
+				return -ENOMEM;
+			f->data = p;
+			f->cap = ncap;
+		}
+		e = f->data + f->size;
 	}
 
 	memset(e, 0, size);

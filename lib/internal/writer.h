@@ -27,7 +27,7 @@ struct sampo_writer_attr {
 
 struct sampo_writer_feature {
 	uint8_t *data; /* file byte order */
-	size_t size;
+	size_t size, cap;
 	bool set;
 };
 
