@@ -3,7 +3,10 @@
  * symbolizer-loader.c - the symbolizer's sources and the threads that load
  * them: finding or creating the source for (kind, name, build-id), loading
  * one from the caller's thread or waiting for the thread loading it, and
- * the preload threads started at __new() for every build-id table entry.
+ * the preload threads started at __new() for the first MAX_PRELOAD_SOURCES
+ * files of the build-id table (the others, like every DSO without an entry,
+ * load when a sample first needs them: a table of 120k entries no sample
+ * touches costs no loading).
  *
  * A source goes PENDING -> LOADING (by one thread) -> DONE under s->lock;
  * the loaders themselves (symbolizer-user.c, -kernel.c, -module.c) write
@@ -174,7 +177,7 @@ int sampo_symbolizer__start_preload(struct sampo_symbolizer *s)
 	if (!s->preload)
 		return -ENOMEM;
 	pthread_mutex_lock(&s->lock);
-	for (size_t i = 0; i < s->nr_bids; i++) {
+	for (size_t i = 0; i < s->nr_bids && nr < MAX_PRELOAD_SOURCES; i++) {
 		const struct sampo_sym_bid *b = &s->bids[i];
 		struct sampo_sym_src *src;
 
@@ -193,8 +196,11 @@ int sampo_symbolizer__start_preload(struct sampo_symbolizer *s)
 								   NULL);
 		else
 			continue;
-		if (src)
+		/* a table that names one file many ways preloads it once */
+		if (src && src->state == SRC_PENDING && !src->queued) {
+			src->queued = true;
 			s->preload[nr++] = src;
+		}
 	}
 	s->nr_preload = nr;
 	pthread_mutex_unlock(&s->lock);

@@ -17,9 +17,10 @@
  * address - map start); see docs/kernel-symbols.md.
  *
  * A source is PENDING, then LOADING (by one thread), then DONE (symtab or
- * NULL) and never changes again. When the file has a build-id table, every
- * entry becomes a source at __new() and up to two threads load them while
- * the caller reads records; __find() loads a source itself when nobody has
+ * NULL) and never changes again. When the file has a build-id table, its
+ * first MAX_PRELOAD_SOURCES files (one source per identity, however many
+ * entries name it) become sources at __new() and up to two threads load them
+ * while the caller reads records; __find() loads a source itself when nobody has
  * started it, or waits for the thread that has. Loaders read only the
  * symbolizer's immutable configuration and write only their source; the
  * machine and its DSOs are touched by the caller's thread alone. Messages

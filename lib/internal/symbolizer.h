@@ -34,6 +34,8 @@ struct sampo_symbol;
 struct sampo_symtab;
 
 #define MAX_PRELOAD_THREADS 2
+/* build-id table files loaded ahead of the samples; the rest load on first use */
+#define MAX_PRELOAD_SOURCES 64
 
 enum src_kind {
 	SRC_USER,
@@ -70,6 +72,7 @@ struct sampo_sym_src {
 	char *debug;   /* the same at debug level */
 
 	bool warned; /* caller's thread only */
+	bool queued; /* in the preload list */
 	struct sampo_sym_src *next;
 };
 
@@ -242,7 +245,7 @@ struct sampo_sym_src *sampo_symbolizer__src_findnew_locked(struct sampo_symboliz
 							   const char *hint);
 /* Load @src, or wait for the thread loading it; logs its messages once. */
 void sampo_symbolizer__src_ensure(struct sampo_symbolizer *s, struct sampo_sym_src *src);
-/* A source per build-id table entry, loaded by up to MAX_PRELOAD_THREADS threads */
+/* A source per build-id table file (the first MAX_PRELOAD_SOURCES), loaded by up to MAX_PRELOAD_THREADS threads */
 int sampo_symbolizer__start_preload(struct sampo_symbolizer *s);
 /* lib/symbolizer.c: the kallsyms source of the recording boot (the kernel's, or the cached
  * snapshot), or NULL */
