@@ -55,6 +55,20 @@ void sampo_module_sections__delete(struct sampo_module_sections *ms)
 	free(ms);
 }
 
+/*
+ * @name, already in the kernel's form, names a module and keeps that form when
+ * derived again (as parsing the encoded set does): "..ko" gives ".", which is
+ * no name, and "..ko.kot..." gives "..ko", which gives "." in turn.
+ */
+static bool module_name_is_stable(const char *name)
+{
+	char *again = sampo_module__name(name);
+	bool ok = again && sampo_path__is_name(name) && !strcmp(again, name);
+
+	free(again);
+	return ok;
+}
+
 int sampo_module_sections__add(struct sampo_module_sections *ms, const char *name,
 			       const struct sampo_build_id *bid,
 			       const struct sampo_section_addr *secs, size_t nr)
@@ -62,11 +76,16 @@ int sampo_module_sections__add(struct sampo_module_sections *ms, const char *nam
 	struct modsec_module m = { 0 };
 	size_t idx;
 
-	if (!ms || !name || !*name || (nr && !secs) || nr > MAX_SECTIONS ||
+	/* a module's name becomes a path component (/sys/module/NAME): one name, never "a/b" */
+	if (!ms || !sampo_path__is_name(name) || (nr && !secs) || nr > MAX_SECTIONS ||
 	    (bid && bid->size > SAMPO_BUILD_ID_SIZE))
 		return -EINVAL;
 	/* kept as the kernel names it (<sampo/kmodule.h>): "nf-tables" is "nf_tables" */
 	m.name = sampo_module__name(name);
+	if (m.name && !module_name_is_stable(m.name)) {
+		free(m.name);
+		return -EINVAL;
+	}
 	m.secs = calloc(nr ? nr : 1, sizeof(*m.secs));
 	if (!m.name || !m.secs)
 		goto out_nomem;
@@ -507,6 +526,8 @@ int sampo_module_sections__parse(const void *buf, size_t len, bool swap,
 			secs[nr_secs].name = sname;
 		}
 		err = sampo_module_sections__add(ms, name, bid.size ? &bid : NULL, secs, nr_secs);
+		if (err == -EINVAL)
+			err = -SAMPO_ERR_MALFORMED; /* a name that is no module name ("a/b", "..") */
 		if (err)
 			goto out_fail;
 		for (size_t j = 0; j < nr_secs; j++)

@@ -231,6 +231,16 @@ static void test_modsections__rejects_bad_counts(void **state)
 	memset(buf + 8 + 24 + 68, 0xff, 4); /* nr_sections */
 	assert_int_equal(sampo_module_sections__parse(buf, len, false, &back), -SAMPO_ERR_MALFORMED);
 	free(buf);
+	/* a module name that is a path or becomes none ("zs/" and "..ko"; fuzz-modsections) */
+	static const char *const bad_names[] = { "zs/", "a/b", "..", "/", "..ko", "[]", "..ko.kot" };
+	for (size_t i = 0; i < sizeof(bad_names) / sizeof(bad_names[0]); i++) {
+		assert_int_equal(sampo_module_sections__encode(ms, false, (void **)&buf, &len), 0);
+		memset(buf + 8 + 24 + 4, 0, 64);
+		memcpy(buf + 8 + 24 + 4, bad_names[i], strlen(bad_names[i]));
+		assert_int_equal(sampo_module_sections__parse(buf, len, false, &back),
+				 -SAMPO_ERR_MALFORMED);
+		free(buf);
+	}
 	sampo_module_sections__delete(ms);
 }
 
