@@ -56,7 +56,8 @@ asan:
 	@scripts/run-tests.sh $(ASANDIR) "sanitizer tests" --timeout-multiplier 3
 
 check: deps
-	@BUILDDIR=$(BUILDDIR) ASANDIR=$(ASANDIR) SANITIZE_CC=$(SANITIZE_CC) scripts/check.sh
+	@BUILDDIR=$(BUILDDIR) ASANDIR=$(ASANDIR) SANITIZE_CC=$(SANITIZE_CC) \
+		FUZZDIR=$(FUZZDIR) FUZZ_CC=$(FUZZ_CC) scripts/check.sh
 
 demo: deps build
 	@BUILDDIR=$(BUILDDIR) scripts/demo.sh

@@ -1,16 +1,20 @@
 #!/bin/bash
 # check.sh - the body of `make check`: every test in a normal build, then
-# again under AddressSanitizer + UndefinedBehaviorSanitizer, then a summary
-# whose last line is "N passed, N failed" (sum over both runs).
+# again under AddressSanitizer + UndefinedBehaviorSanitizer, then a few seconds
+# of each libFuzzer target, then a summary whose last line is
+# "N passed, N failed" (sum over the three runs).
 #
 # Environment: BUILDDIR (default build), ASANDIR (default build-asan),
-# SANITIZE_CC (compiler of the sanitizer build, default gcc: clang 14 works too).
+# SANITIZE_CC (compiler of the sanitizer build, default gcc: clang 14 works too),
+# FUZZDIR (default build-fuzz), FUZZ_CC (default clang), FUZZ_SMOKE_SECONDS
+# (per fuzz target, read when build-fuzz is first configured; default 5).
 # Exit status: 0 if every test passed (skips are fine).
 set -u -o pipefail
 
 cd "$(dirname "$0")/.."
 builddir=${BUILDDIR:-build}
 asandir=${ASANDIR:-build-asan}
+fuzzdir=${FUZZDIR:-build-fuzz}
 summary=$builddir/sampo-check-summary
 start=$(date +%s)
 
@@ -45,8 +49,18 @@ else
 	setup_failed "$asandir" "sanitizer build"
 fi
 
+# A few seconds of libFuzzer on every target (suite 'fuzz'); long runs: make fuzz-run
+step "fuzz build ($fuzzdir: clang, libFuzzer, address,undefined; ${FUZZ_SMOKE_SECONDS:-5} s per target)"
+rm -f "$fuzzdir/sampo-test-counts"
+if CC=${FUZZ_CC:-clang} scripts/setup-build.sh "$fuzzdir" -Dfuzz=true -Dtests=false \
+	-Db_sanitize=address,undefined -Db_lundef=false; then
+	scripts/run-tests.sh "$fuzzdir" "fuzz smoke"
+else
+	setup_failed "$fuzzdir" "fuzz build"
+fi
+
 passed=0 failed=0 skipped=0
-for d in "$builddir" "$asandir"; do
+for d in "$builddir" "$asandir" "$fuzzdir"; do
 	read -r p f s <"$d/sampo-test-counts" || { p=0 f=1 s=0; }
 	passed=$((passed + p))
 	failed=$((failed + f))
@@ -57,7 +71,7 @@ mkdir -p "$builddir"
 echo "$passed $failed $skipped" >"$summary"
 echo
 echo "==> summary ($(($(date +%s) - start)) s)"
-for d in "$builddir" "$asandir"; do
+for d in "$builddir" "$asandir" "$fuzzdir"; do
 	read -r p f s <"$d/sampo-test-counts"
 	printf '    %-12s %3d passed, %d failed, %d skipped\n' "$d" "$p" "$f" "$s"
 done
