@@ -34,6 +34,7 @@
 #include <sampo/regs.h>
 #include <sampo/sample.h>
 #include <sampo/session.h>
+#include <sampo/srcline.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 #include <sampo/synthesize.h>
