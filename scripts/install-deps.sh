@@ -13,6 +13,7 @@ set -eu
 packages="
 	make git meson ninja-build pkg-config gcc clang libclang-rt-14-dev
 	libelf-dev libdw-dev libdebuginfod-dev libzstd-dev liblzma-dev zlib1g-dev
+	libprotobuf-c-dev protobuf-c-compiler golang-go
 	libcmocka-dev linux-perf zstd xz-utils bzip2 python3 binutils time
 	pandoc man-db
 	chromium nodejs
@@ -20,6 +21,7 @@ packages="
 "
 # libclang-rt-14-dev: libFuzzer runtime (libclang_rt.fuzzer-x86_64.a) for make fuzz
 # linux-perf: the reference implementation the tests compare against
+# libprotobuf-c-dev, protobuf-c-compiler: the pprof writer (sampo pprof); golang-go: go tool pprof in its tests
 # time: GNU time, peak memory in make bench
 # pandoc: turns docs/sampo*.md into the man pages; man-db: t6701 reads them with man
 # chromium, nodejs: the browser tests (flame graphs, speedscope) drive Debian's

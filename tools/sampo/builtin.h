@@ -10,6 +10,7 @@ int cmd_dump(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_header(int argc, const char **argv);
 int cmd_merge(int argc, const char **argv);
+int cmd_pprof(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);

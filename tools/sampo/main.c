@@ -66,6 +66,7 @@ static const struct cmd_struct commands[] = {
 	{ "help", cmd_help, 0, "show the help of sampo or of a command" },
 	{ "merge", cmd_merge, 0,
 	  "merge the perf.data files of many hosts into one profile, each with its own symbols" },
+	{ "pprof", cmd_pprof, 0, "convert perf.data into a gzipped pprof profile (profile.proto)" },
 	{ "record", cmd_record, 0, "run a command and record its profile into perf.data" },
 	{ "report", cmd_report, CMD_USE_PAGER,
 	  "read perf.data and show the profile (perf report --stdio)" },

@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmd-pprof.c - `sampo pprof`: a perf.data file as a gzipped pprof profile
+ * (profile.proto), for `go tool pprof`, Grafana Pyroscope, Parca and the
+ * other tools that read it; `sampo report --format pprof` runs the same
+ * conversion (pprof_convert()).
+ *
+ * Flow: a session (ordered, as perf report reads it) feeds the machine;
+ * every SAMPLE goes to the pprof converter (pprof-perf.c), which resolves
+ * its call chain with the session's symbolizer into locations of the
+ * profile (pprof.c); at the end the header's features add the comments and
+ * the profile is written. The sample types, labels and comments are those
+ * of Google's perf_data_converter (docs/format-pprof.md).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sampo/event.h>
+#include <sampo/session.h>
+#include <sampo/symbolizer.h>
+
+#include "builtin.h"
+#include "cli.h"
+#include "options.h"
+#include "pprof.h"
+
+static const char *const pprof_usage[] = {
+	"sampo pprof [<options>]",
+	"",
+	"Convert the samples of a perf.data file into a gzipped pprof profile",
+	"(profile.proto), with symbols, source lines and build-ids.",
+	NULL,
+};
+
+struct convert_ctx {
+	struct pprof_perf *pp;
+};
+
+static int convert_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	struct convert_ctx *ctx = arg;
+	int err;
+
+	(void)session;
+	err = pprof_perf_add_sample(ctx->pp, ev);
+	if (err == -EINVAL) /* no symbolizer: the session says why */
+		return cli_err(0, "%s", sampo_session__error(session));
+	return err;
+}
+
+int pprof_convert(const struct pprof_convert_opts *o)
+{
+	char errbuf[256] = "";
+	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true,
+		   .features = SAMPO_SESSION_FEATURES_EACH, .guests = o->perf.guests,
+		   .symbolizer = o->symbolizer, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	const struct sampo_tool tool = { .sample = convert_sample };
+	const struct sampo_feature_error *ferr;
+	struct sampo_session *session = NULL;
+	struct convert_ctx ctx = { 0 };
+	struct pprof *p = NULL;
+	int err, nr_damaged;
+
+	err = sampo_session__open(o->input, &opts, &session);
+	if (err)
+		return cli_err(0, "%s", errbuf);
+	nr_damaged = sampo_session__damaged_features(session, &ferr);
+	if (nr_damaged)
+		cli_warn_damaged_features(o->input, nr_damaged, ferr);
+	err = pprof_new(&p);
+	if (!err)
+		err = pprof_perf_new(p, session, &o->perf, &ctx.pp);
+	if (err) {
+		err = cli_err(err, "out of memory");
+		goto out;
+	}
+	err = sampo_session__process(session, &tool, &ctx);
+	if (err > 0)
+		goto out; /* a callback said why */
+	if (err) {
+		err = err == -ENOMEM ? cli_err(err, "out of memory") :
+				       cli_err(0, "%s", sampo_session__error(session));
+		goto out;
+	}
+	err = pprof_perf_finish(ctx.pp);
+	if (err) {
+		err = cli_err(err, "out of memory");
+		goto out;
+	}
+	err = pprof_write(p, o->output);
+	if (err)
+		err = cli_err(err, "cannot write '%s'", o->output);
+out:
+	pprof_perf_delete(ctx.pp);
+	pprof_delete(p);
+	sampo_session__close(session);
+	return err;
+}
+
+int cmd_pprof(int argc, const char **argv)
+{
+	const char *input = NULL, *output = "profile.pb.gz", *labels = NULL;
+	const char *vmlinux = NULL, *kallsyms = NULL, *symfs = NULL;
+	bool force = false, no_lines = false, no_inline = false, guest = false;
+	int max_stack = 0;
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &input, "file",
+			   "input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
+		OPT_STRING('o', "output", &output, "file",
+			   "the profile to write, '-' for stdout (default: profile.pb.gz)"),
+		OPT_STRING(0, "labels", &labels, "label[,label...]",
+			   "sample labels: pid, tid, comm, thread_comm, cpu, timestamp_ns, "
+			   "execution_mode, all, none (default: none)"),
+		OPT_BOOLEAN(0, "no-lines", &no_lines, "no source lines (function names only)"),
+		OPT_BOOLEAN(0, "no-inline", &no_inline, "no inlined functions in the locations"),
+		OPT_INTEGER(0, "max-stack", &max_stack, "n",
+			    "use at most n callchain entries (default 127)"),
+		OPT_GROUP("Symbols"),
+		OPT_STRING('k', "vmlinux", &vmlinux, "file", "the kernel's vmlinux"),
+		OPT_STRING(0, "kallsyms", &kallsyms, "file", "the kernel's kallsyms snapshot"),
+		OPT_STRING(0, "symfs", &symfs, "dir", "look for files under this root too"),
+		OPT_BOOLEAN('f', "force", &force,
+			    "use files whose build-id differs, and other users' JIT perf maps"),
+		OPT_BOOLEAN(0, "guest", &guest, "guest samples too (dropped by default, as perf)"),
+		OPT_END(),
+	};
+	struct pprof_convert_opts o = { 0 };
+	SAMPO_OPTS(sampo_symbolizer_opts, sopts);
+
+	argc = parse_options(argc, argv, opts, pprof_usage, 0);
+	if (argc < 0)
+		return argc;
+	if (argc > 0)
+		return usage_error(pprof_usage, opts, "unexpected argument '%s'", argv[0]);
+	if (labels && pprof_labels_parse(labels, &o.perf.labels))
+		return usage_error(pprof_usage, opts, "unknown label in '%s'", labels);
+	if (max_stack < 0)
+		return usage_error(pprof_usage, opts, "invalid --max-stack %d", max_stack);
+	if (!*output)
+		return usage_error(pprof_usage, opts, "empty --output");
+	sopts.vmlinux = vmlinux;
+	sopts.kallsyms = kallsyms;
+	sopts.symfs = symfs;
+	sopts.force = force;
+	o.input = input && *input ? input : cli_default_input();
+	o.output = output;
+	o.symbolizer = &sopts;
+	o.perf.no_lines = no_lines;
+	o.perf.no_inline = no_inline;
+	o.perf.max_stack = (unsigned)max_stack;
+	o.perf.guests = guest;
+	return pprof_convert(&o);
+}
