@@ -4,8 +4,11 @@
  *
  * An address's compilation unit comes from .debug_aranges (dwarf_addrdie),
  * its line from the CU's line table (dwarf_getsrc_die), and its inline
- * chain from the scopes that contain it (dwarf_getscopes, innermost first):
- * each DW_TAG_inlined_subroutine is a function whose call site
+ * chain from the scopes that contain it: the innermost function from
+ * dwarf_getscopes, and when that is an inlined instance, the scopes around
+ * that instance (dwarf_getscopes_die; dwarf_getscopes itself goes on with
+ * the abstract origin's scopes there, not the caller's): each
+ * DW_TAG_inlined_subroutine is a function whose call site
  * (DW_AT_call_file, DW_AT_call_line) is the line shown in the scope around
  * it, up to the DW_TAG_subprogram that holds the code. Names come through
  * DW_AT_abstract_origin (dwarf_diename integrates it), as inlined instances
@@ -132,7 +135,33 @@ int sampo_srcline__find(struct sampo_srcline *sl, uint64_t addr,
 		if (dwarf_lineno(line, &l) == 0 && l > 0)
 			lineno = (uint32_t)l;
 	}
+	/*
+	 * The innermost function at @addr; past an inlined instance,
+	 * dwarf_getscopes() goes on with its abstract origin's scopes, so the
+	 * chain of callers comes from the concrete instance's own scopes.
+	 */
 	nscopes = dwarf_getscopes(&cu, addr, &scopes);
+	for (int i = 0; i < nscopes; i++) {
+		int tag = dwarf_tag(&scopes[i]);
+		Dwarf_Die inner;
+
+		if (tag != DW_TAG_inlined_subroutine && tag != DW_TAG_subprogram)
+			continue;
+		inner = scopes[i];
+		free(scopes);
+		scopes = NULL;
+		nscopes = tag == DW_TAG_subprogram ? 0 : dwarf_getscopes_die(&inner, &scopes);
+		if (tag == DW_TAG_subprogram || nscopes <= 0) {
+			memset(&frames[0], 0, sizeof(frames[0]));
+			set_decl(&frames[0], &inner);
+			frames[0].file = file;
+			frames[0].line = lineno;
+			n = 1;
+			nscopes = 0;
+		}
+		break;
+	}
+	/* scopes[0] is the inlined instance itself, then the scopes around it */
 	for (int i = 0; i < nscopes && n < max; i++) {
 		Dwarf_Die *die = &scopes[i];
 		int tag = dwarf_tag(die);

@@ -14,10 +14,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sampo/common.h>
 #include <sampo/event.h>
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
@@ -35,6 +37,48 @@ static const char *const pprof_usage[] = {
 	NULL,
 };
 
+/*
+ * The library's warnings (a file with another build-id, no kernel symbols)
+ * wait until the file has been read, as in report: an unreadable file gets
+ * its one error line alone. The hook has no context argument, hence the
+ * statics.
+ */
+static FILE *held;
+static char *held_buf;
+static size_t held_len;
+static sampo_print_fn held_previous;
+
+static int hold_warning(enum sampo_log_level level, const char *fmt, va_list ap)
+{
+	if (level > SAMPO_LOG_WARN || !held)
+		return 0;
+	return vfprintf(held, fmt, ap);
+}
+
+static void hold_warnings(void)
+{
+	held = open_memstream(&held_buf, &held_len);
+	if (held)
+		held_previous = sampo_set_print(hold_warning);
+}
+
+/* print (@show) or drop what was held, one "warning:" line per message line */
+static void release_warnings(bool show)
+{
+	char *line, *save = NULL;
+
+	if (!held)
+		return;
+	sampo_set_print(held_previous);
+	fclose(held);
+	held = NULL;
+	for (line = strtok_r(held_buf, "\n", &save); show && line; line = strtok_r(NULL, "\n", &save))
+		cli_warn("%s", line);
+	free(held_buf);
+	held_buf = NULL;
+	held_len = 0;
+}
+
 struct convert_ctx {
 	struct pprof_perf *pp;
 };
@@ -51,7 +95,7 @@ static int convert_sample(void *arg, struct sampo_session *session, const struct
 	return err;
 }
 
-int pprof_convert(const struct pprof_convert_opts *o)
+static int convert(const struct pprof_convert_opts *o)
 {
 	char errbuf[256] = "";
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true,
@@ -97,6 +141,16 @@ out:
 	pprof_perf_delete(ctx.pp);
 	pprof_delete(p);
 	sampo_session__close(session);
+	return err;
+}
+
+int pprof_convert(const struct pprof_convert_opts *o)
+{
+	int err;
+
+	hold_warnings();
+	err = convert(o);
+	release_warnings(!err);
 	return err;
 }
 

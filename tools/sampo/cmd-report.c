@@ -31,6 +31,7 @@
 #include "builtin.h"
 #include "cli.h"
 #include "options.h"
+#include "pprof.h"
 #include "progress.h"
 #include "report-hosts.h"
 
@@ -70,6 +71,8 @@ struct report_ctx {
 	bool show_nr_samples;
 	bool force;
 	int max_stack;
+	const char *format; /* --format: NULL or "stdio", "pprof" */
+	const char *output; /* -o: the file of --format pprof */
 
 	/* state */
 	struct sampo_session *session;
@@ -603,6 +606,25 @@ static int report_several(struct report_ctx *ctx, struct sampo_hists_opts *hopts
 	return err;
 }
 
+/* --format pprof: the samples as a pprof profile (cmd-pprof.c), not a table */
+static int report_pprof(const struct report_ctx *ctx)
+{
+	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
+		   .kallsyms = ctx->kallsyms, .force = ctx->force);
+	struct pprof_convert_opts o = {
+		.input = ctx->input,
+		.output = ctx->output ? ctx->output : "profile.pb.gz",
+		.symbolizer = &sopts,
+		.perf = { .max_stack = ctx->max_stack > 0 ? (unsigned)ctx->max_stack : 0,
+			  .guests = ctx->guest },
+	};
+
+	if (ctx->comms || ctx->dsos || ctx->pids || ctx->tids || ctx->cpus || ctx->sort)
+		return usage_error(report_usage, NULL,
+				   "--format pprof keeps every sample: no --sort or filters");
+	return pprof_convert(&o);
+}
+
 static void report_ctx_release(struct report_ctx *ctx)
 {
 	free(ctx->inputs);
@@ -627,7 +649,11 @@ int cmd_report(int argc, const char **argv)
 			     add_input),
 		OPT_INTEGER(0, "threads", &ctx.threads, "n",
 			    "several inputs: files read at once (default: one per CPU)"),
-		OPT_BOOLEAN(0, "stdio", &stdio, "text output (the only one sampo has)"),
+		OPT_BOOLEAN(0, "stdio", &stdio, "text output (the default)"),
+		OPT_STRING(0, "format", &ctx.format, "format",
+			   "output format: stdio (the default), pprof (a .pb.gz, to -o)"),
+		OPT_STRING('o', "output", &ctx.output, "file",
+			   "the file of --format pprof (default: profile.pb.gz)"),
 		OPT_STRING('s', "sort", &ctx.sort, "key[,key...]",
 			   "sort by comm, pid, tid, dso, sym, cpu (default: comm,dso,sym); "
 			   "several inputs: host, comm, dso, sym (default: host,comm,dso,sym)"),
@@ -697,6 +723,14 @@ int cmd_report(int argc, const char **argv)
 		ctx.children = 0;
 	else if (children)
 		ctx.children = 1;
+	if (ctx.format && strcmp(ctx.format, "stdio") && strcmp(ctx.format, "pprof"))
+		return usage_error(report_usage, opts, "unknown --format '%s' (known: stdio, pprof)",
+				   ctx.format);
+	if (ctx.output && (!ctx.format || strcmp(ctx.format, "pprof")))
+		return usage_error(report_usage, opts, "-o goes with --format pprof");
+	if (ctx.format && !strcmp(ctx.format, "pprof") && (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)))
+		return usage_error(report_usage, opts,
+				   "--format pprof takes one input (sampo merge -o out.pb.gz takes many)");
 	if (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) {
 		if (!ctx.nr_inputs)
 			add_input(&opts[0], cli_default_input(), false);
@@ -711,6 +745,11 @@ int cmd_report(int argc, const char **argv)
 	if (ctx.guest_vmlinux && ctx.guest_kallsyms)
 		return usage_error(report_usage, opts,
 				   "--guestvmlinux and --guestkallsyms conflict: name one");
+	if (ctx.format && !strcmp(ctx.format, "pprof")) {
+		ret = report_pprof(&ctx);
+		report_ctx_release(&ctx);
+		return ret;
+	}
 
 	hold_warnings();
 	ret = setup(&ctx, &hopts);

@@ -598,9 +598,9 @@ int pprof_perf_add_sample(struct pprof_perf *pp, const struct sampo_event *ev)
 		labels[nr_labels++] =
 			(struct pprof_label){ .key = "cpu", .num = (int32_t)s->cpu, .num_unit = "cpu" };
 	if ((lb & PPROF_LABEL_TIMESTAMP) && (s->sample_type & SAMPO_SAMPLE_TIME))
-		labels[nr_labels++] = (struct pprof_label){ .key = "timestamp_ns",
-							    .num = (int64_t)s->time,
-							    .num_unit = "nanoseconds" };
+		/* no unit: a time since boot, not a duration (perf_data_converter sets none) */
+		labels[nr_labels++] =
+			(struct pprof_label){ .key = "timestamp_ns", .num = (int64_t)s->time };
 	if ((lb & PPROF_LABEL_EXECUTION_MODE) && exec_mode(s->cpumode))
 		labels[nr_labels++] =
 			(struct pprof_label){ .key = "execution_mode", .str = exec_mode(s->cpumode) };
