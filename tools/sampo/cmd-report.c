@@ -625,6 +625,22 @@ static int report_pprof(const struct report_ctx *ctx)
 	return pprof_convert(&o);
 }
 
+/* --format and -o, before anything is read */
+static int check_format(const struct report_ctx *ctx, const struct option *opts)
+{
+	bool pprof = ctx->format && !strcmp(ctx->format, "pprof");
+
+	if (ctx->format && strcmp(ctx->format, "stdio") && !pprof)
+		return usage_error(report_usage, opts, "unknown --format '%s' (known: stdio, pprof)",
+				   ctx->format);
+	if (ctx->output && !pprof)
+		return usage_error(report_usage, opts, "-o goes with --format pprof");
+	if (pprof && (ctx->nr_inputs > 1 || sorts_by_host(ctx->sort)))
+		return usage_error(report_usage, opts,
+				   "--format pprof takes one input (sampo merge -o out.pb.gz takes many)");
+	return 0;
+}
+
 static void report_ctx_release(struct report_ctx *ctx)
 {
 	free(ctx->inputs);
@@ -723,14 +739,11 @@ int cmd_report(int argc, const char **argv)
 		ctx.children = 0;
 	else if (children)
 		ctx.children = 1;
-	if (ctx.format && strcmp(ctx.format, "stdio") && strcmp(ctx.format, "pprof"))
-		return usage_error(report_usage, opts, "unknown --format '%s' (known: stdio, pprof)",
-				   ctx.format);
-	if (ctx.output && (!ctx.format || strcmp(ctx.format, "pprof")))
-		return usage_error(report_usage, opts, "-o goes with --format pprof");
-	if (ctx.format && !strcmp(ctx.format, "pprof") && (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)))
-		return usage_error(report_usage, opts,
-				   "--format pprof takes one input (sampo merge -o out.pb.gz takes many)");
+	ret = check_format(&ctx, opts);
+	if (ret) {
+		report_ctx_release(&ctx); /* the -i list */
+		return ret;
+	}
 	if (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) {
 		if (!ctx.nr_inputs)
 			add_input(&opts[0], cli_default_input(), false);
