@@ -254,7 +254,7 @@ static int add_stack(struct sampo_profile *p, const struct sampo_profile_stack *
 
 		if (ix->hashes[j] == h && s->event == key->event && s->host == key->host &&
 		    s->comm == key->comm && s->nr_frames == nr &&
-		    !memcmp(p->arena + p->stack_off[i], frames, nr * sizeof(*frames))) {
+		    (!nr || !memcmp(p->arena + p->stack_off[i], frames, nr * sizeof(*frames)))) {
 			s->period += key->period;
 			s->nr_samples += key->nr_samples;
 			return 0;
