@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <sampo/reader.h>
+#include "internal/log.h"
 #include "internal/reader.h"
 #include "internal/record.h"
 #include "internal/util.h"
@@ -281,6 +282,44 @@ static int reader_read_feature_table(struct sampo_reader *r)
 	return 0;
 }
 
+/*
+ * Whether the feature table (at the end of the data section) lies in the
+ * file with every section it lists: how a finished file with no records
+ * (data size 0) differs from an unfinished one, whose "table" is records.
+ */
+static bool feature_table_fits(struct sampo_reader *r)
+{
+	uint64_t off = r->header.data.offset + r->header.data.size;
+
+	for (int bit = 0; bit < SAMPO_FEAT_MAX_BITS; bit++) {
+		struct sampo_file_section sec;
+
+		if (!(r->header.adds_features[bit / 64] & (1ULL << (bit % 64))))
+			continue;
+		if (off > r->file_size || r->file_size - off < sizeof(sec))
+			return false;
+		if (r->src.kind == SAMPO_SOURCE_MMAP) {
+			if (pread(r->src.fd, &sec, sizeof(sec), (off_t)off) != (ssize_t)sizeof(sec))
+				return false;
+		} else {
+			const uint8_t *p;
+			size_t avail;
+
+			if (sampo_source__get(&r->src, off, sizeof(sec), &p, &avail))
+				return false;
+			memcpy(&sec, p, sizeof(sec));
+		}
+		if (r->swap) {
+			sec.offset = bswap_64(sec.offset);
+			sec.size = bswap_64(sec.size);
+		}
+		if (sec.offset > r->file_size || sec.size > r->file_size - sec.offset)
+			return false;
+		off += sizeof(sec);
+	}
+	return off == r->header.data.offset + r->header.data.size ? off == r->file_size : true;
+}
+
 int sampo_reader__read_header(struct sampo_reader *r)
 {
 	struct sampo_file_header *h = &r->header;
@@ -348,6 +387,23 @@ int sampo_reader__read_header(struct sampo_reader *r)
 				   h->data.offset, r->file_size);
 	r->pos = h->data.offset;
 	r->data_end = h->data.offset + h->data.size;
+	if (h->data.size == 0 && r->file_size > h->data.offset && !feature_table_fits(r)) {
+		/*
+		 * perf record (and sampo record) write the data size, and the
+		 * feature sections after the data, when they finish: 0 with
+		 * records behind the header means the recorder was killed or
+		 * crashed. perf reads on as far as it can; so does sampo, to
+		 * the end of the file, without the feature sections.
+		 */
+		pr_warn("%s: the recording did not finish (its header announces no data, as "
+			"when the recorder is killed): reading the records up to the end of the "
+			"file (%" PRIu64 " bytes), without the feature sections\n",
+			r->name, r->file_size);
+		r->data_end = r->file_size;
+		r->unfinished = true;
+		memset(h->adds_features, 0, sizeof(h->adds_features));
+		return 0;
+	}
 	if (h->data.size > r->file_size - h->data.offset) {
 		/* a cut file: read what is there, then say where it ends */
 		r->data_end = r->file_size;

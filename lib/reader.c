@@ -568,6 +568,14 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 					   "record at offset %#" PRIx64
 					   ": size %zu is smaller than the 8-byte header",
 					   where, size);
+		if (!r->pipe && size > r->data_end - where && r->unfinished) {
+			pr_warn("%s: the file ends inside the record at offset %#" PRIx64
+				" (%" PRIu64 " of its %zu bytes), the last one the unfinished "
+				"recording wrote: %" PRIu64 " bytes of records read before it\n",
+				r->name, where, r->data_end - where, size, r->stats.bytes_read);
+			r->pos = r->data_end;
+			return 0;
+		}
 		if (!r->pipe && size > r->data_end - where)
 			return sampo_reader__fail(r, r->data_truncated ? -SAMPO_ERR_TRUNCATED : -SAMPO_ERR_MALFORMED,
 					   "record at offset %#" PRIx64 " of size %#zx runs past the end of the %s (%#" PRIx64 ")",

@@ -292,12 +292,14 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 			src->warning = NULL;
 	} else if (!done) {
 		if (asprintf(&src->warning,
-			     "no %s symbols %s%s%s%s%s: tried %s; %s samples stay unresolved%s",
+			     "no %s symbols %s%s%s%s%s: tried %s; %s samples stay unresolved%s%s",
 			     s->kname, src->bid.size ? "for build-id " : "(no build-id recorded",
 			     src->bid.size ? hex : "",
 			     s->osrelease ? (src->bid.size ? " release " : ", release ") : "",
 			     s->osrelease ? s->osrelease : "", src->bid.size ? "" : ")",
 			     tried.buf ? tried.buf : "nothing", s->kname,
+			     mismatched ? " (--force uses a file with another build-id all the same)" :
+					  "",
 			     user_named ? "" : guest_advice(s)) < 0)
 			src->warning = NULL;
 	}

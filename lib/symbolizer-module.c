@@ -162,7 +162,8 @@ void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_
 		if (asprintf(&src->warning, "module %s was recorded with build-id %s; %s: %s",
 			     src->name, hex,
 			     done ? "using a file with another build-id (--force)" :
-				    "no file has it, its samples stay unresolved",
+				    "no file has it, its samples stay unresolved (--force "
+				    "uses a file with another build-id all the same)",
 			     tried.buf ? tried.buf : "") < 0)
 			src->warning = NULL;
 	} else if (!done) {

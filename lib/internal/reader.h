@@ -77,6 +77,12 @@ struct sampo_reader {
 	uint64_t pos;	   /* source offset of the next record */
 	uint64_t data_end; /* file mode: end of the data section (clamped to the file) */
 	bool data_truncated;
+	/*
+	 * the header announces no data (data.size 0): the recorder never
+	 * finished; records are read to the end of the file, and a record cut
+	 * by the end of the file ends them (with a warning) instead of failing
+	 */
+	bool unfinished;
 	uint64_t offset_base; /* subtracted from source offsets for sampo_event.offset */
 
 	union sampo_record *recbuf; /* aligned copy of the current record (64 KiB + 8) */

@@ -10,10 +10,12 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <sampo/common.h>
+#include <sampo/event.h>
 #include <sampo/feature.h>
 #include <sampo/reader.h>
 
@@ -67,6 +69,49 @@ int cli_err(int err, const char *fmt, ...)
 	cli_vmsg("", fmt, ap, err);
 	va_end(ap);
 	return err ? err : CLI_EXIT_FAILURE;
+}
+
+int cli_err_open(int err, const char *input, const char *msg)
+{
+	const char *base = strrchr(input, '/');
+
+	base = base ? base + 1 : input;
+	/* perf's hint, for perf's default name only: another name was a choice */
+	if (err == -ENOENT && !strcmp(base, "perf.data"))
+		cli_err(0, "%s (try 'sampo record -g -- <command>' first, or -i <file>)", msg);
+	else
+		cli_err(0, "%s", msg);
+	return err ? err : CLI_EXIT_FAILURE;
+}
+
+int cli_err_read(int err, const struct sampo_reader *reader, const char *msg)
+{
+	const struct sampo_reader_stats *st;
+	uint64_t nr = 0;
+
+	if (err != -SAMPO_ERR_TRUNCATED || !reader) {
+		cli_err(0, "%s", msg);
+		return err ? err : CLI_EXIT_FAILURE;
+	}
+	st = sampo_reader__stats(reader);
+	for (size_t i = 0; i < SAMPO_RECORD_MAX; i++)
+		nr += st->nr_records[i];
+	if (sampo_reader__is_pipe(reader)) {
+		cli_err(0,
+			"%s; the stream was cut short: %" PRIu64 " records (%" PRIu64
+			" samples, %" PRIu64 " bytes) read before the cut",
+			msg, nr, st->nr_records[SAMPO_RECORD_SAMPLE], st->bytes_read);
+	} else {
+		const struct sampo_file_header *h = sampo_reader__file_header(reader);
+
+		cli_err(0,
+			"%s; the file was cut short (a recording stopped before its end, or an "
+			"incomplete copy): %" PRIu64 " records (%" PRIu64 " samples) read before "
+			"the cut, %" PRIu64 " of the %" PRIu64 " bytes of data its header announces",
+			msg, nr, st->nr_records[SAMPO_RECORD_SAMPLE], st->bytes_read,
+			h ? h->data.size : 0);
+	}
+	return err;
 }
 
 void cli_warn(const char *fmt, ...)

@@ -57,6 +57,33 @@ int cli_verbose(void);
  */
 int cli_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/**
+ * cli_err_open() - report why a perf.data file could not be opened
+ * @err: what sampo_session__open() / sampo_reader__open() returned
+ * @input: the file name the command tried
+ * @msg: the library's message (the errbuf of the open)
+ *
+ * Prints "sampo <cmd>: <msg>", and for a missing perf.data how to make one
+ * (as perf's "try 'perf record' first").
+ * Return: @err, or CLI_EXIT_FAILURE if @err is 0
+ */
+int cli_err_open(int err, const char *input, const char *msg);
+
+struct sampo_reader;
+
+/**
+ * cli_err_read() - report the error that ended the reading of the records
+ * @err: what sampo_session__process() (or sampo_reader__next()) returned
+ * @reader: the file's reader, for its counts; may be NULL
+ * @msg: the library's message (sampo_session__error())
+ *
+ * Prints "sampo <cmd>: <msg>"; for a file cut short (-SAMPO_ERR_TRUNCATED)
+ * the line goes on with what was read before the cut: the records, the
+ * samples among them, and how much of the data section that was.
+ * Return: @err, or CLI_EXIT_FAILURE if @err is 0
+ */
+int cli_err_read(int err, const struct sampo_reader *reader, const char *msg);
+
 /* cli_warn() - print "sampo <cmd>: warning: <message>" to stderr */
 void cli_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -123,7 +123,7 @@ static int bl_process_events(struct bl_ctx *ctx)
 
 	err = sampo_session__process(ctx->session, &tool, ctx);
 	if (err)
-		return cli_err(0, "%s", sampo_session__error(ctx->session));
+		return cli_err_read(err, ctx->reader, sampo_session__error(ctx->session));
 	return 0;
 }
 
@@ -243,7 +243,7 @@ static int run_buildid_list(struct bl_ctx *ctx, const char *input, bool with_hit
 		return 0;
 	err = sampo_session__open(input, &opts, &ctx->session);
 	if (err)
-		return cli_err(0, "%s", errbuf);
+		return cli_err_open(err, input, errbuf);
 	ctx->reader = sampo_session__reader(ctx->session);
 	err = sampo_dsos__new(sampo_session__machine(ctx->session), &ctx->dsos);
 	if (err)

@@ -1462,7 +1462,7 @@ static int run_dump(struct dump_ctx *ctx, const char *input)
 
 	err = sampo_session__open(input, &opts, &ctx->session);
 	if (err)
-		return cli_err(0, "%s", errbuf);
+		return cli_err_open(err, input, errbuf);
 	ctx->reader = sampo_session__reader(ctx->session);
 	ctx->machine = sampo_session__machine(ctx->session);
 	ctx->label = sampo_reader__is_pipe(ctx->reader) ? "pipe" : input;
@@ -1479,7 +1479,7 @@ static int run_dump(struct dump_ctx *ctx, const char *input)
 		err = ob_flush(&ctx->ob);
 		if (err)
 			return cli_err(err, "cannot write output");
-		return cli_err(0, "%s", sampo_session__error(ctx->session));
+		return cli_err_read(ret, ctx->reader, sampo_session__error(ctx->session));
 	}
 	if (!ob_error(&ctx->ob)) {
 		(void)refresh_attrs(ctx);

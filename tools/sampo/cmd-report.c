@@ -338,7 +338,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 
 	err = sampo_session__open(ctx->input, &opts, &ctx->session);
 	if (err)
-		return cli_err(0, "%s", errbuf);
+		return cli_err_open(err, ctx->input, errbuf);
 	nr_damaged = sampo_session__damaged_features(ctx->session, &ferr);
 	if (nr_damaged)
 		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
@@ -462,7 +462,7 @@ static int process(struct report_ctx *ctx)
 	err = sampo_session__process(ctx->session, &tool, ctx);
 	progress_done(&ctx->progress);
 	if (err)
-		return cli_err(0, "%s", sampo_session__error(ctx->session));
+		return cli_err_read(err, ctx->reader, sampo_session__error(ctx->session));
 	if (sampo_hists__resort(ctx->hists))
 		return cli_err(-ENOMEM, "out of memory");
 	note_layout_modules(ctx);

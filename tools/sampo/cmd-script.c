@@ -590,7 +590,7 @@ static int run_script(struct script_ctx *ctx)
 
 	err = sampo_session__open(ctx->input, &opts, &ctx->session);
 	if (err)
-		return cli_err(0, "%s", errbuf);
+		return cli_err_open(err, ctx->input, errbuf);
 	/* the samples can still be printed without the features: say so and go on */
 	if (sampo_session__error(ctx->session)[0])
 		cli_warn("%s", sampo_session__error(ctx->session));
@@ -608,7 +608,7 @@ static int run_script(struct script_ctx *ctx)
 		err = ob_flush(&ctx->ob);
 		if (err)
 			return cli_err(err, "cannot write output");
-		return cli_err(0, "%s", sampo_session__error(ctx->session));
+		return cli_err_read(ret, ctx->reader, sampo_session__error(ctx->session));
 	}
 	err = ob_flush(&ctx->ob);
 	if (err)
