@@ -17,6 +17,7 @@
 
 #include "cli.h"
 #include "options.h"
+#include "perf-options.h"
 
 static const char *const test_usage[] = {
 	"sampo test [<options>] [<file>...]",
@@ -269,6 +270,93 @@ static void test_options__exit_codes(void **state)
 	assert_int_equal(cli_exit_code(-EPIPE), 0);
 }
 
+/* report's --children/--no-children pair and a hidden alias, as perf takes their prefixes */
+static void test_options__pairs_and_aliases(void **state)
+{
+	bool children = false, no_children = false;
+	const char *dsos = NULL;
+	const struct option opts[] = {
+		OPT_BOOLEAN(0, "children", &children, "children"),
+		OPT_BOOLEAN(0, "no-children", &no_children, "self only"),
+		OPT_STRING(0, "dsos", &dsos, "dsos", "only these"),
+		{ .type = OPTION_STRING, .long_name = "dso", .value = &dsos, .flags = OPT_F_HIDDEN },
+		OPT_END(),
+	};
+	(void)state;
+
+	/* "--no-child" is --no-children, not "--no-children or --children" */
+	const char *a1[] = { "test", "--no-child", NULL };
+	assert_int_equal(parse_options(2, a1, opts, test_usage, 0), 0);
+	assert_true(no_children);
+	assert_false(children);
+	const char *a2[] = { "test", "--chil", NULL };
+	assert_int_equal(parse_options(2, a2, opts, test_usage, 0), 0);
+	assert_true(children);
+	/* "--ds" is --dsos whichever of its names it abbreviates */
+	const char *a3[] = { "test", "--ds", "x", NULL };
+	assert_int_equal(parse_options(3, a3, opts, test_usage, 0), 0);
+	assert_string_equal(dsos, "x");
+	/* an exact "--no-children" still works, and "--no-" alone stays ambiguous */
+	no_children = false;
+	const char *a4[] = { "test", "--no-children", NULL };
+	assert_int_equal(parse_options(2, a4, opts, test_usage, 0), 0);
+	assert_true(no_children);
+}
+
+/* an option perf's command has and the table lacks is a usage error all the same */
+static void test_options__perf_options(void **state)
+{
+	bool raw = false;
+	const struct option opts[] = {
+		OPT_BOOLEAN(0, "raw", &raw, "raw"),
+		OPT_END(),
+	};
+	bool no = false;
+	(void)state;
+
+	assert_non_null(perf_options_of("report"));
+	assert_ptr_equal(perf_options_of("dump"), perf_options_of("report"));
+	assert_null(perf_options_of("flamegraph"));
+	assert_string_equal(perf_option_resolve("report", "thr", 3, &no), "threads");
+	assert_false(no);
+	assert_string_equal(perf_option_resolve("report", "no-demangle", 11, &no), "demangle");
+	assert_true(no);
+	assert_null(perf_option_resolve("report", "s", 1, &no)); /* sort, symfs, stdio... */
+	assert_true(perf_has_command("annotate"));
+	assert_false(perf_has_command("flamegraph"));
+
+	cli_set_cmd("report");
+	const char *a1[] = { "report", "--tui", NULL };
+	assert_int_equal(parse_options(2, a1, opts, test_usage, 0), PARSE_OPT_USAGE);
+	const char *a2[] = { "report", "-T", NULL };
+	assert_int_equal(parse_options(2, a2, opts, test_usage, 0), PARSE_OPT_USAGE);
+	cli_set_cmd("test");
+}
+
+static int fail_cb(const struct option *opt, const char *arg, bool unset)
+{
+	(void)opt;
+	(void)unset;
+	parse_opt_fail("-F: unknown field '%s'", arg);
+	return -22;
+}
+
+/* parse_opt_fail(): the callback's own message; the next callback starts clean */
+static void test_options__callback_message(void **state)
+{
+	const struct option opts[] = {
+		OPT_CALLBACK('F', "fields", NULL, "f", "fields", fail_cb),
+		OPT_CALLBACK('e', "event", &ctx, "event", "event name", test_cb),
+		OPT_END(),
+	};
+	(void)state;
+
+	const char *a1[] = { "test", "-F", "foo", NULL };
+	assert_int_equal(parse_options(3, a1, opts, test_usage, 0), PARSE_OPT_USAGE);
+	const char *a2[] = { "test", "-e", "bad", NULL };
+	assert_int_equal(parse_options(3, a2, opts, test_usage, 0), PARSE_OPT_USAGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -281,6 +369,9 @@ int main(void)
 		cmocka_unit_test(test_options__callback),
 		cmocka_unit_test(test_options__help),
 		cmocka_unit_test(test_options__exit_codes),
+		cmocka_unit_test(test_options__pairs_and_aliases),
+		cmocka_unit_test(test_options__perf_options),
+		cmocka_unit_test(test_options__callback_message),
 	};
 
 	cli_set_cmd("test");

@@ -1495,9 +1495,12 @@ static int run_dump(struct dump_ctx *ctx, const char *input)
 int cmd_dump(int argc, const char **argv)
 {
 	const char *input = NULL;
+	bool stdio = false;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &input, "file",
 			   "input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
+		/* perf report -D --stdio: the text is the only output there is */
+		OPT_BOOLEAN(0, "stdio", &stdio, "text output (accepted as perf report -D does)"),
 		OPT_END(),
 	};
 	struct dump_ctx *ctx;

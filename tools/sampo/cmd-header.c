@@ -1319,6 +1319,7 @@ int cmd_header(int argc, const char **argv)
 	char errbuf[512] = "";
 	char *dir_data = NULL;
 	struct stat st;
+	bool stdio = false;
 	/* the features are parsed here, one by one, with perf 6.1's outcomes */
 	SAMPO_OPTS(sampo_session_opts, sopts, .raw = true, .features = SAMPO_SESSION_FEATURES_NONE,
 		   .no_machine = true, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
@@ -1327,6 +1328,9 @@ int cmd_header(int argc, const char **argv)
 			   "input file name (default: perf.data)"),
 		OPT_BOOLEAN('I', "show-info", &ctx.full,
 			    "also print the CPU and NUMA topologies, caches and memory"),
+		/* perf report --header-only --stdio: the text is the only output there is */
+		OPT_BOOLEAN(0, "stdio", &stdio,
+			    "text output (accepted as perf report --header-only does)"),
 		OPT_END(),
 	};
 	int err;

@@ -47,6 +47,7 @@
 #include "folded.h"
 #include "format-speedscope.h"
 #include "options.h"
+#include "perf-options.h"
 #include "outbuf.h"
 #include "profile.h"
 #include "resolve.h"
@@ -145,6 +146,27 @@ static int field_by_name(const char *name, size_t len)
 	return -1;
 }
 
+/* -F with a name sampo lacks: say which, and what perf and sampo know */
+static int unknown_field(const char *name, size_t len)
+{
+	char known[256] = "";
+	size_t n = 0;
+
+	for (int i = 0; i < F_MAX && n < sizeof(known); i++)
+		n += (size_t)snprintf(known + n, sizeof(known) - n, "%s%s", i ? "," : "",
+				      field_info[i].name);
+	for (const char *const *pf = perf_script_fields; *pf; pf++) {
+		if (strlen(*pf) == len && !strncmp(*pf, name, len)) {
+			parse_opt_fail("-F: perf's field '%.*s' is not supported by sampo (yet); "
+				       "sampo's fields: %s",
+				       (int)len, name, known);
+			return -EINVAL;
+		}
+	}
+	parse_opt_fail("-F: unknown field '%.*s'; the fields are %s", (int)len, name, known);
+	return -EINVAL;
+}
+
 /*
  * -F LIST: "ip,sym,dso" replaces the defaults; "+f,..." / "-f,..." add to or
  * take from them; a "type:" prefix (perf's "sw:ip,sym") is accepted and
@@ -167,7 +189,7 @@ static int parse_fields(const char *arg, unsigned *ret)
 		int f = field_by_name(p, len);
 
 		if (f < 0)
-			return -EINVAL;
+			return unknown_field(p, len);
 		if (mode == '-')
 			fields &= ~(1u << f);
 		else

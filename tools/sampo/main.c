@@ -31,6 +31,7 @@
 #include "cli.h"
 #include "options.h"
 #include "pager.h"
+#include "perf-options.h"
 
 #ifndef SAMPO_VERSION
 #define SAMPO_VERSION "unknown"
@@ -160,16 +161,41 @@ static int cmd_help(int argc, const char **argv)
  * through unchanged. --header-only wins over -D, as in perf. Returns the
  * command to run instead of report (argv rewritten in place), or NULL.
  */
+/*
+ * Which alias flag @a is: 'h' (--header-only, --header), 'D' (-D,
+ * --dump-raw-trace) or 0. Long ones may be abbreviated as far as perf report
+ * takes them ("--dump-raw", "--header-o"; "--d" is ambiguous there).
+ */
+static int report_alias_flag(const char *a)
+{
+	const char *name;
+	bool no = false;
+
+	if (!strcmp(a, "-D"))
+		return 'D';
+	if (strncmp(a, "--", 2) || strchr(a, '='))
+		return 0;
+	name = perf_option_resolve("report", a + 2, strlen(a + 2), &no);
+	if (!name || no)
+		return 0;
+	if (!strcmp(name, "header-only") || !strcmp(name, "header"))
+		return 'h';
+	if (!strcmp(name, "dump-raw-trace"))
+		return 'D';
+	return 0;
+}
+
 static const struct cmd_struct *report_alias(int *argc, const char **argv)
 {
 	const struct cmd_struct *target = NULL;
 	int i, out;
 
 	for (i = 1; i < *argc && strcmp(argv[i], "--"); i++) {
-		if (!strcmp(argv[i], "--header-only") || !strcmp(argv[i], "--header"))
+		int flag = report_alias_flag(argv[i]);
+
+		if (flag == 'h')
 			target = find_cmd("header");
-		else if (!target &&
-			 (!strcmp(argv[i], "-D") || !strcmp(argv[i], "--dump-raw-trace")))
+		else if (!target && flag == 'D')
 			target = find_cmd("dump");
 	}
 	if (!target)
@@ -183,8 +209,7 @@ static const struct cmd_struct *report_alias(int *argc, const char **argv)
 				argv[out++] = argv[i++];
 			break;
 		}
-		if (!strcmp(a, "--header-only") || !strcmp(a, "--header") || !strcmp(a, "-D") ||
-		    !strcmp(a, "--dump-raw-trace"))
+		if (report_alias_flag(a))
 			continue;
 		argv[out++] = a;
 	}
@@ -285,8 +310,14 @@ int main(int argc, const char **argv)
 	if (!cmd)
 		cmd = find_cmd(argv[0]);
 	if (!cmd) {
-		fprintf(stderr, "sampo: '%s' is not a sampo command. See 'sampo --help'.\n",
-			argv[0]);
+		if (perf_has_command(argv[0]))
+			fprintf(stderr,
+				"sampo: perf's '%s' command is not supported by sampo (yet). "
+				"See 'sampo --help'.\n",
+				argv[0]);
+		else
+			fprintf(stderr, "sampo: '%s' is not a sampo command. See 'sampo --help'.\n",
+				argv[0]);
 		return CLI_EXIT_USAGE;
 	}
 

@@ -11,6 +11,15 @@
  * negatable options), then by unique prefix, so "--inp" means "--input" as in
  * git and perf, and an ambiguous prefix is an error that names both choices.
  *
+ * "--no-<x>" where the table has both "x" and "no-x" (report's --children
+ * and --no-children) is one option, not an ambiguity: "--no-child" is
+ * "--no-children", as perf's parse-options takes it.
+ *
+ * An option the table lacks but perf's same command has (perf-options.c,
+ * from `perf CMD -h`) is "perf's --foo is not supported by sampo (yet)", not
+ * "unknown option": a perf user learns it exists in perf, not that they
+ * mistyped. Prefixes count as in perf.
+ *
  * Every error goes through opt_error(): one "sampo <cmd>: ..." line and the
  * usage on stderr, return PARSE_OPT_USAGE. Nothing here exits.
  */
@@ -23,10 +32,23 @@
 
 #include "cli.h"
 #include "options.h"
+#include "perf-options.h"
 
 /* -h layout, as git: options start at column 4, help at column 26 */
 #define USAGE_OPTS_WIDTH 24
 #define USAGE_GAP	 2
+
+/* what a callback said with parse_opt_fail(), reported instead of "invalid argument" */
+static char cb_msg[512];
+
+void parse_opt_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cb_msg, sizeof(cb_msg), fmt, ap);
+	va_end(ap);
+}
 
 struct parse_ctx {
 	const struct option *opts;
@@ -187,7 +209,10 @@ static int opt_apply(const struct parse_ctx *ctx, const struct option *opt, cons
 		*(uint64_t *)opt->value = u;
 		return 0;
 	case OPTION_CALLBACK:
+		cb_msg[0] = '\0';
 		if (opt->callback(opt, arg, unset) < 0) {
+			if (cb_msg[0])
+				return opt_error(ctx, "%s", cb_msg);
 			if (arg)
 				return opt_error(ctx, "invalid argument '%s' for option '%s'", arg,
 						 name);
@@ -211,6 +236,65 @@ static int opt_get_arg(const struct parse_ctx *ctx, const char *name, const char
 		return opt_error(ctx, "option '%s' requires a value", name);
 	*ret_arg = argv[++*i];
 	return 0;
+}
+
+const char *perf_option_resolve(const char *cmd, const char *name, size_t len, bool *ret_no)
+{
+	const struct perf_option *po = perf_options_of(cmd);
+	const char *found = NULL;
+	int nr = 0;
+
+	if (!po)
+		return NULL;
+	for (int neg = 0; neg < 2 && !nr; neg++) {
+		const char *n = name + (neg ? 3 : 0);
+		size_t nlen = len - (neg ? 3 : 0);
+
+		if (neg && (len <= 3 || strncmp(name, "no-", 3)))
+			break;
+		for (const struct perf_option *o = po; o->short_name || o->long_name; o++) {
+			if (!o->long_name || strncmp(o->long_name, n, nlen))
+				continue;
+			if (!o->long_name[nlen]) { /* exact */
+				*ret_no = neg;
+				return o->long_name;
+			}
+			if (!found || strcmp(found, o->long_name))
+				nr++;
+			found = o->long_name;
+			*ret_no = neg;
+		}
+	}
+	return nr == 1 ? found : NULL;
+}
+
+/* perf's option with this short name, or NULL */
+static const struct perf_option *perf_short(int c)
+{
+	const struct perf_option *po = perf_options_of(cli_cmd());
+
+	for (; po && (po->short_name || po->long_name); po++) {
+		if (po->short_name == c)
+			return po;
+	}
+	return NULL;
+}
+
+static int perf_unsupported(const struct parse_ctx *ctx, int short_name, const char *long_name,
+			    bool no)
+{
+	char name[128];
+
+	if (long_name && !strcmp(long_name, "verbose"))
+		return opt_error(ctx, "-v/--verbose goes before the command in sampo: 'sampo -v %s ...'",
+				 cli_cmd());
+	if (short_name && long_name)
+		snprintf(name, sizeof(name), "-%c (--%s)", short_name, long_name);
+	else if (short_name)
+		snprintf(name, sizeof(name), "-%c", short_name);
+	else
+		snprintf(name, sizeof(name), "--%s%s", no ? "no-" : "", long_name);
+	return opt_error(ctx, "perf's %s is not supported by sampo (yet)", name);
 }
 
 static const struct option *find_short(const struct option *opts, int c)
@@ -256,6 +340,14 @@ static int find_long(const struct parse_ctx *ctx, const char *name, size_t len,
 				*ret_unset = neg;
 				return 0;
 			}
+			/* "--no-chil": the negation of "children" is the table's "no-children" */
+			if (neg && abbrev && !abbrev_unset && !strncmp(abbrev->long_name, "no-", 3) &&
+			    !strcmp(abbrev->long_name + 3, opt->long_name))
+				continue;
+			/* two names of one option ("dsos" and its hidden alias "dso") */
+			if (abbrev && abbrev->value == opt->value && abbrev->type == opt->type &&
+			    abbrev_unset == neg && ((abbrev->flags | opt->flags) & OPT_F_HIDDEN))
+				continue;
 			if (abbrev && abbrev != opt) {
 				ambiguous = true;
 				other = opt->long_name;
@@ -273,6 +365,11 @@ static int find_long(const struct parse_ctx *ctx, const char *name, size_t len,
 			usage_with_options(stdout, ctx->usage, ctx->opts);
 			return PARSE_OPT_HELP;
 		}
+		bool no = false;
+		const char *perf = perf_option_resolve(cli_cmd(), name, len, &no);
+
+		if (perf)
+			return perf_unsupported(ctx, 0, perf, no);
 		return opt_error(ctx, "unknown option '--%.*s'", (int)len, name);
 	}
 	*ret_opt = abbrev;
@@ -322,10 +419,15 @@ static int parse_short(const struct parse_ctx *ctx, int argc, const char **argv,
 		int err;
 
 		if (!opt) {
+			const struct perf_option *po;
+
 			if (*p == 'h') {
 				usage_with_options(stdout, ctx->usage, ctx->opts);
 				return PARSE_OPT_HELP;
 			}
+			po = perf_short((unsigned char)*p);
+			if (po)
+				return perf_unsupported(ctx, po->short_name, po->long_name, false);
 			return opt_error(ctx, "unknown option '%s'", spelled);
 		}
 		if (!opt_takes_arg(opt)) {
@@ -463,4 +565,35 @@ int usage_error(const char *const usage[], const struct option *opts, const char
 	fputc('\n', stderr);
 	usage_with_options(stderr, usage, opts);
 	return PARSE_OPT_USAGE;
+}
+
+const struct perf_option *perf_options_of(const char *cmd)
+{
+	/* sampo commands that are options of a perf command */
+	static const char *const alias[][2] = {
+		{ "dump", "report" },
+		{ "header", "report" },
+		{ "data", "data convert" },
+	};
+
+	if (!cmd)
+		return NULL;
+	for (size_t i = 0; i < sizeof(alias) / sizeof(alias[0]); i++) {
+		if (!strcmp(cmd, alias[i][0]))
+			cmd = alias[i][1];
+	}
+	for (const struct perf_command *pc = perf_commands; pc->name; pc++) {
+		if (!strcmp(pc->name, cmd))
+			return pc->opts;
+	}
+	return NULL;
+}
+
+int perf_has_command(const char *name)
+{
+	for (const char *const *n = perf_command_names; *n; n++) {
+		if (!strcmp(*n, name))
+			return 1;
+	}
+	return 0;
 }

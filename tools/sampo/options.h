@@ -100,7 +100,10 @@ struct option;
  * @unset: true for --no-<name> (only without OPT_F_NONEG)
  *
  * Return: 0, or a negative value if @arg is invalid. Do not print: the parser
- * reports "invalid argument '<arg>' for option '<opt>'" and the usage.
+ * reports "invalid argument '<arg>' for option '<opt>'" and the usage, or,
+ * when the callback called parse_opt_fail() first, that message instead
+ * (name what is wrong and what is valid: "-F: unknown field 'foo' (fields:
+ * comm, tid, ...)").
  */
 typedef int (*parse_opt_cb)(const struct option *opt, const char *arg, bool unset);
 
@@ -175,6 +178,13 @@ struct option {
 		.type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
 		.help = (h), .callback = (fn), .flags = OPT_F_NOARG                         \
 	}
+
+/**
+ * parse_opt_fail() - the message for the failure a callback is about to return
+ *
+ * printf-style, without the "sampo <cmd>: " prefix; see parse_opt_cb.
+ */
+void parse_opt_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /**
  * parse_options() - parse a command's arguments against an option table
