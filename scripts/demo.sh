@@ -85,6 +85,8 @@ cat <<EOF
 EOF
 [ -z "$flame" ] ||
 	echo "    sampo flamegraph -o flame.html                    the flame graph, to open in a browser"
+"$sampo" --list-cmds | grep -qx diff &&
+	echo "    sampo diff perf.data.old perf.data               what changed since the run before"
 cat <<EOF
     sampo script                                      every sample with its call chain
     sampo --help, man sampo-report                    all commands and options
