@@ -30,7 +30,9 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "format-json.h"
 #include "options.h"
+#include "outbuf.h"
 #include "pprof.h"
 #include "progress.h"
 #include "report-hosts.h"
@@ -71,7 +73,7 @@ struct report_ctx {
 	bool show_nr_samples;
 	bool force;
 	int max_stack;
-	const char *format; /* --format: NULL or "stdio", "pprof" */
+	const char *format; /* --format: NULL or "stdio"/"text", "json", "pprof" */
 	const char *output; /* -o: the file of --format pprof */
 
 	/* state */
@@ -469,11 +471,47 @@ static int process(struct report_ctx *ctx)
 	return 0;
 }
 
-static int print_report(struct report_ctx *ctx)
+/* --format json: the same rows and totals as the text, as docs/format-json.md says */
+static int print_json(struct report_ctx *ctx, const struct sampo_hists_opts *hopts)
+{
+	static const enum sampo_sort_key default_keys[] = { SAMPO_SORT_COMM, SAMPO_SORT_DSO,
+							    SAMPO_SORT_SYM };
+	const enum sampo_sort_key *keys = hopts->sort_keys ? hopts->sort_keys : default_keys;
+	size_t nr_keys = hopts->sort_keys ? hopts->nr_sort_keys : 3;
+	const char *names[SAMPO_SORT_MAX_KEYS];
+	const struct json_report_opts jopts = {
+		.input = ctx->input,
+		.sort_keys = names,
+		.nr_sort_keys = nr_keys,
+		.children = hopts->children,
+		.percent_limit = hopts->percent_limit,
+		.lost_samples = sampo_session__lost(ctx->session)->lost +
+				sampo_session__lost(ctx->session)->lost_samples,
+	};
+	struct outbuf *ob = malloc(sizeof(*ob)); /* 64 KiB: off the stack */
+	int err;
+
+	if (!ob)
+		return cli_err(-ENOMEM, "out of memory");
+	for (size_t i = 0; i < nr_keys; i++)
+		names[i] = sampo_sort_key__name(keys[i]);
+	(void)fflush(stdout);
+	ob_init_fd(ob, STDOUT_FILENO);
+	(void)json_report__print(ob, ctx->hists, ctx->session, &jopts);
+	err = ob_flush(ob);
+	free(ob);
+	if (err)
+		return err == -EPIPE ? err : cli_err(err, "cannot write the report");
+	return 0;
+}
+
+static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *hopts)
 {
 	FILE *fp = stdout;
 	uint64_t total = 0;
 
+	if (ctx->format && !strcmp(ctx->format, "json"))
+		return print_json(ctx, hopts);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
 		total += sampo_hists__nr_samples(ctx->hists, (int)i);
 	if (!total) {
@@ -629,10 +667,16 @@ static int report_pprof(const struct report_ctx *ctx)
 static int check_format(const struct report_ctx *ctx, const struct option *opts)
 {
 	bool pprof = ctx->format && !strcmp(ctx->format, "pprof");
+	bool json = ctx->format && !strcmp(ctx->format, "json");
 
-	if (ctx->format && strcmp(ctx->format, "stdio") && !pprof)
-		return usage_error(report_usage, opts, "unknown --format '%s' (known: stdio, pprof)",
+	if (ctx->format && strcmp(ctx->format, "stdio") && strcmp(ctx->format, "text") && !pprof &&
+	    !json)
+		return usage_error(report_usage, opts,
+				   "unknown --format '%s' (known: stdio, text, json, pprof)",
 				   ctx->format);
+	if (json && (ctx->nr_inputs > 1 || sorts_by_host(ctx->sort)))
+		return usage_error(report_usage, opts,
+				   "--format json reads one file (several hosts: not yet)");
 	if (ctx->output && !pprof)
 		return usage_error(report_usage, opts, "-o goes with --format pprof");
 	if (pprof && (ctx->nr_inputs > 1 || sorts_by_host(ctx->sort)))
@@ -667,7 +711,7 @@ int cmd_report(int argc, const char **argv)
 			    "several inputs: files read at once (default: one per CPU)"),
 		OPT_BOOLEAN(0, "stdio", &stdio, "text output (the default)"),
 		OPT_STRING(0, "format", &ctx.format, "format",
-			   "output format: stdio (the default), pprof (a .pb.gz, to -o)"),
+			   "output format: stdio (the default), json, pprof (a .pb.gz, to -o)"),
 		OPT_STRING('o', "output", &ctx.output, "file",
 			   "the file of --format pprof (default: profile.pb.gz)"),
 		OPT_STRING('s', "sort", &ctx.sort, "key[,key...]",
@@ -770,7 +814,7 @@ int cmd_report(int argc, const char **argv)
 		ret = process(&ctx);
 	release_warnings(!ret);
 	if (!ret)
-		ret = print_report(&ctx);
+		ret = print_report(&ctx, &hopts);
 	report_ctx_release(&ctx);
 	return ret;
 }

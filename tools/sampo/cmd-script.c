@@ -45,6 +45,7 @@
 #include "builtin.h"
 #include "cli.h"
 #include "folded.h"
+#include "format-json.h"
 #include "format-speedscope.h"
 #include "options.h"
 #include "perf-options.h"
@@ -133,6 +134,8 @@ struct script_ctx {
 	struct sampo_addr_location chain_al;
 	struct folded *folded; /* --folded: the stacks, printed at the end */
 	struct outbuf ob;
+	bool json;		/* --format json (format-json.c) */
+	struct json_script js;
 };
 
 /* ---- fields ------------------------------------------------------------- */
@@ -358,6 +361,37 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 	}
 }
 
+/* --format json: one address, with the fields selected, as print_sym_dso() shows it */
+static void json_frame(struct script_ctx *ctx, unsigned fields, struct sampo_map *map,
+		       uint64_t addr, uint64_t shown_ip, bool in_chain)
+{
+	struct json_script_frame jf = {
+		.has_ip = fields & (1u << F_IP),
+		.ip = shown_ip,
+		.want_sym = fields & (1u << F_SYM),
+		.want_symoff = fields & (1u << F_SYMOFF),
+		.want_dso = fields & (1u << F_DSO),
+	};
+	struct cli_frame fr = { .map = map };
+	char module[256];
+
+	if (jf.want_sym || jf.want_dso)
+		cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, addr, jf.want_sym,
+				  &fr);
+	jf.sym = fr.sym ? sampo_symbol__name(fr.sym) : NULL;
+	jf.symoff = fr.symoff;
+	if (fr.map) {
+		jf.dso = dso_name(ctx, fr.map);
+	} else if (fr.sym && fr.module) {
+		snprintf(module, sizeof(module), "[%s]", fr.module);
+		jf.dso = module;
+	}
+	if (in_chain)
+		json_script__frame(&ctx->js, &jf);
+	else
+		json_script__ip(&ctx->js, &jf);
+}
+
 /*
  * A frame of a folded stack: its symbol as the chain prints it; "_[k]" for
  * the host kernel's own code (perf's script names its DSO "[kernel.kallsyms]")
@@ -414,6 +448,12 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 			folded_chain_entry(ctx, map, ip);
 			continue;
 		}
+		if (ctx->json) {
+			bool user = map && !sampo_dso__is_kernel(sampo_map__dso(map));
+
+			json_frame(ctx, fields, map, ip, user ? sampo_map__map_ip(map, ip) : ip, true);
+			continue;
+		}
 		ob_putc(ob, '\t');
 		if (fields & (1u << F_IP)) {
 			/* user space: the address in the DSO; the kernel: the address */
@@ -447,6 +487,40 @@ static void print_time(struct outbuf *ob, uint64_t t)
 	ob_pad(ob, ' ', strlen(buf) < 12 ? 12 - strlen(buf) : 0);
 	ob_puts(ob, buf);
 	ob_puts(ob, ": ");
+}
+
+/* --format json: the sample's selected fields as one object (format-json.c) */
+static void json_sample(struct script_ctx *ctx, const struct sampo_event *ev, unsigned fields,
+			bool chain)
+{
+	const struct sampo_sample *s = &ev->sample;
+	const struct json_script_sample h = {
+		.event = (fields & (1u << F_EVENT)) ?
+				 sampo_session__evsel_name(ctx->session, ev->attr_idx) :
+				 NULL,
+		.comm = !(fields & (1u << F_COMM)) ? NULL :
+			ctx->al.thread		     ? sampo_thread__comm(ctx->al.thread) :
+						       ":-1",
+		.has_pid = fields & (1u << F_PID),
+		.pid = (int32_t)s->pid,
+		.has_tid = fields & (1u << F_TID),
+		.tid = (int32_t)s->tid,
+		.has_cpu = fields & (1u << F_CPU),
+		.cpu = (int32_t)s->cpu,
+		.has_time = fields & (1u << F_TIME),
+		.time_ns = s->time,
+		.has_period = fields & (1u << F_PERIOD),
+		.period = s->period,
+	};
+
+	json_script__sample_begin(&ctx->js, &h);
+	if (chain) {
+		json_script__chain_begin(&ctx->js);
+		print_callchain(ctx, fields, s);
+	} else if (fields & ((1u << F_IP) | (1u << F_SYM) | (1u << F_DSO))) {
+		json_frame(ctx, fields, ctx->al.map, s->ip, s->ip, false);
+	}
+	json_script__sample_end(&ctx->js);
 }
 
 static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
@@ -496,6 +570,10 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	/* perf prints a chain, even an empty one, for every sample that has the field */
 	chain = ctx->use_callchain && (fields & (1u << F_IP)) &&
 		(s->sample_type & SAMPO_SAMPLE_CALLCHAIN);
+	if (ctx->json) {
+		json_sample(ctx, ev, fields, chain);
+		return 0;
+	}
 
 	if (fields & (1u << F_COMM)) {
 		const char *comm = ctx->al.thread ? sampo_thread__comm(ctx->al.thread) : ":-1";
@@ -618,9 +696,13 @@ static int run_script(struct script_ctx *ctx)
 		cli_warn("%s", sampo_session__error(ctx->session));
 	ctx->reader = sampo_session__reader(ctx->session);
 	ctx->machine = sampo_session__machine(ctx->session);
+	if (ctx->json)
+		json_script__begin(&ctx->js, &ctx->ob);
 	ret = sampo_session__process(ctx->session, &tool, ctx);
 	if (!ret && ctx->folded && folded_write(ctx->folded, &ctx->ob))
 		return cli_err(-ENOMEM, "out of memory");
+	if (ctx->json && !ret)
+		json_script__end(&ctx->js);
 	if (ret > 0 && !ob_error(&ctx->ob)) {
 		/* a callback said why */
 		(void)ob_flush(&ctx->ob);
@@ -664,8 +746,9 @@ int cmd_script(int argc, const char **argv)
 				     fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
-			OPT_STRING(0, "format", &format, "speedscope",
-				   "write another format: speedscope (https://www.speedscope.app)"),
+			OPT_STRING(0, "format", &format, "format",
+				   "output format: text (the default), json (docs/format-json.md) or "
+				   "speedscope (https://www.speedscope.app)"),
 			OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
 			OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
 			OPT_STRING(0, "symfs", &symfs, "dir",
@@ -707,20 +790,24 @@ int cmd_script(int argc, const char **argv)
 			argc = check_folded_opts(script_usage, opts, folded, ctx->user_fields,
 						 &fopts);
 	}
+	if (argc == 0 && format && strcmp(format, "text") && strcmp(format, "json") &&
+	    strcmp(format, "speedscope"))
+		argc = usage_error(script_usage, NULL,
+				   "unknown --format '%s' (text, json, speedscope)", format);
+	else if (argc == 0 && format && folded && !strcmp(format, "json"))
+		argc = usage_error(script_usage, NULL, "--folded and --format json conflict");
 	if (argc < 0) {
 		free(ctx);
 		return argc;
 	}
+	ctx->json = format && !strcmp(format, "json");
 	ctx->input = input && *input ? input : cli_default_input();
-	if (format) {
+	if (format && !strcmp(format, "speedscope")) {
 		const struct profile_sym_opts sym = {
 			.vmlinux = vmlinux, .kallsyms = kallsyms, .symfs = symfs, .force = force
 		};
 
 		free(ctx);
-		if (strcmp(format, "speedscope"))
-			return usage_error(script_usage, NULL, "unknown --format '%s' (speedscope)",
-					   format);
 		return script_speedscope(input && *input ? input : cli_default_input(), &sym);
 	}
 	ctx->hide_callchain = hide_callchain;
