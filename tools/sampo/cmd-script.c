@@ -747,8 +747,7 @@ int cmd_script(int argc, const char **argv)
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
 			OPT_STRING(0, "format", &format, "format",
-				   "output format: text (the default), json (docs/format-json.md) or "
-				   "speedscope (https://www.speedscope.app)"),
+				   "output format: text (the default), json or speedscope"),
 			OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
 			OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
 			OPT_STRING(0, "symfs", &symfs, "dir",
