@@ -11,6 +11,8 @@
  * a single chain carrying the whole entry is printed without percentages.
  * A one-value comm or dso filter hides its column (perf's
  * sort__setup_elide()) and gets a "# comm:"/"# dso:" line instead.
+ * With graph_folded (perf's CHAIN_FOLDED) the graph is instead one line per
+ * node with hits of its own, "12.34% root;...;leaf", by those hits.
  *
  * Nothing here changes the histograms, except that printing is only
  * meaningful after sampo_hists__resort().
@@ -141,6 +143,117 @@ static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct 
 	printed += print_graph(h, fp, root, total, min_hit, 1, 1, left_margin);
 	if (printed)
 		fputc('\n', fp);
+}
+
+/*
+ * The folded lines of an entry: each node with hits of its own and the path
+ * of nodes from the entry's root down to it (kept here rather than followed
+ * up the parent pointers: the root is embedded in the entry, and the entries
+ * may have moved since the trie was built).
+ */
+struct folded_line {
+	const struct callchain_node *node;
+	size_t path_off, path_nr; /* in folded_lines.path */
+};
+
+struct folded_lines {
+	struct folded_line *v;
+	size_t nr, cap;
+	const struct callchain_node **path;
+	size_t path_nr, path_cap;
+	const struct callchain_node **stack; /* the nodes above the current one */
+	size_t depth, stack_cap;
+	bool oom;
+};
+
+static bool grow(void **p, size_t *cap, size_t need, size_t elem)
+{
+	size_t n = *cap ? *cap : 16;
+	void *q;
+
+	if (need <= *cap)
+		return true;
+	while (n < need)
+		n *= 2;
+	q = realloc(*p, n * elem);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = n;
+	return true;
+}
+
+/* perf's __sort_chain_flat(): the children first, in trie order, then @n */
+static void collect_folded(const struct callchain_node *n, uint64_t min_hit,
+			   struct folded_lines *out)
+{
+	if (out->oom || !grow((void **)&out->stack, &out->stack_cap, out->depth + 1,
+			      sizeof(*out->stack))) {
+		out->oom = true;
+		return;
+	}
+	out->stack[out->depth++] = n;
+	for (uint32_t i = 0; i < n->nr_children; i++)
+		collect_folded(n->children[i], min_hit, out);
+	out->depth--;
+	if (!n->hit || n->hit < min_hit || out->oom)
+		return;
+	if (!grow((void **)&out->v, &out->cap, out->nr + 1, sizeof(*out->v)) ||
+	    !grow((void **)&out->path, &out->path_cap, out->path_nr + out->depth + 1,
+		  sizeof(*out->path))) {
+		out->oom = true;
+		return;
+	}
+	out->v[out->nr++] = (struct folded_line){ .node = n,
+						  .path_off = out->path_nr,
+						  .path_nr = out->depth + 1 };
+	memcpy(out->path + out->path_nr, out->stack, out->depth * sizeof(*out->path));
+	out->path[out->path_nr + out->depth] = n;
+	out->path_nr += out->depth + 1;
+}
+
+/* perf's callchain__fprintf_folded(): by hits, ties in the order collected */
+static void print_folded(const struct sampo_hists *h, FILE *fp, const struct sampo_hist_entry *e,
+			 uint64_t total, uint64_t min_hit)
+{
+	struct folded_lines lines = { 0 };
+	char buf[32];
+
+	collect_folded(&e->root, min_hit, &lines);
+	/* insertion sort: stable, as perf's rb-tree keeps equal hits in insertion order */
+	for (size_t i = 1; i < lines.nr; i++) {
+		struct folded_line x = lines.v[i];
+		size_t j = i;
+
+		while (j > 0 && lines.v[j - 1].node->hit < x.node->hit) {
+			lines.v[j] = lines.v[j - 1];
+			j--;
+		}
+		lines.v[j] = x;
+	}
+	for (size_t i = 0; i < lines.nr && !lines.oom; i++) {
+		const struct folded_line *l = &lines.v[i];
+		bool first = true;
+
+		if (h->opts.graph_period)
+			fprintf(fp, "%" PRIu64, l->node->hit);
+		else
+			fprintf(fp, "%.2f%%", total ? l->node->hit * 100.0 / total : 0.0);
+		fputc(' ', fp);
+		for (size_t k = 0; k < l->path_nr; k++) {
+			const struct callchain_node *n = lines.path[l->path_off + k];
+
+			for (uint32_t f = 0; f < n->val_nr; f++) {
+				fprintf(fp, "%s%s", first ? "" : ";",
+					frame_name(h, h->arena[n->val_off + f], buf, sizeof(buf)));
+				first = false;
+			}
+		}
+		fputc('\n', fp);
+	}
+	free(lines.v);
+	free(lines.path);
+	free(lines.stack);
 }
 
 static size_t entry_sym_width(const struct frame *f)
@@ -318,7 +431,9 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 			}
 		}
 		fputc('\n', fp);
-		if (h->opts.callchain && !h->opts.no_graph)
+		if (h->opts.callchain && !h->opts.no_graph && h->opts.graph_folded)
+			print_folded(h, fp, e, total, min_hit);
+		else if (h->opts.callchain && !h->opts.no_graph)
 			print_callchain(h, fp, e, total, min_hit);
 	}
 	if (ferror(fp))

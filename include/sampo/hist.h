@@ -90,8 +90,16 @@ struct sampo_hists_opts {
 	const int32_t *tids;
 	size_t nr_tids;
 	const struct sampo_cpu_set *cpus; /* NULL: every CPU */
+	/*
+	 * Print each entry's call graph folded (perf's -g folded): one line per
+	 * chain that ends with samples of its own, "VALUE root;...;leaf", by
+	 * those samples, instead of the tree
+	 */
+	bool graph_folded;
+	/* with graph_folded: VALUE is the period (-g folded,period), not "12.34%" */
+	bool graph_period;
 };
-#define sampo_hists_opts__last_field cpus
+#define sampo_hists_opts__last_field graph_period
 
 /**
  * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys

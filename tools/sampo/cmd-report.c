@@ -156,8 +156,14 @@ static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *n
 		char *end;
 		double v;
 
-		if (!strcmp(tok, "graph") || !strcmp(tok, "function") || !strcmp(tok, "percent"))
+		if (!strcmp(tok, "graph") || !strcmp(tok, "folded")) {
+			o->graph_folded = !strcmp(tok, "folded");
 			continue;
+		}
+		if (!strcmp(tok, "function") || !strcmp(tok, "percent") || !strcmp(tok, "period")) {
+			o->graph_period = !strcmp(tok, "period");
+			continue;
+		}
 		if (!strcmp(tok, "none")) {
 			*none = true;
 			continue;
@@ -172,8 +178,8 @@ static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *n
 			continue;
 		}
 		err = cli_err(-EINVAL,
-			      "unsupported --call-graph value '%s' (sampo knows graph, none, "
-			      "caller, callee, a percent, function and percent)",
+			      "unsupported --call-graph value '%s' (sampo knows graph, folded, "
+			      "none, caller, callee, a percent, function, percent and period)",
 			      tok);
 		break;
 	}
@@ -370,6 +376,9 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 			return err;
 		if (none)
 			hopts->no_graph = true;
+		if (hopts->graph_period && !hopts->graph_folded)
+			return cli_err(0, "--call-graph period: sampo prints periods in folded graphs "
+					  "only (-g folded,period)");
 	}
 	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
 	hopts->show_nr_samples = ctx->show_nr_samples;
@@ -725,7 +734,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN('g', NULL, &graph,
 			    "show call graphs (the default when the file has callchains)"),
 		OPT_STRING(0, "call-graph", &ctx.call_graph, "graph,0.5,caller|callee",
-			   "call graph mode, threshold and order; 'none' hides graphs"),
+			   "call graph mode (graph, folded), threshold, order, value "
+			   "(percent, period); 'none' hides graphs"),
 		OPT_BOOLEAN(0, "children", &children, "add callees' samples to their callers"),
 		OPT_BOOLEAN(0, "no-children", &no_children, "self samples only"),
 		OPT_BOOLEAN('G', "inverted", &ctx.inverted, "caller-first graphs"),
