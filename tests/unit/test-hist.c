@@ -216,6 +216,46 @@ static void test_hist__children_caller_graph(void **state)
 	teardown_with(&t);
 }
 
+/* -g folded: one line per chain end with self hits, root of the row's graph first */
+static void test_hist__folded_graph(void **state)
+{
+	SAMPO_OPTS(sampo_hists_opts, o, .callchain = true, .children = true, .caller_order = true,
+		   .callchain_min_percent = -1, .sort_keys = sort_sym, .nr_sort_keys = 1,
+		   .graph_folded = true);
+	SAMPO_OPTS(sampo_hists_opts, o2, .callchain = true, .callchain_min_percent = -1,
+		   .graph_folded = true, .graph_period = true);
+	const uint64_t c1[] = { C, B, A }, c2[] = { D, B, A };
+	struct setup t = { 0 };
+	const char *out;
+
+	(void)state;
+	setup_with(&t, &o);
+	add(t.h, 100, C, c1, 3, 100);
+	add(t.h, 100, C, c1, 3, 100);
+	add(t.h, 100, D, c2, 3, 100);
+	out = print(&t);
+	/* by hits, the whole path from the row's function, no empty line after */
+	assert_non_null(strstr(out, "   100.00%     0.00%  [.] 0x0000000000401000\n"
+				    "66.67% 0x401000;0x402000;0x403000\n"
+				    "33.33% 0x401000;0x402000;0x404000\n"
+				    "   100.00%     0.00%  [.] 0x0000000000402000\n"
+				    "66.67% 0x402000;0x403000\n"
+				    "33.33% 0x402000;0x404000\n"));
+	teardown_with(&t);
+
+	/* self mode, callee first, periods */
+	setup_with(&t, &o2);
+	add(t.h, 100, C, c1, 3, 100);
+	add(t.h, 100, C, c1, 3, 100);
+	add(t.h, 100, D, c2, 3, 100);
+	out = print(&t);
+	assert_non_null(strstr(out, "    66.67%  app      app               [.] 0x0000000000003000\n"
+				    "200 0x403000;0x402000;0x401000\n"
+				    "    33.33%  app      app               [.] 0x0000000000004000\n"
+				    "100 0x404000;0x402000;0x401000\n"));
+	teardown_with(&t);
+}
+
 static void test_hist__recursion_counts_once(void **state)
 {
 	SAMPO_OPTS(sampo_hists_opts, o, .callchain = true, .children = true, .caller_order = true,
@@ -647,6 +687,7 @@ int main(void)
 		cmocka_unit_test(test_hist__overhead_and_order),
 		cmocka_unit_test(test_hist__callee_graph),
 		cmocka_unit_test(test_hist__children_caller_graph),
+		cmocka_unit_test(test_hist__folded_graph),
 		cmocka_unit_test(test_hist__recursion_counts_once),
 		cmocka_unit_test(test_hist__one_comm_filter),
 		cmocka_unit_test(test_hist__remap_between_samples),
