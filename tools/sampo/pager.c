@@ -52,7 +52,11 @@ static void wait_for_pager_raw(void)
 	pager_pid = -1;
 	/* EOF for the pager: it shows the rest, then waits for the user */
 	close(STDOUT_FILENO);
-	while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	/*
+	 * Retry while the pager is there (an interrupted wait); errno is not
+	 * read here, as this also runs in a signal handler
+	 */
+	while (waitpid(pid, NULL, 0) != pid && kill(pid, 0) == 0)
 		;
 }
 
