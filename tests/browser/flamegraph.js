@@ -57,9 +57,21 @@ async function main() {
 		const events = await page.evaluate(() => window.sampoFlame.graphs());
 		check(JSON.stringify(events) === JSON.stringify(want.events),
 		      `events ${JSON.stringify(events)}, report has ${JSON.stringify(want.events)}`);
-		if (events.length > 1)
+		if (events.length > 1) {
 			check(await page.locator('#tabs button').count() === events.length,
 			      'one tab per event');
+			/* each event its own graph, with its own total, in the permalink */
+			await page.locator('#tabs button').nth(1).click();
+			check(await page.evaluate(() => window.sampoFlame.graph()) === 1, 'the second tab does not show the second graph');
+			check(page.url().includes('g=1'), `the second graph is not in the permalink: ${page.url()}`);
+			check((await page.textContent('#info')).startsWith(events[1] + ':'), 'the second graph is not named');
+			await page.locator('#tabs button').nth(0).click();
+		}
+		if (!want.zoom) {
+			check(errors.length === 0, 'page errors: ' + errors.join('; '));
+			console.log('ok: events ' + events.join(', '));
+			return;
+		}
 
 		/* every symbol: its frames' self samples add up to report's */
 		let fr = await frames(page);

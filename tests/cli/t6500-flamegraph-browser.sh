@@ -2,8 +2,8 @@
 # t6500-flamegraph-browser: sampo flamegraph's page in headless Chromium shows
 # what sampo report counts (each symbol's self samples, self and children
 # percentages, in the tooltip), colours kernel and user frames apart, and its
-# search, click to zoom, permalink and icicle mode work; nothing is fetched
-# from the network. The SVG has a <title> per frame with the same figures.
+# search, click to zoom, permalink and icicle mode work, a file of two events
+# gets a graph per event; nothing is fetched from the network. The SVG has a <title> per frame with the same figures.
 . "$(dirname "$0")/lib.sh"
 
 need_browser
@@ -23,6 +23,14 @@ grep -q '"irqentry_exit_to_user_mode"' "$tmpdir/expect.json" || die "report has 
 run_sampo flamegraph -i "$f" -o "$tmpdir/fg.html" 2>"$tmpdir/err"
 grep -q "wrote '$tmpdir/fg.html'" "$tmpdir/err" || die "no 'wrote' line: $(cat "$tmpdir/err")"
 run_browser flamegraph.js "$tmpdir/fg.html" "$tmpdir/expect.json" ${SAMPO_FLAME_SHOT:+"$SAMPO_FLAME_SHOT"}
+
+# a file of two events: a graph (and a tab) per event, named as report names them
+m=$dir/c-multi-event/perf.data
+run_sampo report --stdio -n --sort sym -g none -i "$m" >"$tmpdir/report2" 2>/dev/null
+python3 "$SAMPO_SRCDIR/tests/browser/report-figures.py" "$tmpdir/report2" >"$tmpdir/expect2.json"
+grep -q '"task-clock"' "$tmpdir/expect2.json" || die "report names no second event: $(cat "$tmpdir/expect2.json")"
+run_sampo flamegraph -i "$m" -o "$tmpdir/multi.html" 2>/dev/null
+run_browser flamegraph.js "$tmpdir/multi.html" "$tmpdir/expect2.json"
 
 # the SVG: FlameGraph's <title> tooltips, report's figures
 run_sampo flamegraph -i "$f" -o "$tmpdir/fg.svg" 2>/dev/null
