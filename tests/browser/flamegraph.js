@@ -53,6 +53,10 @@ async function main() {
 		await page.goto(fileUrl(pagePath));
 		await page.waitForSelector('body[data-ready="1"]');
 
+		/* names from the file are data: no markup of theirs reaches the page */
+		check(await page.evaluate(() => document.scripts.length) === 2 && !(await page.evaluate(() => window.pwned)),
+		      'a name from the file became markup');
+
 		/* one graph per event, named as report names them */
 		const events = await page.evaluate(() => window.sampoFlame.graphs());
 		check(JSON.stringify(events) === JSON.stringify(want.events),

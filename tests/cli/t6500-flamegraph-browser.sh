@@ -32,6 +32,22 @@ grep -q '"task-clock"' "$tmpdir/expect2.json" || die "report names no second eve
 run_sampo flamegraph -i "$m" -o "$tmpdir/multi.html" 2>/dev/null
 run_browser flamegraph.js "$tmpdir/multi.html" "$tmpdir/expect2.json"
 
+# an event named with markup (mkperfdata --rename: an EVENT_UPDATE) is a name, in
+# the page (its tab) and in the SVG (still well-formed XML)
+hostile='</script><script>window.pwned=1</script>&amp;"x'
+"$SAMPO_BUILDDIR/tests/tools/mkperfdata" --rename "$hostile" -o "$tmpdir/hostile.data" >/dev/null ||
+	die "mkperfdata failed"
+run_sampo report --stdio -n --sort sym -g none -i "$tmpdir/hostile.data" >"$tmpdir/report3" 2>/dev/null
+python3 "$SAMPO_SRCDIR/tests/browser/report-figures.py" "$tmpdir/report3" >"$tmpdir/expect3.json"
+grep -qF 'window.pwned' "$tmpdir/expect3.json" || die "report does not name the event: $(cat "$tmpdir/expect3.json")"
+run_sampo flamegraph -i "$tmpdir/hostile.data" -o "$tmpdir/hostile.html" 2>/dev/null
+run_browser flamegraph.js "$tmpdir/hostile.html" "$tmpdir/expect3.json"
+run_sampo flamegraph -i "$tmpdir/hostile.data" -o "$tmpdir/hostile.svg" 2>/dev/null
+python3 -c 'import sys, xml.etree.ElementTree as E; E.parse(sys.argv[1])' "$tmpdir/hostile.svg" ||
+	die "the SVG of a file with markup in a name is not XML"
+grep -qF '&lt;/script&gt;&lt;script&gt;window.pwned=1&lt;/script&gt;&amp;amp;&quot;x: 10 samples' "$tmpdir/hostile.svg" ||
+	die "the SVG does not name the event: $(grep -o 'class="e">[^<]*' "$tmpdir/hostile.svg")"
+
 # the SVG: FlameGraph's <title> tooltips, report's figures
 run_sampo flamegraph -i "$f" -o "$tmpdir/fg.svg" 2>/dev/null
 python3 - "$tmpdir/fg.svg" "$tmpdir/expect.json" <<'PY' || die "the SVG does not match report"
