@@ -59,24 +59,28 @@ void ob_json_string(struct outbuf *ob, const char *s)
 }
 
 /*
- * The nodes in preorder, children in their sorted order, with their depths.
- * Return: 0 or -ENOMEM.
+ * The nodes in preorder, children in their sorted order, with their depths
+ * and the deepest. Return: 0 or -ENOMEM.
  */
-static int preorder(const struct flame_graph *g, uint32_t **ret_order, uint32_t **ret_depth)
+static int preorder(const struct flame_graph *g, uint32_t **ret_order, uint32_t **ret_depth,
+		    uint32_t *ret_max_depth)
 {
 	uint32_t *order = malloc(g->nr * sizeof(*order));
 	uint32_t *depth = malloc(g->nr * sizeof(*depth));
 	uint32_t cur = 0, d = 0;
 	size_t n = 0;
 
-	if (!order || !depth) {
+	if (!g->nr || !order || !depth) { /* a graph has its root: nr is never 0 */
 		free(order);
 		free(depth);
 		return -ENOMEM;
 	}
+	*ret_max_depth = 0;
 	for (;;) {
 		order[n] = cur;
 		depth[n++] = d;
+		if (d > *ret_max_depth)
+			*ret_max_depth = d;
 		if (g->nodes[cur].child != FLAME_NONE) {
 			cur = g->nodes[cur].child;
 			d++;
@@ -185,10 +189,14 @@ static int write_nodes(struct outbuf *ob, const struct flame_graph *g, const uin
 	const struct flame_graph *b = g->baseline;
 	struct b64 enc = { .ob = ob };
 	uint64_t total = g->nodes[0].value;
-	uint64_t *sub_bytes = calloc(g->nr, sizeof(*sub_bytes));
-	uint64_t *sub_nr = calloc(g->nr, sizeof(*sub_nr));
-	uint32_t *level = malloc(g->nr * sizeof(*level));
+	uint64_t *sub_bytes, *sub_nr;
+	uint32_t *level;
 
+	if (!g->nr) /* a graph has its root: never */
+		return -EINVAL;
+	sub_bytes = calloc(g->nr, sizeof(*sub_bytes));
+	sub_nr = calloc(g->nr, sizeof(*sub_nr));
+	level = malloc(g->nr * sizeof(*level));
 	if (!sub_bytes || !sub_nr || !level) {
 		free(sub_bytes);
 		free(sub_nr);
@@ -264,27 +272,20 @@ int flame_write_html(const struct flame_set *set, const char *title, struct outb
 	ob_puts(ob, "],\n\"graphs\":[");
 	for (size_t i = set->first; i < set->nr_graphs; i++) {
 		const struct flame_graph *g = &set->graphs[i];
-		uint32_t *order, *depth;
+		uint32_t *order, *depth, max_depth;
 
-		if (preorder(g, &order, &depth))
+		if (preorder(g, &order, &depth, &max_depth))
 			return -ENOMEM;
 		ob_puts(ob, i > set->first ? ",\n{\"event\":" : "\n{\"event\":");
 		ob_json_string(ob, g->event);
-		{
-			uint32_t max_depth = 0;
-
-			for (size_t n = 0; n < g->nr; n++)
-				if (depth[n] > max_depth)
-					max_depth = depth[n];
-			ob_printf(ob, ",\"nodes\":%zu,\"depth\":%" PRIu32, g->nr, max_depth);
-		}
+		ob_printf(ob, ",\"nodes\":%zu,\"depth\":%" PRIu32, g->nr, max_depth);
 		if (diff) {
 			uint64_t bt = g->baseline ? g->baseline->nodes[0].value : 0;
 			uint64_t bs = g->baseline ? g->baseline->nodes[0].samples : 0;
 
 			ob_printf(ob, ",\"btotal\":%" PRIu64 ",\"bsamples\":%" PRIu64, bt, bs);
 		}
-		if (write_nodes(ob, g, order, depth, diff)) {
+		if (write_nodes(ob, g, order, depth, diff)) { /* -ENOMEM */
 			free(order);
 			free(depth);
 			return -ENOMEM;

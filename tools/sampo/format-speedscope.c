@@ -77,7 +77,7 @@ static uint64_t ss_hash(const char *name, const char *file)
 
 static bool ss_same(const struct ss_frames *f, size_t i, const char *name, const char *file)
 {
-	if (strcmp(f->names[i], name))
+	if (i >= f->nr || strcmp(f->names[i], name))
 		return false;
 	return file ? f->files[i] && !strcmp(f->files[i], file) : !f->files[i];
 }
