@@ -75,6 +75,6 @@ for d in "$builddir" "$asandir" "$fuzzdir"; do
 	read -r p f s <"$d/sampo-test-counts"
 	printf '    %-12s %3d passed, %d failed, %d skipped\n' "$d" "$p" "$f" "$s"
 done
-[ "$failed" -eq 0 ] || echo "    failed tests: see the FAIL lines above, and <builddir>/meson-logs/testlog.txt"
+[ "$failed" -eq 0 ] || echo "    failed tests: see the FAIL lines above, and <builddir>/meson-logs/testlog*.txt"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

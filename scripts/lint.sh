@@ -71,12 +71,13 @@ grep -v -e '^#' -e '^$' "$baseline" | sort -u >"$out/known"
 comm -23 "$out/found" "$out/known" >"$out/new"
 nfound=$(wc -l <"$out/found")
 if [ -s "$out/new" ]; then
+	# the analyser's own report first, the verdict last: meson shows a log's tail
+	echo "lint: the $tool output:"
+	grep -E 'warning|error|: note|^[^ ]+:[0-9]+:' "$out/raw" | head -300
 	echo "lint: $tool: $(wc -l <"$out/new") new finding(s) (of $nfound); fix them or review them into scripts/lint-baseline.txt:"
 	while IFS='|' read -r _ file check text; do
 		echo "  $file: [$check] $text"
 	done <"$out/new"
-	echo "lint: the full $tool output:"
-	grep -E 'warning|error|: note|^[^ ]+:[0-9]+:' "$out/raw" | head -200
 	exit 1
 fi
 echo "lint: $tool: nothing new ($nfound reviewed finding(s) in the baseline)"

@@ -14,7 +14,9 @@ label=$2
 shift 2
 
 counts=$dir/sampo-test-counts
-rm -f "$counts" "$dir/meson-logs/testlog.json"
+# meson names the log after the test setup: testlog.json, or testlog-full.json
+# for --setup full
+rm -f "$counts" "$dir"/meson-logs/testlog*.json
 
 if ! ninja -C "$dir"; then
 	echo "0 1 0" >"$counts"
@@ -26,8 +28,9 @@ fi
 meson test -C "$dir" --no-rebuild --print-errorlogs "$@"
 rc=$?
 
-# testlog.json: one JSON object per test with a "result" field
-read -r passed failed skipped < <(python3 - "$dir/meson-logs/testlog.json" <<'PY'
+# testlog*.json: one JSON object per test with a "result" field
+testlog=$(ls "$dir"/meson-logs/testlog*.json 2>/dev/null | head -1)
+read -r passed failed skipped < <(python3 - "${testlog:-$dir/meson-logs/testlog.json}" <<'PY'
 import json, sys
 ok = fail = skip = 0
 try:
