@@ -629,6 +629,14 @@ static void fail(struct reading *rd, int err, const char *fmt, ...)
 	pthread_mutex_unlock(&rd->lock);
 }
 
+/* the file the calling worker is reading, for sampo_profile__current_file() */
+static _Thread_local const char *reading_path;
+
+const char *sampo_profile__current_file(void)
+{
+	return reading_path;
+}
+
 static int on_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
 {
 	(void)session;
@@ -654,6 +662,7 @@ static int read_one(struct reading *rd, struct sampo_profile *p, const char *pat
 
 	if (!opts.symbolizer)
 		opts.symbolizer = &no_sopts;
+	reading_path = path;
 	err = sampo_session__open(path, &opts, &s);
 	if (err) {
 		fail(rd, err, "%s", errbuf);
@@ -699,6 +708,7 @@ static int read_one(struct reading *rd, struct sampo_profile *p, const char *pat
 out:
 	sampo_hists__delete(h);
 	sampo_session__close(s);
+	reading_path = NULL;
 	return err;
 }
 

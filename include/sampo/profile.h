@@ -148,6 +148,13 @@ SAMPO_API const char *sampo_profile__host_label(struct sampo_session *session,
 SAMPO_API int sampo_profile__read_files(struct sampo_profile *profile, const char *const *paths,
 					size_t nr, const struct sampo_profile_opts *opts);
 
+/**
+ * sampo_profile__current_file() - the file that the calling thread is
+ * reading in sampo_profile__read_files(), NULL outside it: a print hook
+ * (sampo_set_print()) can say which file a warning is about
+ */
+SAMPO_API const char *sampo_profile__current_file(void);
+
 /** sampo_profile__nr_rows() / __row() - the rows, in no particular order */
 SAMPO_API size_t sampo_profile__nr_rows(const struct sampo_profile *profile);
 SAMPO_API const struct sampo_profile_row *sampo_profile__row(const struct sampo_profile *profile,

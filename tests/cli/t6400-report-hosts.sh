@@ -104,6 +104,16 @@ run_sampo report -i a.data -s host,sym >one.out 2>/dev/null
 grep -q '^# Merged: 1 files$' one.out || die "one file: $(cat one.out)"
 [ "$(rows <one.out | awk '{ print $2 }' | sort -u)" = alpha ] || die "one host: $(cat one.out)"
 
+# a warning of the library names its file, once for all the files that give it
+# (libbar.so of another build under --symfs, the recorded one out of the cache)
+rm -r "$HOME/.debug/usr/lib/libbar.so" "$HOME/.debug/.build-id/33"
+mkdir -p symfs/usr/lib
+so 4444444444444444444444444444444444444444 symfs/usr/lib/libbar.so bar.c
+run_sampo report -i a.data -i b.data --symfs symfs >/dev/null 2>warn.err
+grep -q "^sampo report: warning: [ab].data: '/usr/lib/libbar.so' was recorded with build-id 3333333333333333333333333333333333333333.*(and 1 other input)\$" warn.err ||
+	die "warning about libbar: $(cat warn.err)"
+[ "$(wc -l <warn.err)" = 1 ] || die "warnings: $(cat warn.err)"
+
 # a bad input names itself, exit 1
 rc=0
 "$SAMPO" report -i a.data -i missing.data >/dev/null 2>err || rc=$?

@@ -22,6 +22,7 @@
 #include "builtin.h"
 #include "cli.h"
 #include "options.h"
+#include "report-hosts.h"
 
 static const char *const merge_usage[] = {
 	"sampo merge -o <out.data> [<options>] <file>...",
@@ -90,7 +91,9 @@ int cmd_merge(int argc, const char **argv)
 	err = sampo_profile__new(&p);
 	if (err)
 		return cli_err(err, "out of memory");
+	hosts_warnings_hold();
 	err = sampo_profile__read_files(p, argv, (size_t)argc, &popts);
+	hosts_warnings_release(!err);
 	if (err) {
 		err = cli_err(err, "%s", errbuf[0] ? errbuf : "cannot read the inputs");
 		goto out;

@@ -617,7 +617,6 @@ static int report_several(struct report_ctx *ctx, struct sampo_hists_opts *hopts
 		.symbolizer = &sopts,
 		.nr_threads = ctx->threads > 0 ? (unsigned int)ctx->threads : 0,
 		.show_nr_samples = ctx->show_nr_samples,
-		.after_read = release_warnings,
 	};
 	const char *sort = ctx->sort;
 	int err;
@@ -646,9 +645,7 @@ static int report_several(struct report_ctx *ctx, struct sampo_hists_opts *hopts
 	for (size_t i = 0; i < ctx->nr_inputs; i++)
 		if (!strcmp(ctx->inputs[i], "-"))
 			return cli_err(-EINVAL, "a pipe cannot be one of several inputs");
-	hold_warnings();
 	err = report_hosts(&args);
-	release_warnings(false); /* no-op: after_read released them */
 	ctx->sort = sort;
 	return err;
 }

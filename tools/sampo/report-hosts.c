@@ -15,10 +15,13 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <sampo/common.h>
 #include <sampo/hist.h>
 #include <sampo/profile.h>
 
@@ -26,6 +29,87 @@
 #include "report-hosts.h"
 
 #define LABEL_MAX 4096
+
+/*
+ * The library's warnings while many files are read by several workers:
+ * one line per distinct message, naming the first file it came from and
+ * how many others gave it (a library missing on 100 hosts is one line).
+ * The hook runs in the workers, hence the lock.
+ */
+struct held_warning {
+	char *msg;
+	char *first_file;
+	size_t nr_files;
+};
+
+static pthread_mutex_t warn_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct held_warning *warnings;
+static size_t nr_warnings;
+static sampo_print_fn warn_previous;
+static bool warn_held;
+
+static void hold_line(const char *line, const char *file)
+{
+	struct held_warning *w;
+
+	for (size_t i = 0; i < nr_warnings; i++) {
+		if (!strcmp(warnings[i].msg, line)) {
+			warnings[i].nr_files++;
+			return;
+		}
+	}
+	w = realloc(warnings, (nr_warnings + 1) * sizeof(*w));
+	if (!w)
+		return;
+	warnings = w;
+	w[nr_warnings].msg = strdup(line);
+	w[nr_warnings].first_file = file ? strdup(file) : NULL;
+	w[nr_warnings].nr_files = 1;
+	if (w[nr_warnings].msg)
+		nr_warnings++;
+}
+
+static int hold_hosts_warning(enum sampo_log_level level, const char *fmt, va_list ap)
+{
+	char *msg, *save = NULL;
+
+	if (level > SAMPO_LOG_WARN || vasprintf(&msg, fmt, ap) < 0)
+		return 0;
+	pthread_mutex_lock(&warn_lock);
+	for (char *line = strtok_r(msg, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		hold_line(line, sampo_profile__current_file());
+	pthread_mutex_unlock(&warn_lock);
+	free(msg);
+	return 0;
+}
+
+void hosts_warnings_hold(void)
+{
+	warn_previous = sampo_set_print(hold_hosts_warning);
+	warn_held = true;
+}
+
+void hosts_warnings_release(bool show)
+{
+	if (!warn_held)
+		return;
+	sampo_set_print(warn_previous);
+	warn_held = false;
+	for (size_t i = 0; i < nr_warnings; i++) {
+		struct held_warning *w = &warnings[i];
+
+		if (show && w->nr_files > 1)
+			cli_warn("%s: %s (and %zu other input%s)", w->first_file ? w->first_file : "?",
+				 w->msg, w->nr_files - 1, w->nr_files > 2 ? "s" : "");
+		else if (show)
+			cli_warn("%s: %s", w->first_file ? w->first_file : "?", w->msg);
+		free(w->msg);
+		free(w->first_file);
+	}
+	free(warnings);
+	warnings = NULL;
+	nr_warnings = 0;
+}
 
 enum hkey { HK_HOST, HK_COMM, HK_DSO, HK_SYM };
 
@@ -285,9 +369,9 @@ int report_hosts(const struct report_hosts_args *args)
 	if (err)
 		return cli_err(err, "out of memory");
 	pr.p = p;
+	hosts_warnings_hold();
 	err = sampo_profile__read_files(p, args->inputs, args->nr_inputs, &popts);
-	if (args->after_read)
-		args->after_read(!err);
+	hosts_warnings_release(!err);
 	if (err) {
 		err = cli_err(err, "%s", errbuf[0] ? errbuf : "cannot read the inputs");
 		goto out;

@@ -26,8 +26,6 @@ struct report_hosts_args {
 	bool children;
 	bool show_nr_samples;
 	double percent_limit;
-	/* called once the files are read (true: without error), e.g. to release warnings */
-	void (*after_read)(bool ok);
 };
 
 /*
@@ -35,6 +33,14 @@ struct report_hosts_args {
  * sym (or symbol); NULL: host,comm,dso,sym. Return: 0, or an error printed.
  */
 int report_hosts_parse_sort(const char *s, enum report_host_key *keys, size_t *nr);
+
+/*
+ * hosts_warnings_hold() / _release() - collect the library's warnings while
+ * many files are read (one line per distinct message, naming the first file
+ * and counting the others); print them (@show) or drop them.
+ */
+void hosts_warnings_hold(void);
+void hosts_warnings_release(bool show);
 
 /* report_hosts() - read, merge and print. Return: 0, or an error printed. */
 int report_hosts(const struct report_hosts_args *args);
