@@ -75,6 +75,16 @@ run_sampo report -i b.data -i a.data -n -s comm,dso,sym >nohost.out 2>/dev/null
 rows <nohost.out >got-nohost
 compare_files want-nohost got-nohost
 
+# -s sym: a symbol is one of its object (as perf's sym key): foo_one of the
+# two versions of libfoo.so stays two rows, bar_main of the two hosts' one
+# libbar.so is one
+awk -v t="$total" '{ k = $3 " " $4 " " $5; p[k] += $7; s[k] = $4 " " $5 }
+	END { for (k in p) printf "%.2f%% %s\n", p[k] * 100 / t, s[k] }' want-all |
+	LC_ALL=C sort >want-sym
+run_sampo report -i a.data -i b.data -s sym >sym.out 2>/dev/null
+rows <sym.out >got-sym
+compare_files want-sym got-sym
+
 # the sum of perf's own per-file reports (periods from its Period column)
 if [ -n "$PERF" ]; then
 	for h in a b; do

@@ -196,7 +196,12 @@ static int key_cmp(const struct printer *pr, const struct sampo_profile_row *a,
 				c = strcmp_null(a->dso_id, b->dso_id);
 			break;
 		case HK_SYM:
-			c = (a->level > b->level) - (a->level < b->level);
+			/* a symbol is one of its object, as in perf (sort__sym_cmp) */
+			c = strcmp_null(a->dso, b->dso);
+			if (!c)
+				c = strcmp_null(a->dso_id, b->dso_id);
+			if (!c)
+				c = (a->level > b->level) - (a->level < b->level);
 			if (!c)
 				c = (int)a->resolved - (int)b->resolved;
 			if (!c)
