@@ -14,8 +14,8 @@
 #   --depth G     mean callchain depth (default 8)
 #
 # Rows: "report, one file at a time" (sampo report -i F for every input, one after the
-# other: what reading them once costs), then sampo merge with 1 and 2 threads, for the
-# first 10 inputs and for all N. Columns: wall seconds, CPU seconds (user + sys) and the
+# other: what reading them once costs), then sampo merge with 1 and 2 threads and
+# sampo report -i ... -i ..., for the first 10 inputs, the first D and all N. Columns: wall seconds, CPU seconds (user + sys) and the
 # peak RSS (the largest of the per-file runs for the report row).
 #
 # Environment: BUILDDIR (default: build), SAMPO_BENCH_DIR (default: $BUILDDIR/bench-data).
@@ -72,8 +72,9 @@ echo "$prog: $files inputs ($distinct distinct files, $hosts hosts), $(count "$s
 	"depth $depth" >&2
 echo "| inputs | what | wall s | CPU s | peak RSS MiB |"
 echo "|---:|---|---:|---:|---:|"
-for n in 10 "$files"; do
-	[ "$n" -le "$files" ] || continue
+# 10 inputs, then the distinct files once each, then all the inputs (the distinct files
+# again and again): memory that follows the files would grow from the second to the third
+for n in $(printf '%s\n' 10 "$distinct" "$files" | awk -v max="$files" '$1 <= max && !seen[$1]++'); do
 	wall=0 cpu=0 rss=0
 	for ((i = 0; i < n; i++)); do
 		read -r w c r < <(run "report$i" "$sampo" report --no-children -i "${inputs[i]}")

@@ -1176,6 +1176,7 @@ static void frame_view(const struct sampo_hists *h, uint32_t idx, struct sampo_h
 	out->ip = f->ip;
 	out->rel_ip = f->rel_ip;
 	out->level = f->level;
+	out->id = idx;
 }
 
 int sampo_hists__walk_stacks(const struct sampo_hists *h, sampo_hists_stack_fn fn, void *ctx)

@@ -447,6 +447,9 @@ struct stack_walk {
 	uint32_t *ids;
 	size_t cap_ids;
 	struct dso_ids dso_ids;
+	/* the profile's frame of each hists frame id, + 1 (0: not yet known) */
+	uint32_t *frame_of;
+	size_t cap_frame_of;
 };
 
 static int walk_stack(void *arg, const struct sampo_hist_stack *st)
@@ -479,6 +482,11 @@ static int walk_stack(void *arg, const struct sampo_hist_stack *st)
 		struct sampo_profile_frame fk = { .level = f->level, .resolved = f->symbol != NULL };
 		char addr[32] = ""; /* read only for a frame without a symbol */
 
+		/* a frame of the file is looked up once, however many stacks share it */
+		if (f->id < w->cap_frame_of && w->frame_of[f->id]) {
+			w->ids[i] = w->frame_of[f->id] - 1;
+			continue;
+		}
 		if (dso_id(p, &w->dso_ids, w->session, f->dso, &fk.dso_id))
 			return -ENOMEM;
 		if (!f->symbol)
@@ -489,6 +497,16 @@ static int walk_stack(void *arg, const struct sampo_hist_stack *st)
 		err = findnew_frame(p, &fk, &w->ids[i]);
 		if (err)
 			return err;
+		if (f->id >= w->cap_frame_of) {
+			size_t old_cap = w->cap_frame_of;
+
+			if (grow((void **)&w->frame_of, &w->cap_frame_of, (size_t)f->id + 1,
+				 sizeof(*w->frame_of)))
+				return -ENOMEM;
+			memset(w->frame_of + old_cap, 0,
+			       (w->cap_frame_of - old_cap) * sizeof(*w->frame_of));
+		}
+		w->frame_of[f->id] = w->ids[i] + 1;
 	}
 	return add_stack(p, &key, w->ids);
 }
@@ -509,6 +527,7 @@ int sampo_profile__add_stacks(struct sampo_profile *p, const char *host,
 		w.ev_of[i] = SIZE_MAX;
 	err = sampo_hists__walk_stacks(hists, walk_stack, &w);
 	dso_ids_release(&w.dso_ids);
+	free(w.frame_of);
 	free(w.ev_of);
 	free(w.ids);
 	return err;

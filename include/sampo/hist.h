@@ -324,6 +324,7 @@ struct sampo_hist_frame {
 	uint64_t ip;		/* the address as sampled */
 	uint64_t rel_ip;	/* map-relative (the address in the object) */
 	char level;		/* as sampo_hist_entry__level() */
+	uint32_t id;		/* the frame's number in these hists: equal ids, equal frames */
 };
 
 struct sampo_hist_stack {
