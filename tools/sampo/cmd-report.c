@@ -777,12 +777,19 @@ int cmd_report(int argc, const char **argv)
 		}
 	}
 	argc = parse_options(argc, argv, opts, report_usage, 0);
-	if (argc < 0)
-		return argc;
-	if (argc > 0)
-		return usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);
-	if (children && no_children)
-		return usage_error(report_usage, opts, "--children and --no-children conflict");
+	/* from here every exit releases the -i list that parsing may have built */
+	if (argc < 0) {
+		ret = argc;
+		goto out;
+	}
+	if (argc > 0) {
+		ret = usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);
+		goto out;
+	}
+	if (children && no_children) {
+		ret = usage_error(report_usage, opts, "--children and --no-children conflict");
+		goto out;
+	}
 	(void)stdio;
 	if (graph)
 		ctx.no_callchain = false;
@@ -791,28 +798,26 @@ int cmd_report(int argc, const char **argv)
 	else if (children)
 		ctx.children = 1;
 	ret = check_format(&ctx, opts);
-	if (ret) {
-		report_ctx_release(&ctx); /* the -i list */
-		return ret;
-	}
+	if (ret)
+		goto out;
 	if (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) {
 		if (!ctx.nr_inputs)
 			add_input(&opts[0], cli_default_input(), false);
 		ret = report_several(&ctx, &hopts);
-		report_ctx_release(&ctx);
-		return ret;
+		goto out;
 	}
 	if (!ctx.input || !*ctx.input)
 		ctx.input = cli_default_input();
 	if (ctx.guest_vmlinux || ctx.guest_kallsyms || ctx.guestmount)
 		ctx.guest = true;
-	if (ctx.guest_vmlinux && ctx.guest_kallsyms)
-		return usage_error(report_usage, opts,
-				   "--guestvmlinux and --guestkallsyms conflict: name one");
+	if (ctx.guest_vmlinux && ctx.guest_kallsyms) {
+		ret = usage_error(report_usage, opts,
+				  "--guestvmlinux and --guestkallsyms conflict: name one");
+		goto out;
+	}
 	if (ctx.format && !strcmp(ctx.format, "pprof")) {
 		ret = report_pprof(&ctx);
-		report_ctx_release(&ctx);
-		return ret;
+		goto out;
 	}
 
 	hold_warnings();
@@ -822,6 +827,7 @@ int cmd_report(int argc, const char **argv)
 	release_warnings(!ret);
 	if (!ret)
 		ret = print_report(&ctx, &hopts);
+out:
 	report_ctx_release(&ctx);
 	return ret;
 }
