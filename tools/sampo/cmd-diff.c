@@ -556,8 +556,9 @@ static void print_table(struct diff_ctx *ctx, const struct sampo_hist_diff *diff
 static int print_diff(struct diff_ctx *ctx)
 {
 	struct sampo_reader *base = ctx->files[0].reader;
-	const struct sampo_hists **hists = calloc(ctx->nr_files, sizeof(*hists));
-	int *evsels = calloc(ctx->nr_files, sizeof(*evsels));
+	/* nr_files is at least 2 (cmd_diff()) */
+	const struct sampo_hists **hists = calloc(ctx->nr_files + 1, sizeof(*hists));
+	int *evsels = calloc(ctx->nr_files + 1, sizeof(*evsels));
 	FILE *fp = stdout;
 	int err = 0;
 
