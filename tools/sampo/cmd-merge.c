@@ -21,11 +21,12 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "merge-pprof.h"
 #include "options.h"
 #include "report-hosts.h"
 
 static const char *const merge_usage[] = {
-	"sampo merge -o <out.data> [<options>] <file>...",
+	"sampo merge -o <out.data|out.pb.gz> [<options>] <file>...",
 	"",
 	"Merge perf.data files recorded on many machines into one profile, each",
 	"symbolized with its own kernel and build-ids, samples labelled by host.",
@@ -43,10 +44,10 @@ int cmd_merge(int argc, const char **argv)
 {
 	const char *output = NULL, *vmlinux = NULL, *kallsyms = NULL, *symfs = NULL;
 	int threads = 0, max_stack = 0;
-	bool force = false;
+	bool force = false, pprof;
 	const struct option opts[] = {
 		OPT_STRING('o', "output", &output, "file",
-			   "the merged profile: a perf.data file"),
+			   "the merged profile: a perf.data file, or pprof's if it ends in .pb.gz"),
 		OPT_INTEGER(0, "threads", &threads, "n",
 			    "files read at once (default: one per CPU)"),
 		OPT_INTEGER(0, "max-stack", &max_stack, "n",
@@ -78,9 +79,7 @@ int cmd_merge(int argc, const char **argv)
 	for (int i = 0; i < argc; i++)
 		if (!strcmp(argv[i], "-"))
 			return usage_error(merge_usage, opts, "a pipe cannot be merged: name files");
-	if (has_suffix(output, ".pb.gz") || has_suffix(output, ".pb"))
-		return cli_err(-ENOTSUP, "'%s': pprof output is not built yet: write a perf.data",
-			       output);
+	pprof = has_suffix(output, ".pb.gz");
 	sopts.vmlinux = vmlinux;
 	sopts.kallsyms = kallsyms;
 	sopts.symfs = symfs;
@@ -98,9 +97,15 @@ int cmd_merge(int argc, const char **argv)
 		err = cli_err(err, "%s", errbuf[0] ? errbuf : "cannot read the inputs");
 		goto out;
 	}
-	err = sampo_profile__write_perf_data(p, output, errbuf, sizeof(errbuf));
-	if (err)
-		err = cli_err(err, "%s", errbuf);
+	if (pprof) {
+		err = merge_write_pprof(p, output);
+		if (err)
+			err = cli_err(err, "cannot write '%s': %s", output, strerror(-err));
+	} else {
+		err = sampo_profile__write_perf_data(p, output, errbuf, sizeof(errbuf));
+		if (err)
+			err = cli_err(err, "%s", errbuf);
+	}
 out:
 	sampo_profile__delete(p);
 	return err;
