@@ -198,7 +198,7 @@ int sampo_profile__write_perf_data(const struct sampo_profile *p, const char *pa
 
 		if (!s->nr_frames)
 			continue;
-		if (!chain || s->nr_frames + 1 > cap_chain) {
+		if (s->nr_frames + 1 > cap_chain) { /* cap_chain starts at 0: allocated here first */
 			uint64_t *c = realloc(chain, (s->nr_frames + 1) * sizeof(*c));
 
 			if (!c) {
