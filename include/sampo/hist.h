@@ -351,4 +351,48 @@ typedef int (*sampo_hists_stack_fn)(void *ctx, const struct sampo_hist_stack *st
 SAMPO_API int sampo_hists__walk_stacks(const struct sampo_hists *hists, sampo_hists_stack_fn fn,
 				       void *ctx);
 
+/*
+ * The call graph under a row, as data (report --format json): the nodes
+ * that sampo_hists__fprintf() draws under the row, in the order it draws
+ * them (a node's children by cumulated period, those under
+ * callchain_min_percent of the event's total left out), with the periods
+ * behind its percentages. A node is a run of frames that every chain
+ * through it shares, in graph order (callee first, or caller first with
+ * caller_order). Unlike the drawing, the walk leaves nothing out for
+ * presentation: the first frame of a chain (the row's own with --sort sym)
+ * and a single chain carrying the whole row are given as they are.
+ */
+struct sampo_hist_graph_node {
+	size_t depth;	      /* 0: a child of the row itself */
+	uint64_t period;      /* of the chains through the node (the drawing's --12.34%--) */
+	uint64_t self_period; /* of the chains that end in it */
+	size_t nr_frames;     /* at least 1 */
+	const uint32_t *frames; /* frame numbers (sampo_hists__frame_*()); valid in the callback */
+};
+
+/*
+ * called when entering a node (@leave false), then after its children
+ * (@leave true); return 0 to go on, a negative errno to stop the walk
+ */
+typedef int (*sampo_hists_graph_fn)(void *ctx, const struct sampo_hist_graph_node *node,
+				    bool leave);
+
+/**
+ * sampo_hists__walk_graph() - walk the call graph under @entry, depth first
+ * @hists: the histograms, after sampo_hists__resort()
+ * @evsel: the event of @entry's table (its percentages are of its total)
+ * @entry: a row of @evsel's table (sampo_hists__next_entry())
+ * @fn: called twice per node, see sampo_hists_graph_fn
+ * @ctx: passed to @fn
+ *
+ * Nothing is walked without call graphs (callchain unset). no_graph does not
+ * change the walk: it only stops the printer from drawing.
+ *
+ * Return: 0, -EINVAL (no such event, @entry not of @hists), -ENOMEM, or
+ * @fn's error.
+ */
+SAMPO_API int sampo_hists__walk_graph(const struct sampo_hists *hists, int evsel,
+				      const struct sampo_hist_entry *entry, sampo_hists_graph_fn fn,
+				      void *ctx);
+
 #endif /* SAMPO_HIST_H */

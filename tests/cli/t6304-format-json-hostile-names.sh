@@ -52,11 +52,12 @@ for name in ascii utf8; do
 	run_sampo script -i $name.data >$name.script.txt 2>/dev/null
 	run_sampo report --format json --no-children -s comm,dso,sym -i $name.data \
 		>$name.report.json 2>/dev/null
-	run_sampo report --stdio -g none --no-children -s comm,dso,sym -i $name.data \
+	run_sampo report --stdio --no-children -s comm,dso,sym -i $name.data \
 		>$name.report.txt 2>/dev/null
 done
 
-# ASCII names: the JSON says what the text says, byte for byte once parsed
+# ASCII names: the JSON says what the text says, byte for byte once parsed,
+# in the rows and in the call graphs
 python3 "$check" script ascii.script.txt ascii.script.json || die "ascii: script's JSON differs from its text"
 python3 "$check" report ascii.report.txt ascii.report.json || die "ascii: report's JSON differs from its text"
 

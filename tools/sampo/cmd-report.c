@@ -496,6 +496,10 @@ static int print_json(struct report_ctx *ctx, const struct sampo_hists_opts *hop
 		.percent_limit = hopts->percent_limit,
 		.lost_samples = sampo_session__lost(ctx->session)->lost +
 				sampo_session__lost(ctx->session)->lost_samples,
+		.graph = hopts->callchain && !hopts->no_graph,
+		.caller_order = hopts->caller_order,
+		.graph_min_percent = hopts->callchain_min_percent < 0 ? 0.5 :
+								       hopts->callchain_min_percent,
 	};
 	struct outbuf *ob = malloc(sizeof(*ob)); /* 64 KiB: off the stack */
 	int err;

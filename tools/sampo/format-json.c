@@ -35,6 +35,77 @@ static void json_percent(struct outbuf *ob, double v)
 	ob_puts(ob, buf);
 }
 
+/* ---- call graphs ---------------------------------------------------------- */
+
+struct graph_ctx {
+	struct outbuf *ob;
+	const struct sampo_hists *hists;
+	bool first; /* the next node is the first of its list */
+};
+
+static void graph_frame(struct outbuf *ob, const struct sampo_hists *h, uint32_t f)
+{
+	const char *sym = sampo_hists__frame_name(h, f);
+	const char *dso = sampo_hists__frame_dso_name(h, f);
+	char level[2] = { sampo_hists__frame_level(h, f), '\0' };
+
+	ob_puts(ob, "{\"symbol\": ");
+	if (sym)
+		json_string(ob, sym);
+	else
+		ob_puts(ob, "null");
+	ob_puts(ob, ", \"dso\": ");
+	if (dso)
+		json_string(ob, dso);
+	else
+		ob_puts(ob, "null");
+	ob_puts(ob, ", \"level\": ");
+	json_string(ob, level);
+	ob_puts(ob, ", \"ip\": ");
+	json_hex(ob, sampo_hists__frame_ip(h, f));
+	ob_putc(ob, '}');
+}
+
+/* a node is {"period", "self_period", "frames": [...], "children": [...]} */
+static int graph_node(void *arg, const struct sampo_hist_graph_node *n, bool leave)
+{
+	struct graph_ctx *g = arg;
+	struct outbuf *ob = g->ob;
+
+	if (leave) {
+		ob_puts(ob, "]}");
+		g->first = false;
+		return 0;
+	}
+	if (!g->first)
+		ob_puts(ob, ", ");
+	ob_puts(ob, "{\"period\": ");
+	ob_dec_u64(ob, n->period);
+	ob_puts(ob, ", \"self_period\": ");
+	ob_dec_u64(ob, n->self_period);
+	ob_puts(ob, ", \"frames\": [");
+	for (size_t i = 0; i < n->nr_frames; i++) {
+		if (i)
+			ob_puts(ob, ", ");
+		graph_frame(ob, g->hists, n->frames[i]);
+	}
+	ob_puts(ob, "], \"children\": [");
+	g->first = true;
+	return ob_error(ob);
+}
+
+static int report_graph(struct outbuf *ob, const struct sampo_hists *hists, int evsel,
+			const struct sampo_hist_entry *e)
+{
+	struct graph_ctx g = { .ob = ob, .hists = hists, .first = true };
+	int err;
+
+	ob_puts(ob, ", \"callgraph\": [");
+	err = sampo_hists__walk_graph(hists, evsel, e, graph_node, &g);
+	ob_putc(ob, ']');
+	return err;
+}
+
 static void report_row(struct outbuf *ob, const struct sampo_hist_entry *e, uint64_t total,
 		       bool children, double pct)
 {
@@ -80,7 +151,7 @@ static void report_row(struct outbuf *ob, const struct sampo_hist_entry *e, uint
 		ob_puts(ob, "null");
 	ob_puts(ob, ", \"ip\": ");
 	json_hex(ob, sampo_hist_entry__ip(e));
-	ob_putc(ob, '}');
+	/* the caller closes the row: its call graph may follow */
 }
 
 int json_report__print(struct outbuf *ob, struct sampo_hists *hists,
@@ -101,6 +172,16 @@ int json_report__print(struct outbuf *ob, struct sampo_hists *hists,
 	}
 	ob_puts(ob, "],\n\"children\": ");
 	ob_puts(ob, opts->children ? "true" : "false");
+	ob_puts(ob, ",\n\"callgraph\": ");
+	if (opts->graph) {
+		ob_puts(ob, "{\"order\": ");
+		ob_puts(ob, opts->caller_order ? "\"caller\"" : "\"callee\"");
+		ob_puts(ob, ", \"min_percent\": ");
+		json_percent(ob, opts->graph_min_percent);
+		ob_putc(ob, '}');
+	} else {
+		ob_puts(ob, "null");
+	}
 	ob_puts(ob, ",\n\"lost_samples\": ");
 	ob_dec_u64(ob, opts->lost_samples);
 	ob_puts(ob, ",\n\"events\": [");
@@ -129,6 +210,13 @@ int json_report__print(struct outbuf *ob, struct sampo_hists *hists,
 			ob_puts(ob, first_row ? "\n  " : ",\n  ");
 			first_row = false;
 			report_row(ob, e, total, opts->children, pct);
+			if (opts->graph) {
+				int err = report_graph(ob, hists, (int)i, e);
+
+				if (err)
+					return err;
+			}
+			ob_putc(ob, '}');
 		}
 		ob_puts(ob, first_row ? "]}" : "\n]}");
 	}

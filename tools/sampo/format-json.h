@@ -39,6 +39,10 @@ struct json_report_opts {
 	bool children;
 	double percent_limit; /* rows under it are left out, as in the text */
 	uint64_t lost_samples;
+	/* the rows carry their call graphs (the text draws them) */
+	bool graph;
+	bool caller_order;	 /* graphs root first (-G, -g caller, children mode) */
+	double graph_min_percent; /* branches under it are left out, as in the text */
 };
 
 /* json_report__print() - the whole report document. Return: the outbuf's sticky error, or 0 */
