@@ -28,6 +28,8 @@
 #include <sampo/dso.h>
 #include <sampo/feature.h>
 #include <sampo/hist.h>
+#include <sampo/machine.h>
+#include <sampo/map.h>
 #include <sampo/profile.h>
 #include <sampo/reader.h>
 #include <sampo/session.h>
@@ -374,6 +376,34 @@ static int dso_id(struct sampo_profile *p, struct dso_ids *c, struct sampo_sessi
 	return 0;
 }
 
+/*
+ * The name of an address no symbol covers. In the kernel's own map it is
+ * the offset from the file's reference symbol, "_text+0x30040": each boot
+ * slides the kernel (KASLR), so one instruction of one kernel has another
+ * address in each file, but the same offset from _text. Elsewhere it is
+ * @addr as given (an object's offset, or the address where no map covers
+ * it). The build-id stays in the frame's key: offsets of two kernels never
+ * join.
+ */
+static void unresolved_name(struct sampo_session *session, const struct sampo_dso *dso,
+			    uint64_t ip, uint64_t addr, bool padded, char *buf, size_t sz)
+{
+	struct sampo_machine *m = sampo_session__machine(session);
+	struct sampo_map *kmap = m ? sampo_machine__kernel_map(m) : NULL;
+	const char *ref;
+	uint64_t ref_addr;
+
+	if (dso && kmap && sampo_map__dso(kmap) == dso &&
+	    sampo_machine__kernel_ref_reloc(m, &ref, &ref_addr) && ip >= ref_addr) {
+		snprintf(buf, sz, "%s+%#" PRIx64, ref, ip - ref_addr);
+		return;
+	}
+	if (padded) /* as the --stdio printer shows a row's address */
+		snprintf(buf, sz, "%-#.*" PRIx64, 16, addr);
+	else
+		snprintf(buf, sz, "%#" PRIx64, addr);
+}
+
 static int add_entry(struct sampo_profile *p, struct dso_ids *ids, struct sampo_session *session,
 		     size_t event, const char *host, const struct sampo_hist_entry *e)
 {
@@ -386,14 +416,14 @@ static int add_entry(struct sampo_profile *p, struct dso_ids *ids, struct sampo_
 		.nr_samples = sampo_hist_entry__nr_samples(e),
 	};
 	const char *sym = sampo_hist_entry__symbol_name(e);
-	char addr[32];
+	char addr[64];
 
 	if (dso_id(p, ids, session, sampo_hist_entry__dso(e), &key.dso_id))
 		return -ENOMEM;
 	key.resolved = sym != NULL;
 	if (!sym) {
-		/* as the --stdio printer shows an address */
-		snprintf(addr, sizeof(addr), "%-#.*" PRIx64, 16, sampo_hist_entry__ip(e));
+		unresolved_name(session, sampo_hist_entry__dso(e), sampo_hist_entry__ip(e),
+				sampo_hist_entry__ip(e), true, addr, sizeof(addr));
 		sym = addr;
 	}
 	if (intern(p, sampo_hist_entry__comm(e), &key.comm) ||
@@ -480,7 +510,7 @@ static int walk_stack(void *arg, const struct sampo_hist_stack *st)
 	for (size_t i = 0; i < st->nr_frames; i++) {
 		const struct sampo_hist_frame *f = &st->frames[i];
 		struct sampo_profile_frame fk = { .level = f->level, .resolved = f->symbol != NULL };
-		char addr[32] = ""; /* read only for a frame without a symbol */
+		char addr[64] = ""; /* read only for a frame without a symbol */
 
 		/* a frame of the file is looked up once, however many stacks share it */
 		if (f->id < w->cap_frame_of && w->frame_of[f->id]) {
@@ -490,7 +520,8 @@ static int walk_stack(void *arg, const struct sampo_hist_stack *st)
 		if (dso_id(p, &w->dso_ids, w->session, f->dso, &fk.dso_id))
 			return -ENOMEM;
 		if (!f->symbol)
-			snprintf(addr, sizeof(addr), "%#" PRIx64, f->dso ? f->rel_ip : f->ip);
+			unresolved_name(w->session, f->dso, f->ip, f->dso ? f->rel_ip : f->ip, false,
+					addr, sizeof(addr));
 		if (intern(p, f->dso_name, &fk.dso) ||
 		    intern(p, f->symbol ? f->symbol : addr, &fk.symbol))
 			return -ENOMEM;

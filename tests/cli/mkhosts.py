@@ -2,20 +2,23 @@
 # mkhosts.py - the perf.data of one of two synthetic machines, for the tests
 # of reports and merges of several hosts (tests/cli/t64xx-*.sh).
 #
-#	mkhosts.py VARIANT OUT SLIDE LIBFOO LIBBAR CACHE
+#	mkhosts.py VARIANT OUT SLIDE LIBFOO LIBBAR CACHE [HOSTNAME]
 #
 # VARIANT is "alpha" or "beta": two machines with other kernels (kallsyms
 # layouts, build-ids), KASLR slides (SLIDE bytes) and versions of
 # /usr/lib/libfoo.so (LIBFOO: an ELF whose build-id differs per variant),
 # and the same /usr/lib/libbar.so (LIBBAR) mapped at other addresses. The
-# file has a HOSTNAME feature (the variant's name) unless VARIANT ends in
-# "-nohost". The kernel's kallsyms snapshot and both ELFs go into the
+# file has a HOSTNAME feature (the variant's name, or HOSTNAME: two hosts
+# of one kernel) unless VARIANT ends in "-nohost". The kernel's kallsyms snapshot and both ELFs go into the
 # build-id cache CACHE (perf's layout). Samples carry their period and,
 # when VARIANT has "-g", a user callchain of the sampled ip and one caller.
 #
 # Prints what every sample must resolve to, one line per distinct
 # (comm, dso, symbol): "comm dso symbol samples period" (dso and symbol as
 # perf report prints them, kernel symbols with [k], user ones with [.]).
+# With "-unres" in VARIANT, the file also has kernel samples past the last
+# symbol of its kallsyms (_etext + 0x10040: no symbol covers them), listed
+# as "[k] 0x<address>", the address as this file's slide puts it.
 import os
 import struct
 import subprocess
@@ -28,7 +31,9 @@ variant, out, slide, libfoo, libbar, cache = sys.argv[1:7]
 slide = int(slide)
 host = variant.split('-')[0]
 with_host = not variant.endswith('-nohost')
+hostname = sys.argv[7] if len(sys.argv) > 7 else host
 chains = '-g' in variant
+unres = '-unres' in variant
 
 KBID = {'alpha': bytes([0xaa] * 20), 'beta': bytes([0xbb] * 20)}[host]
 # kernel layout: symbol -> offset from _text, per machine (two kernels)
@@ -168,6 +173,10 @@ else:
     sample(1, text + k['k_beta_only'] + 0x4, PID, 800, 'app', KD, ks('k_beta_only'), 1)
     sample(2, BAR + bar_syms['bar_main'] + 2, PID, 400, 'app', 'libbar.so', us('bar_main'), 6)
 
+if unres:
+    ip = text + k['_etext'] + 0x10040
+    sample(1, ip, PID, 250, 'app', KD, ks('0x%016x' % ip), 4)
+
 flags = (1 << 0) | (1 << 18)  # disabled, sample_id_all
 attr = (u32(1) + u32(128) + u64(0) + u64(1000) + u64(ST) + u64(0) + u64(flags) +
         u32(0) * 2 + u64(0) * 4 + u32(0) * 2 + u64(0) + u32(0) + u16(0) + u16(0) + u32(0) +
@@ -189,7 +198,7 @@ features = {
     12: u32(1) + u32(128) + attr + u32(0) + perf_string('cpu-clock'),
 }
 if with_host:
-    features[3] = perf_string(host)
+    features[3] = perf_string(hostname)
 
 data = b''.join(R)
 attrs_off = 104
