@@ -4,6 +4,7 @@
 # both cores, a time close to reading the files once, memory flat in the number of files).
 #
 # usage: bench/run-merge.sh [--files N] [--distinct D] [--hosts H] [--samples S] [--depth G]
+#                           [--sizes "10 50 100"] [--no-hosts-report]
 #
 #   --files N     inputs of the big merge (default 100)
 #   --distinct D  distinct files generated (default 20): input i is file i mod D, so N
@@ -12,11 +13,15 @@
 #                 each distinct file has its own KASLR slide and seed
 #   --samples S   samples per file (default 1000000)
 #   --depth G     mean callchain depth (default 8)
+#   --sizes LIST  the numbers of inputs measured (default: 10, D and N)
+#   --no-hosts-report  leave out the `sampo report -i ... -i ...` rows
 #
 # Rows: "report, one file at a time" (sampo report -i F for every input, one after the
-# other: what reading them once costs), then sampo merge with 1 and 2 threads and
-# sampo report -i ... -i ..., for the first 10 inputs, the first D and all N. Columns: wall seconds, CPU seconds (user + sys) and the
-# peak RSS (the largest of the per-file runs for the report row).
+# other: what reading them once costs; each distinct file is read once and counted as
+# often as it is an input), then sampo merge with 1 and 2 threads and
+# sampo report -i ... -i ..., for each size. Columns: wall seconds, CPU seconds
+# (user + sys), CPU / wall (the cores used on average) and the peak RSS (the largest of
+# the per-file runs for the report row). The load average before each run goes to stderr.
 #
 # Environment: BUILDDIR (default: build), SAMPO_BENCH_DIR (default: $BUILDDIR/bench-data).
 # Prints a markdown table on stdout, progress on stderr.
@@ -30,7 +35,7 @@ sampo=$builddir/tools/sampo/sampo
 gen=$builddir/bench/gen-perfdata
 prog=run-merge.sh
 
-files=100 distinct=20 hosts=4 samples=1000000 depth=8
+files=100 distinct=20 hosts=4 samples=1000000 depth=8 sizes= hosts_report=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
@@ -38,6 +43,8 @@ while [ $# -gt 0 ]; do
 	--hosts) hosts=$2; shift 2 ;;
 	--samples) samples=$2; shift 2 ;;
 	--depth) depth=$2; shift 2 ;;
+	--sizes) sizes=$2; shift 2 ;;
+	--no-hosts-report) hosts_report=; shift ;;
 	-h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "$prog: unknown option '$1'" >&2; exit 129 ;;
 	esac
@@ -63,35 +70,44 @@ trap 'rm -rf "$out"' EXIT
 run() {
 	local name=$1
 	shift
+	echo "$prog: $name, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 	/usr/bin/time -f '%e %U %S %M' -o "$out/$name.t" "$@" >/dev/null 2>"$out/$name.err" ||
 		{ echo "$prog: '$*' failed: $(tail -n 3 "$out/$name.err")" >&2; exit 1; }
 	awk '{ printf "%.2f %.2f %d\n", $1, $2 + $3, $4 }' "$out/$name.t"
 }
 
+row() { # inputs what wall cpu rss_kib
+	printf '| %d | %s | %.1f | %.1f | %.2f | %d |\n' "$1" "$2" "$3" "$4" \
+		"$(awk -v w="$3" -v c="$4" 'BEGIN { print (w > 0 ? c / w : 0) }')" $(($5 / 1024))
+}
+
 echo "$prog: $files inputs ($distinct distinct files, $hosts hosts), $(count "$samples") samples," \
 	"depth $depth" >&2
-echo "| inputs | what | wall s | CPU s | peak RSS MiB |"
-echo "|---:|---|---:|---:|---:|"
-# 10 inputs, then the distinct files once each, then all the inputs (the distinct files
-# again and again): memory that follows the files would grow from the second to the third
-for n in $(printf '%s\n' 10 "$distinct" "$files" | awk -v max="$files" '$1 <= max && !seen[$1]++'); do
+# each distinct file read once by sampo report
+declare -a d_wall d_cpu d_rss
+for ((d = 0; d < distinct && d < files; d++)); do
+	read -r d_wall[d] d_cpu[d] d_rss[d] < <(run "report$d" "$sampo" report --no-children \
+		-i "${distinct_files[d]}")
+done
+echo "| inputs | what | wall s | CPU s | CPU/wall | peak RSS MiB |"
+echo "|---:|---|---:|---:|---:|---:|"
+[ -n "$sizes" ] || sizes="10 $distinct $files"
+for n in $(printf '%s\n' $sizes | awk -v max="$files" '$1 <= max && !seen[$1]++'); do
 	wall=0 cpu=0 rss=0
 	for ((i = 0; i < n; i++)); do
-		read -r w c r < <(run "report$i" "$sampo" report --no-children -i "${inputs[i]}")
-		wall=$(awk -v a="$wall" -v b="$w" 'BEGIN { print a + b }')
-		cpu=$(awk -v a="$cpu" -v b="$c" 'BEGIN { print a + b }')
-		[ "$r" -gt "$rss" ] && rss=$r
+		d=$((i % distinct))
+		wall=$(awk -v a="$wall" -v b="${d_wall[d]}" 'BEGIN { print a + b }')
+		cpu=$(awk -v a="$cpu" -v b="${d_cpu[d]}" 'BEGIN { print a + b }')
+		[ "${d_rss[d]}" -gt "$rss" ] && rss=${d_rss[d]}
 	done
-	printf '| %d | sampo report, one file at a time | %.1f | %.1f | %d |\n' "$n" "$wall" "$cpu" \
-		$((rss / 1024))
+	row "$n" "sampo report, one file at a time" "$wall" "$cpu" "$rss"
 	for t in 1 2; do
 		read -r w c r < <(run "merge$n-$t" "$sampo" merge --threads "$t" -o "$out/m.data" \
 			"${inputs[@]:0:n}")
-		printf '| %d | sampo merge --threads %d | %.1f | %.1f | %d |\n' "$n" "$t" "$w" "$c" \
-			$((r / 1024))
+		row "$n" "sampo merge --threads $t" "$w" "$c" "$r"
 	done
+	[ -n "$hosts_report" ] || continue
 	read -r w c r < <(run "hosts$n" "$sampo" report -i "${inputs[0]}" \
 		$(printf -- '-i %s ' "${inputs[@]:1:n-1}"))
-	printf '| %d | sampo report -i ... (%d inputs, 2 threads) | %.1f | %.1f | %d |\n' "$n" "$n" \
-		"$w" "$c" $((r / 1024))
+	row "$n" "sampo report -i ... ($n inputs, 2 threads)" "$w" "$c" "$r"
 done

@@ -10,10 +10,13 @@
  * the shared object's build-id is part of the key: two versions of one path
  * stay apart, one binary seen on two hosts joins.
  *
- * Worker threads take the files by an atomic counter, each filling a
- * profile of its own; a file's session and histograms are freed before the
- * worker takes the next, so memory grows with the distinct rows, never
- * with the number of files. The workers' profiles are merged at the end.
+ * Worker threads take the files by an atomic counter. Each reads its file
+ * into a session and histograms of its own (nothing shared while reading,
+ * the bulk of the work), then takes the profile's lock to add the file's
+ * rows and distinct stacks to the one profile (a few percent of the work).
+ * A file's session and histograms are freed before the worker takes the
+ * next, so memory grows with the distinct rows and stacks of the inputs,
+ * never with the number of files, nor with the number of workers.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -644,6 +647,8 @@ struct reading {
 	const struct sampo_symbolizer_opts *sopts;
 	bool threaded; /* each session reads in a thread of its own (one worker only) */
 	bool stacks;
+	struct sampo_profile *profile; /* the one profile every worker adds to */
+	pthread_mutex_t profile_lock;
 	atomic_size_t next;
 	atomic_bool stop;
 	pthread_mutex_t lock; /* the first error */
@@ -654,7 +659,6 @@ struct reading {
 
 struct worker {
 	struct reading *rd;
-	struct sampo_profile *profile;
 	pthread_t thread;
 	bool started;
 };
@@ -693,8 +697,9 @@ static int on_sample(void *arg, struct sampo_session *session, const struct samp
 	return sampo_hists__add_sample(arg, ev->attr_idx, &ev->sample);
 }
 
-static int read_one(struct reading *rd, struct sampo_profile *p, const char *path)
+static int read_one(struct reading *rd, const char *path)
 {
+	struct sampo_profile *p = rd->profile;
 	char errbuf[512] = "";
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = rd->threaded,
 		   .features = SAMPO_SESSION_FEATURES_EACH, .symbolizer = rd->sopts,
@@ -749,10 +754,14 @@ static int read_one(struct reading *rd, struct sampo_profile *p, const char *pat
 		goto out;
 	}
 	err = sampo_hists__resort(h);
-	if (!err)
+	if (!err) {
+		pthread_mutex_lock(&rd->profile_lock);
 		err = sampo_profile__add_hists(p, sampo_profile__host_label(s, path), s, h);
-	if (!err && rd->stacks)
-		err = sampo_profile__add_stacks(p, sampo_profile__host_label(s, path), s, h);
+		if (!err && rd->stacks)
+			err = sampo_profile__add_stacks(p, sampo_profile__host_label(s, path), s,
+							h);
+		pthread_mutex_unlock(&rd->profile_lock);
+	}
 	if (err)
 		fail(rd, err, "%s: %s", path, strerror(-err));
 out:
@@ -770,7 +779,7 @@ static void *work(void *arg)
 	while (!atomic_load(&rd->stop)) {
 		size_t i = atomic_fetch_add(&rd->next, 1);
 
-		if (i >= rd->nr || read_one(rd, w->profile, rd->paths[i]))
+		if (i >= rd->nr || read_one(rd, rd->paths[i]))
 			break;
 	}
 	return NULL;
@@ -779,11 +788,10 @@ static void *work(void *arg)
 int sampo_profile__read_files(struct sampo_profile *p, const char *const *paths, size_t nr,
 			      const struct sampo_profile_opts *opts)
 {
-	struct reading rd = { .paths = paths, .nr = nr };
+	struct reading rd = { .paths = paths, .nr = nr, .profile = p };
 	struct worker *workers;
 	size_t nr_workers;
 	long ncpu;
-	int err = 0;
 
 	if (!OPTS_VALID(opts, sampo_profile_opts))
 		return -EINVAL;
@@ -806,21 +814,17 @@ int sampo_profile__read_files(struct sampo_profile *p, const char *const *paths,
 	atomic_init(&rd.next, 0);
 	atomic_init(&rd.stop, false);
 	pthread_mutex_init(&rd.lock, NULL);
+	pthread_mutex_init(&rd.profile_lock, NULL);
 
 	workers = calloc(nr_workers, sizeof(*workers));
 	if (!workers) {
 		pthread_mutex_destroy(&rd.lock);
+		pthread_mutex_destroy(&rd.profile_lock);
 		return -ENOMEM;
 	}
-	/* worker 0 fills @p itself; the others fill profiles of their own */
-	workers[0].profile = p;
-	for (size_t i = 0; i < nr_workers; i++) {
+	for (size_t i = 0; i < nr_workers; i++)
 		workers[i].rd = &rd;
-		if (i && sampo_profile__new(&workers[i].profile)) {
-			fail(&rd, -ENOMEM, "out of memory");
-			break;
-		}
-	}
+	/* this thread is worker 0 */
 	for (size_t i = 1; i < nr_workers && !rd.err; i++) {
 		if (pthread_create(&workers[i].thread, NULL, work, &workers[i]))
 			break; /* the others take its share */
@@ -828,18 +832,12 @@ int sampo_profile__read_files(struct sampo_profile *p, const char *const *paths,
 	}
 	if (!rd.err)
 		work(&workers[0]);
-	for (size_t i = 1; i < nr_workers; i++) {
+	for (size_t i = 1; i < nr_workers; i++)
 		if (workers[i].started)
 			pthread_join(workers[i].thread, NULL);
-		if (!rd.err && workers[i].profile) {
-			err = sampo_profile__merge(p, workers[i].profile);
-			if (err)
-				fail(&rd, err, "out of memory");
-		}
-		sampo_profile__delete(workers[i].profile);
-	}
 	free(workers);
 	pthread_mutex_destroy(&rd.lock);
+	pthread_mutex_destroy(&rd.profile_lock);
 	return rd.err;
 }
 

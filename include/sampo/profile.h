@@ -20,8 +20,8 @@
  * the sum of those rows over the files, so the report of the profile is
  * the sum of the per-file reports. Files are read one at a time per worker
  * thread, their session and symbol tables freed before the next; each
- * worker fills a profile of its own and the workers' profiles are joined
- * at the end, so memory follows the distinct rows, not the files.
+ * worker adds a file's rows and stacks to the one profile under a lock, so
+ * memory follows the distinct rows, not the files nor the workers.
  */
 #ifndef SAMPO_PROFILE_H
 #define SAMPO_PROFILE_H
