@@ -22,11 +22,13 @@
  * __add_kallsyms()): which DSOs with samples are cached and as what kind,
  * nothing copied twice, the kernel as a kallsyms snapshot.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -41,19 +43,77 @@
 /* a /proc file (size 0) is read to its end, but not forever */
 #define SRC_MAX_BYTES (1ull << 30)
 
+/*
+ * perf's buildid.dir from ~/.perfconfig: "[buildid]" then "dir = PATH".
+ * Only what perf's own config writer produces is understood (no includes,
+ * no quoting beyond a pair of double quotes); anything else is ignored.
+ */
+static char *perfconfig_dir(const char *home)
+{
+	char *path = NULL, *line = NULL, *out = NULL;
+	bool in_section = false;
+	size_t cap = 0;
+	FILE *fp;
+
+	if (asprintf(&path, "%s/.perfconfig", home) < 0)
+		return NULL;
+	fp = fopen(path, "re");
+	free(path);
+	if (!fp)
+		return NULL;
+	while (!out && getline(&line, &cap, fp) > 0) {
+		char *p = line, *end;
+
+		while (*p == ' ' || *p == '\t')
+			p++;
+		end = p + strlen(p);
+		while (end > p && strchr(" \t\r\n", end[-1]))
+			*--end = '\0';
+		if (*p == '[') {
+			in_section = !strcasecmp(p, "[buildid]");
+			continue;
+		}
+		if (!in_section || strncasecmp(p, "dir", 3))
+			continue;
+		p += 3;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p++ != '=')
+			continue;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p == '"' && end > p + 1 && end[-1] == '"') {
+			p++;
+			*--end = '\0';
+		}
+		if (*p)
+			out = strdup(p);
+	}
+	free(line);
+	fclose(fp);
+	return out;
+}
+
 char *sampo_buildid_cache__dir(const char *dir)
 {
-	const char *env, *home;
+	static const char *const envs[] = { "SAMPO_BUILDID_DIR", "PERF_BUILDID_DIR" };
+	const char *home;
 	char *out;
 
 	if (dir && *dir)
 		return strdup(dir);
-	env = getenv("PERF_BUILDID_DIR");
-	if (env && *env)
-		return strdup(env);
+	for (size_t i = 0; i < ARRAY_SIZE(envs); i++) {
+		const char *env = getenv(envs[i]);
+
+		if (env && *env)
+			return strdup(env);
+	}
 	home = getenv("HOME");
 	if (!home || !*home)
 		return NULL;
+	out = perfconfig_dir(home);
+	if (out)
+		return out;
 	if (asprintf(&out, "%s/.debug", home) < 0)
 		return NULL;
 	return out;
@@ -546,4 +606,316 @@ int sampo_buildid_cache__add_kallsyms(const char *dir, const struct sampo_build_
 	}
 	snprintf(path, sizeof(path), "%s/kallsyms", proc_dir ? proc_dir : "/proc");
 	return sampo_buildid_cache__add(dir, "[kernel.kallsyms]", kernel_bid, "kallsyms", path);
+}
+
+/* ---- paths, listing, removal ---------------------------------------------- */
+
+int sampo_buildid_cache__entry_path(const char *dir, const char *name,
+				    const struct sampo_build_id *bid, char **ret_path)
+{
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	char *root;
+	int err = 0;
+
+	if (!name || bid_hex(bid, hex))
+		return -EINVAL;
+	while (*name == '/')
+		name++;
+	if (!*name)
+		return -EINVAL;
+	root = sampo_buildid_cache__dir(dir);
+	if (!root)
+		return -ENOENT;
+	if (asprintf(ret_path, "%s/%s/%s", root, name, hex) < 0)
+		err = -ENOMEM;
+	free(root);
+	return err;
+}
+
+int sampo_buildid_cache__link_path(const char *dir, const struct sampo_build_id *bid,
+				   char **ret_path, size_t *ret_rel)
+{
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+	char *root;
+	int err = 0;
+
+	if (bid_hex(bid, hex))
+		return -EINVAL;
+	root = sampo_buildid_cache__dir(dir);
+	if (!root)
+		return -ENOENT;
+	if (asprintf(ret_path, "%s/.build-id/%.2s/%s", root, hex, hex + 2) < 0)
+		err = -ENOMEM;
+	else if (ret_rel)
+		*ret_rel = strlen(root) + 1;
+	free(root);
+	return err;
+}
+
+static bool is_hex(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * "../../NAME/BID" -> "/NAME" ("[kernel.kallsyms]" and "[vdso]" keep no
+ * slash, as perf prints them) and "NAME/BID". NULL for any other shape.
+ */
+static int parse_link(const char *target, const char *hex, char **ret_name, char **ret_rel)
+{
+	size_t len = strlen(target), hlen = strlen(hex);
+	const char *name = target + 6;
+	size_t nlen;
+
+	if (strncmp(target, "../../", 6) || len < 6 + hlen + 2 || strcmp(target + len - hlen, hex) ||
+	    target[len - hlen - 1] != '/')
+		return -EINVAL;
+	nlen = len - 6 - hlen - 1;
+	if (!nlen)
+		return -EINVAL;
+	*ret_rel = strdup(name);
+	if (name[0] == '[')
+		*ret_name = strndup(name, nlen);
+	else if (asprintf(ret_name, "/%.*s", (int)nlen, name) < 0)
+		*ret_name = NULL;
+	if (!*ret_rel || !*ret_name) {
+		free(*ret_rel);
+		free(*ret_name);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+static int entry_cmp(const void *a, const void *b)
+{
+	const struct sampo_buildid_cache_entry *x = a, *y = b;
+
+	return sampo_build_id__cmp(&x->bid, &y->bid);
+}
+
+void sampo_buildid_cache_entries__free(struct sampo_buildid_cache_entry *entries, size_t nr)
+{
+	for (size_t i = 0; entries && i < nr; i++) {
+		free(entries[i].name);
+		free(entries[i].rel);
+	}
+	free(entries);
+}
+
+/* the links of one DIR/.build-id/NN directory */
+static int list_nn(int nnfd, const char *nn, struct sampo_buildid_cache_entry **arr, size_t *nr,
+		   size_t *cap)
+{
+	DIR *d = fdopendir(nnfd);
+	struct dirent *de;
+	int err = 0;
+
+	if (!d) {
+		close(nnfd);
+		return -errno;
+	}
+	while (!err && (de = readdir(d))) {
+		struct sampo_buildid_cache_entry e = { 0 };
+		char hex[SAMPO_BUILD_ID_HEX_SIZE], target[4096];
+		size_t len = strlen(de->d_name);
+		ssize_t n;
+		struct stat st;
+
+		if (len < 2 || len + 2 >= sizeof(hex) || !is_hex(de->d_name, len))
+			continue;
+		snprintf(hex, sizeof(hex), "%s%s", nn, de->d_name);
+		if (sampo_build_id__from_hex(hex, &e.bid))
+			continue;
+		n = readlinkat(dirfd(d), de->d_name, target, sizeof(target) - 1);
+		if (n < 0)
+			continue;
+		target[n] = '\0';
+		if (parse_link(target, hex, &e.name, &e.rel)) {
+			if (errno == ENOMEM)
+				err = -ENOMEM;
+			continue;
+		}
+		/* the old style points at the file itself */
+		e.old_style = !fstatat(dirfd(d), de->d_name, &st, 0) && S_ISREG(st.st_mode);
+		if (*nr == *cap) {
+			size_t ncap = *cap ? *cap * 2 : 16;
+			void *p = realloc(*arr, ncap * sizeof(**arr));
+
+			if (!p) {
+				free(e.name);
+				free(e.rel);
+				err = -ENOMEM;
+				break;
+			}
+			*arr = p;
+			*cap = ncap;
+		}
+		(*arr)[(*nr)++] = e;
+	}
+	closedir(d);
+	return err;
+}
+
+int sampo_buildid_cache__list(const char *dir, struct sampo_buildid_cache_entry **ret,
+			      size_t *ret_nr)
+{
+	struct sampo_buildid_cache_entry *arr = NULL;
+	size_t nr = 0, cap = 0;
+	char *root, *bdir = NULL;
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	*ret = NULL;
+	*ret_nr = 0;
+	root = sampo_buildid_cache__dir(dir);
+	if (!root)
+		return -ENOENT;
+	if (asprintf(&bdir, "%s/.build-id", root) < 0) {
+		free(root);
+		return -ENOMEM;
+	}
+	free(root);
+	d = opendir(bdir);
+	free(bdir);
+	if (!d)
+		return errno == ENOENT ? 0 : -errno;
+	while (!err && (de = readdir(d))) {
+		int fd;
+
+		if (strlen(de->d_name) != 2 || !is_hex(de->d_name, 2))
+			continue;
+		fd = openat(dirfd(d), de->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		if (fd < 0)
+			continue;
+		err = list_nn(fd, de->d_name, &arr, &nr, &cap);
+	}
+	closedir(d);
+	if (err) {
+		sampo_buildid_cache_entries__free(arr, nr);
+		return err;
+	}
+	if (nr)
+		qsort(arr, nr, sizeof(*arr), entry_cmp);
+	*ret = arr;
+	*ret_nr = nr;
+	return 0;
+}
+
+/* Open directory @path below @dirfd without creating or following anything. */
+static int open_existing(int dirfd, const char *path)
+{
+	char *copy = strdup(path), *save = NULL, *comp;
+	int cur = dirfd;
+
+	if (!copy)
+		return -ENOMEM;
+	for (comp = strtok_r(copy, "/", &save); comp; comp = strtok_r(NULL, "/", &save)) {
+		int fd;
+
+		if (!strcmp(comp, ".") || !strcmp(comp, "..")) {
+			fd = -1;
+			errno = EINVAL;
+		} else {
+			fd = openat(cur, comp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		}
+		if (cur != dirfd)
+			close(cur);
+		if (fd < 0) {
+			int err = -errno;
+
+			free(copy);
+			return err;
+		}
+		cur = fd;
+	}
+	free(copy);
+	return cur == dirfd ? -EINVAL : cur;
+}
+
+/* unlink every non-directory in @fd (borrowed) */
+static int empty_dir(int fd)
+{
+	int dup_fd = dup(fd);
+	struct dirent *de;
+	DIR *d;
+	int err = 0;
+
+	if (dup_fd < 0)
+		return -errno;
+	d = fdopendir(dup_fd);
+	if (!d) {
+		close(dup_fd);
+		return -errno;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (fstatat(fd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) || S_ISDIR(st.st_mode))
+			continue;
+		if (unlinkat(fd, de->d_name, 0) && !err)
+			err = -errno;
+	}
+	closedir(d);
+	return err;
+}
+
+int sampo_buildid_cache__remove(const char *dir, const struct sampo_build_id *bid)
+{
+	char hex[SAMPO_BUILD_ID_HEX_SIZE], target[4096], linkrel[64];
+	char *root, *name = NULL, *rel = NULL;
+	int rootfd, err;
+	ssize_t n;
+
+	if (bid_hex(bid, hex))
+		return -EINVAL;
+	root = sampo_buildid_cache__dir(dir);
+	if (!root)
+		return -ENOENT;
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(root);
+	if (rootfd < 0)
+		return errno == ENOENT ? -ENOENT : -errno;
+	snprintf(linkrel, sizeof(linkrel), ".build-id/%.2s/%s", hex, hex + 2);
+	n = readlinkat(rootfd, linkrel, target, sizeof(target) - 1);
+	if (n < 0) {
+		err = errno == EINVAL ? -EINVAL : -ENOENT;
+		goto out;
+	}
+	target[n] = '\0';
+	err = parse_link(target, hex, &name, &rel);
+	if (!err) {
+		int efd = open_existing(rootfd, rel);
+
+		/* no directory on the way is a symlink (open_existing()): rmdir them by name */
+		if (efd >= 0) {
+			err = empty_dir(efd);
+			close(efd);
+			for (char *slash = rel + strlen(rel); !err && slash;) {
+				*slash = '\0';
+				if (unlinkat(rootfd, rel, AT_REMOVEDIR))
+					break;
+				slash = strrchr(rel, '/');
+			}
+		}
+	} else if (err == -EINVAL) {
+		err = 0; /* an unknown shape: only the link goes */
+	}
+	if (!err && unlinkat(rootfd, linkrel, 0))
+		err = -errno;
+	if (!err) {
+		linkrel[12] = '\0'; /* ".build-id/NN" */
+		(void)unlinkat(rootfd, linkrel, AT_REMOVEDIR);
+	}
+out:
+	free(name);
+	free(rel);
+	close(rootfd);
+	return err;
 }

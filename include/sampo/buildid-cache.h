@@ -18,16 +18,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sampo/buildid.h>
 #include <sampo/common.h>
-
-struct sampo_build_id;
 
 /**
  * sampo_buildid_cache__dir() - the cache directory to use
  * @dir: an explicit directory (--buildid-dir), or NULL
  *
- * Return: a malloc'ed copy of @dir, else of $PERF_BUILDID_DIR, else
- * "$HOME/.debug"; NULL when none is known (no HOME) or out of memory.
+ * In order: @dir, $SAMPO_BUILDID_DIR, $PERF_BUILDID_DIR, the "dir" key of
+ * the [buildid] section of $HOME/.perfconfig (as perf reads it), then
+ * "$HOME/.debug".
+ * Return: a malloc'ed path; NULL when none is known (no HOME) or out of memory.
  */
 SAMPO_API char *sampo_buildid_cache__dir(const char *dir);
 
@@ -175,5 +176,70 @@ SAMPO_API int sampo_buildid_cache__add_dso(const char *dir, const char *name,
 SAMPO_API int sampo_buildid_cache__add_kallsyms(const char *dir,
 						const struct sampo_build_id *kernel_bid,
 						const char *proc_dir);
+
+/**
+ * sampo_buildid_cache__entry_path() - where a build-id's files go: DIR/NAME/BID
+ * @dir: the cache directory (NULL: sampo_buildid_cache__dir(NULL))
+ * @name: the DSO's long name ("/usr/lib/libc.so.6", "[kernel.kallsyms]")
+ * @bid: the build-id
+ * @ret_path: on success, the directory's path (it need not exist); free() it
+ *
+ * A pure computation, for callers that add other kinds of files (debug
+ * files, debuginfod downloads) next to the ones sampo adds.
+ * Return: 0, -EINVAL (empty name or build-id), -ENOENT (no cache dir), -ENOMEM
+ */
+SAMPO_API int sampo_buildid_cache__entry_path(const char *dir, const char *name,
+					      const struct sampo_build_id *bid, char **ret_path);
+
+/**
+ * sampo_buildid_cache__link_path() - the .build-id link of a build-id
+ * @dir: the cache directory (NULL: sampo_buildid_cache__dir(NULL))
+ * @bid: the build-id
+ * @ret_path: on success, "DIR/.build-id/NN/REST" (it need not exist); free() it
+ * @ret_rel: optional; on success, its offset in *@ret_path of ".build-id/..."
+ * Return: 0, -EINVAL, -ENOENT (no cache dir), -ENOMEM
+ */
+SAMPO_API int sampo_buildid_cache__link_path(const char *dir, const struct sampo_build_id *bid,
+					     char **ret_path, size_t *ret_rel);
+
+/* One build-id of the cache, as its .build-id link names it. */
+struct sampo_buildid_cache_entry {
+	struct sampo_build_id bid;
+	char *name;   /* the DSO's long name: "/usr/lib/libc.so.6", "[kernel.kallsyms]" */
+	char *rel;    /* the entry's path below the cache dir: "usr/lib/libc.so.6/BID" */
+	bool old_style; /* the link points at the file itself (perf before 4.x) */
+};
+
+/**
+ * sampo_buildid_cache__list() - every build-id the cache holds
+ * @dir: the cache directory (NULL: sampo_buildid_cache__dir(NULL))
+ * @ret: on success, the entries sorted by build-id (free with
+ *	 sampo_buildid_cache_entries__free()), NULL when none
+ * @ret_nr: on success, how many
+ *
+ * Walks DIR/.build-id/NN/REST links; a link whose target is not of the
+ * form "../../NAME/BID" (with BID its own build-id) is skipped, as is a
+ * name that is not a hex build-id. A missing cache is empty.
+ * Return: 0, -ENOENT (no cache dir known), -ENOMEM, -errno
+ */
+SAMPO_API int sampo_buildid_cache__list(const char *dir, struct sampo_buildid_cache_entry **ret,
+					size_t *ret_nr);
+
+/** sampo_buildid_cache_entries__free() - free a list; NULL is allowed */
+SAMPO_API void sampo_buildid_cache_entries__free(struct sampo_buildid_cache_entry *entries,
+						 size_t nr);
+
+/**
+ * sampo_buildid_cache__remove() - take one build-id out of the cache
+ * @dir: the cache directory (NULL: sampo_buildid_cache__dir(NULL))
+ * @bid: the build-id
+ *
+ * Removes the files of DIR/NAME/BID (elf, debug, kallsyms, vdso, probes,
+ * anything not a directory), the directory, the parents it leaves empty
+ * up to the cache root, and the .build-id link. Nothing is followed
+ * through a symbolic link below the root.
+ * Return: 0, -ENOENT (not in the cache), -errno
+ */
+SAMPO_API int sampo_buildid_cache__remove(const char *dir, const struct sampo_build_id *bid);
 
 #endif /* SAMPO_BUILDID_CACHE_H */
