@@ -3,6 +3,12 @@
 #ifndef SAMPO_BUILTIN_H
 #define SAMPO_BUILTIN_H
 
+#include <stdbool.h>
+
+struct sampo_build_id;
+
+int cmd_archive(int argc, const char **argv);
+int cmd_buildid_cache(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);
 int cmd_diff(int argc, const char **argv);
@@ -14,5 +20,15 @@ int cmd_pprof(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
+
+/*
+ * buildid_list_each() - the DSOs of perf.data @input as `sampo buildid-list
+ * [-H]` lists them (cmd-buildid-list.c), for buildid-cache -M and archive:
+ * @fn is called for each (a zero-size @bid when none is known); a non-zero
+ * return stops the walk and is returned. Errors are printed (cli_err()).
+ */
+typedef int (*buildid_list_fn)(void *arg, const char *name, const struct sampo_build_id *bid,
+			       bool hit);
+int buildid_list_each(const char *input, bool with_hits, buildid_list_fn fn, void *arg);
 
 #endif

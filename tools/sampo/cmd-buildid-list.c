@@ -130,19 +130,37 @@ static int bl_process_events(struct bl_ctx *ctx)
 /* ---- output ------------------------------------------------------------- */
 
 /* perf's machines__fprintf_dsos_buildid(): host first, then the guests by pid */
-static int bl_print(struct bl_ctx *ctx, bool with_hits)
+static int bl_each(struct bl_ctx *ctx, bool with_hits, buildid_list_fn fn, void *arg)
 {
 	const struct sampo_dsos_entry *d;
 
 	for (size_t it = 0; (d = sampo_dsos__next(ctx->dsos, &it));) {
-		char hex[SAMPO_BUILD_ID_HEX_SIZE] = "";
+		int err;
 
 		if (with_hits && !d->hit)
 			continue;
-		if (d->bid.size)
-			(void)sampo_build_id__to_hex(&d->bid, hex, sizeof(hex));
-		printf("%-40s %s\n", hex, d->long_name);
+		err = fn(arg, d->long_name, &d->bid, d->hit);
+		if (err)
+			return err;
 	}
+	return 0;
+}
+
+static int bl_print_one(void *arg, const char *name, const struct sampo_build_id *bid, bool hit)
+{
+	char hex[SAMPO_BUILD_ID_HEX_SIZE] = "";
+
+	(void)arg;
+	(void)hit;
+	if (bid->size)
+		(void)sampo_build_id__to_hex(bid, hex, sizeof(hex));
+	printf("%-40s %s\n", hex, name);
+	return 0;
+}
+
+static int bl_print(struct bl_ctx *ctx, bool with_hits)
+{
+	(void)bl_each(ctx, with_hits, bl_print_one, NULL);
 	if (fflush(stdout) || ferror(stdout))
 		return cli_err(errno == EPIPE ? -EPIPE : -EIO, "cannot write output");
 	return 0;
@@ -227,8 +245,10 @@ static int show_kernel_maps(void)
 	return 0;
 }
 
-static int run_buildid_list(struct bl_ctx *ctx, const char *input, bool with_hits)
+/* read @input as buildid-list does; Return: 0 and *@with_hits as perf decides it, or the exit code */
+static int bl_load(struct bl_ctx *ctx, const char *input, bool *with_hits_io)
 {
+	bool with_hits = *with_hits_io;
 	char errbuf[256] = "";
 	/* the machine takes what perf's buildid-list tool handles; the BUILD_ID table is read here */
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true,
@@ -239,8 +259,6 @@ static int run_buildid_list(struct bl_ctx *ctx, const char *input, bool with_hit
 	bool pipe;
 	int err;
 
-	if (print_elf_build_id(input))
-		return 0;
 	err = sampo_session__open(input, &opts, &ctx->session);
 	if (err)
 		return cli_err_open(err, input, errbuf);
@@ -263,7 +281,30 @@ static int run_buildid_list(struct bl_ctx *ctx, const char *input, bool with_hit
 		if (err)
 			return err;
 	}
-	return bl_print(ctx, with_hits);
+	*with_hits_io = with_hits;
+	return 0;
+}
+
+static int run_buildid_list(struct bl_ctx *ctx, const char *input, bool with_hits)
+{
+	int err;
+
+	if (print_elf_build_id(input))
+		return 0;
+	err = bl_load(ctx, input, &with_hits);
+	return err ? err : bl_print(ctx, with_hits);
+}
+
+int buildid_list_each(const char *input, bool with_hits, buildid_list_fn fn, void *arg)
+{
+	struct bl_ctx ctx = { 0 };
+	int err;
+
+	err = bl_load(&ctx, input, &with_hits);
+	if (!err)
+		err = bl_each(&ctx, with_hits, fn, arg);
+	bl_ctx_release(&ctx);
+	return err;
 }
 
 int cmd_buildid_list(int argc, const char **argv)
