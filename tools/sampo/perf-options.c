@@ -255,6 +255,22 @@ static const struct perf_option perf_buildid_list_options[] = {
 	{ 0, NULL },
 };
 
+static const struct perf_option perf_buildid_cache_options[] = {
+	{ 'a', "add" },
+	{ 0, "debuginfod" },
+	{ 'f', "force" },
+	{ 'k', "kcore" },
+	{ 'l', "list" },
+	{ 'M', "missing" },
+	{ 'p', "purge" },
+	{ 'P', "purge-all" },
+	{ 'r', "remove" },
+	{ 0, "target-ns" },
+	{ 'u', "update" },
+	{ 'v', "verbose" },
+	{ 0, NULL },
+};
+
 static const struct perf_option perf_diff_options[] = {
 	{ 'b', "baseline-only" },
 	{ 'C', "comms" },
@@ -299,6 +315,7 @@ const struct perf_command perf_commands[] = {
 	{ "report", perf_report_options },
 	{ "script", perf_script_options },
 	{ "buildid-list", perf_buildid_list_options },
+	{ "buildid-cache", perf_buildid_cache_options },
 	{ "diff", perf_diff_options },
 	{ "data convert", perf_data_convert_options },
 	{ NULL, NULL },
