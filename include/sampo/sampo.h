@@ -7,6 +7,7 @@
 #ifndef SAMPO_SAMPO_H
 #define SAMPO_SAMPO_H
 
+#include <sampo/archive.h>
 #include <sampo/bpf.h>
 #include <sampo/buildid-cache.h>
 #include <sampo/buildid.h>

@@ -7,6 +7,7 @@
 
 struct sampo_build_id;
 
+int cmd_archive(int argc, const char **argv);
 int cmd_buildid_cache(int argc, const char **argv);
 int cmd_buildid_list(int argc, const char **argv);
 int cmd_data(int argc, const char **argv);

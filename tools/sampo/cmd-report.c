@@ -28,6 +28,7 @@
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
 
+#include "archive-read.h"
 #include "builtin.h"
 #include "cli.h"
 #include "format-json.h"
@@ -710,6 +711,7 @@ static void report_ctx_release(struct report_ctx *ctx)
 int cmd_report(int argc, const char **argv)
 {
 	struct report_ctx ctx = { .children = -1 };
+	const char *archive = NULL;
 	bool children = false, no_children = false, stdio = false, graph = false;
 	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain_min_percent = -1);
 	const struct option opts[] = {
@@ -756,6 +758,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "the kernel's vmlinux"),
 		OPT_STRING(0, "kallsyms", &ctx.kallsyms, "file", "the kernel's kallsyms snapshot"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "dir", "look for files under this root too"),
+		OPT_STRING(0, "archive", &archive, "file",
+			   "read symbols from an archive of sampo/perf archive (--all: the profile too)"),
 		OPT_BOOLEAN('f', "force", &ctx.force,
 			    "use files whose build-id differs, and other users' JIT perf maps"),
 		OPT_GROUP("Guests (perf kvm --host --guest report)"),
@@ -802,6 +806,9 @@ int cmd_report(int argc, const char **argv)
 	else if (children)
 		ctx.children = 1;
 	ret = check_format(&ctx, opts);
+	if (ret)
+		goto out;
+	ret = archive_view_setup(archive, &ctx.input);
 	if (ret)
 		goto out;
 	if (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) {

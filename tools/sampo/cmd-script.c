@@ -42,6 +42,7 @@
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 
+#include "archive-read.h"
 #include "builtin.h"
 #include "cli.h"
 #include "folded.h"
@@ -724,6 +725,7 @@ int cmd_script(int argc, const char **argv)
 {
 	struct script_ctx *ctx;
 	const char *input = NULL, *vmlinux = NULL, *kallsyms = NULL, *symfs = NULL;
+	const char *archive = NULL;
 	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
 	bool hide_callchain = false, guest = false, force = false, folded = false;
 	struct folded_opts fopts = { 0 };
@@ -752,6 +754,9 @@ int cmd_script(int argc, const char **argv)
 			OPT_STRING(0, "kallsyms", &kallsyms, "file", "kallsyms pathname"),
 			OPT_STRING(0, "symfs", &symfs, "dir",
 				   "look for files with symbols under this directory"),
+			OPT_STRING(0, "archive", &archive, "file",
+				   "read symbols from an archive of sampo/perf archive (--all: the "
+				   "profile too)"),
 			OPT_BOOLEAN('f', "force", &force,
 				    "use files whose build-id differs, and other users' JIT perf maps"),
 			OPT_BOOLEAN(0, "guest", &guest,
@@ -800,6 +805,11 @@ int cmd_script(int argc, const char **argv)
 		return argc;
 	}
 	ctx->json = format && !strcmp(format, "json");
+	argc = archive_view_setup(archive, &input);
+	if (argc) {
+		free(ctx);
+		return argc;
+	}
 	ctx->input = input && *input ? input : cli_default_input();
 	if (format && !strcmp(format, "speedscope")) {
 		const struct profile_sym_opts sym = {

@@ -54,6 +54,8 @@ static int cmd_help(int argc, const char **argv);
 
 /* sorted by name */
 static const struct cmd_struct commands[] = {
+	{ "archive", cmd_archive, 0,
+	  "pack the symbols a perf.data file needs into one file, or unpack one (perf archive)" },
 	{ "buildid-cache", cmd_buildid_cache, 0,
 	  "manage the build-id cache ~/.debug (perf buildid-cache)" },
 	{ "buildid-list", cmd_buildid_list, CMD_USE_PAGER,
