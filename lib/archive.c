@@ -490,7 +490,7 @@ static int unpack_entry(struct unpack *u, struct archive_entry *e)
 {
 	const char *member = archive_entry_pathname(e);
 	mode_t type = archive_entry_filetype(e);
-	char *copy = NULL, *comp[256];
+	char *copy = NULL, *comp[256] = { 0 };
 	const char *problem;
 	int n, dirfd, err = 0;
 
@@ -534,7 +534,7 @@ static int unpack_entry(struct unpack *u, struct archive_entry *e)
 		err = refuse(u, -SAMPO_ERR_MALFORMED, member, "name nested too deep");
 	else if (n == 0 && type != AE_IFDIR)
 		err = refuse(u, -SAMPO_ERR_MALFORMED, member, "name of the target itself");
-	if (err || n == 0)
+	if (err || n <= 0 || !comp[n - 1])
 		goto out;
 	if (type == AE_IFLNK) {
 		const char *target = archive_entry_symlink(e);

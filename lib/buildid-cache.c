@@ -685,6 +685,8 @@ static int parse_link(const char *target, const char *hex, char **ret_name, char
 	if (!*ret_rel || !*ret_name) {
 		free(*ret_rel);
 		free(*ret_name);
+		*ret_rel = NULL;
+		*ret_name = NULL;
 		return -ENOMEM;
 	}
 	return 0;
@@ -724,6 +726,7 @@ static int list_nn(int nnfd, const char *nn, struct sampo_buildid_cache_entry **
 		size_t len = strlen(de->d_name);
 		ssize_t n;
 		struct stat st;
+		int perr;
 
 		if (len < 2 || len + 2 >= sizeof(hex) || !is_hex(de->d_name, len))
 			continue;
@@ -734,9 +737,10 @@ static int list_nn(int nnfd, const char *nn, struct sampo_buildid_cache_entry **
 		if (n < 0)
 			continue;
 		target[n] = '\0';
-		if (parse_link(target, hex, &e.name, &e.rel)) {
-			if (errno == ENOMEM)
-				err = -ENOMEM;
+		perr = parse_link(target, hex, &e.name, &e.rel);
+		if (perr) {
+			if (perr == -ENOMEM)
+				err = perr;
 			continue;
 		}
 		/* the old style points at the file itself */

@@ -136,14 +136,14 @@ int archive_unpack_all(const char *file, bool is_all, const char *cache_dir, con
 	ret = unpack(file, "", tmp);
 	if (!ret)
 		ret = unpack_nested(file, tmp, cache_dir);
-	if (!ret && find_data(tmp, &name) < 0)
+	if (!ret && (find_data(tmp, &name) < 0 || !name))
 		ret = cli_err(0, "'%s': no profile next to '%s'", file, ARCHIVE_SYMBOLS_MEMBER);
-	if (!ret && (asprintf(&from, "%s/%s", tmp, name) < 0 ||
+	if (!ret && name && (asprintf(&from, "%s/%s", tmp, name) < 0 ||
 		     asprintf(&to, "%s/%s", data_dir, name) < 0))
 		ret = cli_err(-ENOMEM, "out of memory");
-	if (!ret && !force && !lstat(to, &st))
+	if (!ret && to && !force && !lstat(to, &st))
 		ret = cli_err(0, "'%s' exists: remove it or use --force", to);
-	if (!ret && rename(from, to))
+	if (!ret && from && to && rename(from, to))
 		ret = cli_err(-errno, "cannot create '%s'", to);
 	if (!ret && ret_data) {
 		*ret_data = to;

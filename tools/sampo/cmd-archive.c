@@ -188,7 +188,6 @@ static int ar_add_live(struct sampo_archive_writer *w, const struct ar_dso *dso)
 		free(member);
 		return -ENOMEM;
 	}
-	err = 0;
 	{
 		char link[64];
 
