@@ -20,10 +20,12 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <sampo/event.h>
 #include <sampo/parse-events.h>
+#include <sampo/regs.h>
 #include "internal/util.h"
 #include "internal/opts.h"
 
@@ -134,6 +136,117 @@ int sampo_event_specs__parse(const char *list, struct sampo_event_spec *specs, s
 	return err;
 }
 
+/* perf_event.h's branch_sample_type bits for an LBR call stack */
+#define SAMPO_BRANCH_USER	(1ULL << 0)
+#define SAMPO_BRANCH_CALL_STACK (1ULL << 11)
+#define SAMPO_BRANCH_NO_FLAGS	(1ULL << 14)
+#define SAMPO_BRANCH_NO_CYCLES	(1ULL << 15)
+
+/* the next comma-separated token of *@p, empty ones skipped (strtok_r()) */
+static bool next_token(const char **p, const char **tok, size_t *len)
+{
+	while (**p == ',')
+		(*p)++;
+	if (!**p)
+		return false;
+	*tok = *p;
+	*len = strcspn(*p, ",");
+	*p += *len;
+	return true;
+}
+
+/* strtoul(tok, &end, 0) over exactly @len bytes; false: trailing junk */
+static bool token_ulong(const char *tok, size_t len, unsigned long *ret)
+{
+	char buf[64], *end;
+
+	if (len >= sizeof(buf))
+		return false;
+	memcpy(buf, tok, len);
+	buf[len] = '\0';
+	*ret = strtoul(buf, &end, 0);
+	return *end == '\0';
+}
+
+int sampo_callgraph__parse(const char *arg, unsigned long max_stack_limit,
+			   struct sampo_callgraph *ret)
+{
+	const char *p = arg, *tok = NULL;
+	size_t len = 0;
+	unsigned long v;
+
+	if (!arg || !ret)
+		return -EINVAL;
+	memset(ret, 0, sizeof(*ret));
+	if (!next_token(&p, &tok, &len))
+		return -EINVAL;
+	if (len == 2 && !memcmp(tok, "fp", 2)) {
+		ret->mode = SAMPO_CALLGRAPH_FP;
+		/* perf takes N only below the limit; "fp,x" reads as 0, the default */
+		if (next_token(&p, &tok, &len)) {
+			char buf[64];
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)MIN(len, sizeof(buf) - 1), tok);
+			v = strtoul(buf, NULL, 0);
+			if (v < max_stack_limit)
+				ret->max_stack = (uint16_t)v;
+		}
+		return 0;
+	}
+	if (len == 5 && !memcmp(tok, "dwarf", 5)) {
+		ret->mode = SAMPO_CALLGRAPH_DWARF;
+		ret->dump_size = SAMPO_CALLGRAPH_DWARF_DEFAULT_SIZE;
+		if (next_token(&p, &tok, &len)) {
+			if (!token_ulong(tok, len, &v) || v > SAMPO_CALLGRAPH_DWARF_MAX_SIZE)
+				return -ERANGE;
+			v = (v + 7) & ~7ul;
+			if (!v || v > SAMPO_CALLGRAPH_DWARF_MAX_SIZE)
+				return -ERANGE;
+			ret->dump_size = (uint32_t)v;
+		}
+		return 0;
+	}
+	if (len == 3 && !memcmp(tok, "lbr", 3)) {
+		ret->mode = SAMPO_CALLGRAPH_LBR;
+		return next_token(&p, &tok, &len) ? -E2BIG : 0;
+	}
+	return -EINVAL;
+}
+
+/* perf's evsel__config_callchain() and, for dwarf, its sample_address */
+static void config_callgraph(struct sampo_event_attr *a, const struct sampo_callgraph *cg,
+			     bool tracking)
+{
+	switch (cg->mode) {
+	case SAMPO_CALLGRAPH_FP:
+		a->sample_type |= SAMPO_SAMPLE_CALLCHAIN;
+		a->sample_max_stack = cg->max_stack;
+		break;
+	case SAMPO_CALLGRAPH_DWARF:
+		a->sample_type |= SAMPO_SAMPLE_CALLCHAIN | SAMPO_SAMPLE_REGS_USER |
+				  SAMPO_SAMPLE_STACK_USER | SAMPO_SAMPLE_ADDR |
+				  SAMPO_SAMPLE_DATA_SRC;
+		a->sample_regs_user = sampo_reg__user_mask();
+		a->sample_stack_user = cg->dump_size;
+		a->flags |= SAMPO_ATTR_EXCLUDE_CALLCHAIN_USER;
+		if (tracking)
+			a->flags |= SAMPO_ATTR_MMAP_DATA;
+		break;
+	case SAMPO_CALLGRAPH_LBR:
+		a->sample_type |= SAMPO_SAMPLE_CALLCHAIN;
+		/* perf falls back to frame pointers for an event that excludes user */
+		if (a->flags & SAMPO_ATTR_EXCLUDE_USER)
+			break;
+		a->sample_type |= SAMPO_SAMPLE_BRANCH_STACK;
+		a->branch_sample_type = SAMPO_BRANCH_USER | SAMPO_BRANCH_CALL_STACK |
+					SAMPO_BRANCH_NO_CYCLES | SAMPO_BRANCH_NO_FLAGS |
+					SAMPO_SAMPLE_BRANCH_HW_INDEX;
+		break;
+	default:
+		break;
+	}
+}
+
 int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 			     const struct sampo_event_attr_opts *opts,
 			     struct sampo_event_attr *ret_attrs)
@@ -141,8 +254,13 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 	uint64_t freq = OPTS_GET(opts, freq_hz, (uint64_t)0);
 	uint64_t period = OPTS_GET(opts, period, (uint64_t)0);
 	bool system_wide = OPTS_GET(opts, system_wide, false);
+	const struct sampo_callgraph *cg = OPTS_GET(opts, callgraph, NULL);
 
 	if (!specs || !nr || !ret_attrs || !OPTS_VALID(opts, sampo_event_attr_opts))
+		return -EINVAL;
+	if (cg && cg->mode == SAMPO_CALLGRAPH_DWARF &&
+	    (!sampo_reg__user_mask() || !cg->dump_size || cg->dump_size % 8 ||
+	     cg->dump_size > SAMPO_CALLGRAPH_DWARF_MAX_SIZE))
 		return -EINVAL;
 	if (!freq && !period)
 		freq = DEFAULT_FREQ_HZ;
@@ -179,6 +297,8 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 			a->flags |= SAMPO_ATTR_EXCLUDE_USER;
 		if (ev->exclude_kernel)
 			a->flags |= SAMPO_ATTR_EXCLUDE_KERNEL;
+		if (cg)
+			config_callgraph(a, cg, i == 0);
 		if (i > 0)
 			continue;
 		/* the tracking event: maps, comms and tasks come with it */

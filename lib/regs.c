@@ -138,3 +138,15 @@ const char *sampo_reg__name(const char *arch, unsigned int id)
 		name = regs_name_arm64(id);
 	return name ? name : "unknown";
 }
+
+uint64_t sampo_reg__user_mask(void)
+{
+#if defined(__x86_64__)
+	/* PERF_REG_X86_64_MAX bits less DS, ES, FS, GS (12..15) */
+	return ((1ULL << 24) - 1) & ~(0xfULL << 12);
+#elif defined(__aarch64__)
+	return (1ULL << 33) - 1; /* PERF_REG_ARM64_MAX */
+#else
+	return 0;
+#endif
+}

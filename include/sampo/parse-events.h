@@ -75,6 +75,40 @@ SAMPO_API int sampo_event_spec__parse(const char *str, size_t len, struct sampo_
 SAMPO_API int sampo_event_specs__parse(const char *list, struct sampo_event_spec *specs,
 				       size_t max, size_t *ret_nr, size_t *ret_bad_off);
 
+/* --call-graph's modes */
+enum sampo_callgraph_mode {
+	SAMPO_CALLGRAPH_NONE,
+	SAMPO_CALLGRAPH_FP,
+	SAMPO_CALLGRAPH_DWARF,
+	SAMPO_CALLGRAPH_LBR,
+};
+
+#define SAMPO_CALLGRAPH_DWARF_DEFAULT_SIZE 8192u  /* perf's default stack dump size */
+#define SAMPO_CALLGRAPH_DWARF_MAX_SIZE	   65528u /* USHRT_MAX rounded down to u64s */
+
+/* perf record --call-graph MODE[,ARG] */
+struct sampo_callgraph {
+	enum sampo_callgraph_mode mode;
+	uint32_t dump_size; /* dwarf: bytes of user stack per sample */
+	uint16_t max_stack; /* fp,N: attr.sample_max_stack (0: the kernel's) */
+};
+
+/**
+ * sampo_callgraph__parse() - perf 6.1's parse_callchain_record()
+ * @arg: "fp[,N]", "dwarf[,SIZE]" or "lbr"
+ * @max_stack_limit: the kernel's perf_event_max_stack: fp,N takes N only
+ *		     below it (perf's rule; anything else keeps the default)
+ * @ret: filled in on success
+ *
+ * Tokens are split on commas, empty ones skipped (perf's strtok_r()). SIZE
+ * is a C number (strtoul base 0) rounded up to 8 bytes, 8..65528;
+ * anything after dwarf,SIZE is ignored as perf ignores it.
+ * Return: 0; -EINVAL (unknown mode), -ERANGE (bad dwarf SIZE),
+ * -E2BIG (lbr given an argument).
+ */
+SAMPO_API int sampo_callgraph__parse(const char *arg, unsigned long max_stack_limit,
+				     struct sampo_callgraph *ret);
+
 /* How perf record samples, for sampo_event_specs__attrs(). */
 struct sampo_event_attr_opts {
 	size_t sz;
@@ -85,8 +119,16 @@ struct sampo_event_attr_opts {
 	bool per_thread;      /* -t: the threads given, not their children (no inherit) */
 	bool enable_on_exec;  /* a forked command: counting starts at its exec */
 	bool no_buildid_mmap; /* no build-ids in MMAP2 records */
+	/*
+	 * --call-graph (struct sampo_callgraph); when set, it wins over
+	 * @callchain. dwarf: CALLCHAIN, REGS_USER (sampo_reg__user_mask()),
+	 * STACK_USER, exclude_callchain_user, and perf's sample_address (ADDR,
+	 * DATA_SRC, mmap_data on the tracking event); lbr: CALLCHAIN and
+	 * BRANCH_STACK with a user call stack; fp: CALLCHAIN with max_stack.
+	 */
+	const struct sampo_callgraph *callgraph;
 };
-#define sampo_event_attr_opts__last_field no_buildid_mmap
+#define sampo_event_attr_opts__last_field callgraph
 
 /**
  * sampo_event_specs__attrs() - the attrs perf record opens for @specs

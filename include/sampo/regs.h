@@ -7,6 +7,8 @@
 #ifndef SAMPO_REGS_H
 #define SAMPO_REGS_H
 
+#include <stdint.h>
+
 #include <sampo/common.h>
 
 /**
@@ -20,5 +22,15 @@
  * name, or for an architecture perf has no table for (as perf prints it).
  */
 SAMPO_API const char *sampo_reg__name(const char *arch, unsigned int idx);
+
+/**
+ * sampo_reg__user_mask() - perf's PERF_REGS_MASK for this build's
+ * architecture: the user registers `--call-graph dwarf` samples
+ *
+ * x86_64: 0xff0fff (every general register and IP, FLAGS, CS, SS; not the
+ * DS, ES, FS and GS segments nor the XMM registers); arm64: x0-x30, sp, pc.
+ * Return: the mask, or 0 where sampo cannot unwind (no DWARF recording).
+ */
+SAMPO_API uint64_t sampo_reg__user_mask(void);
 
 #endif /* SAMPO_REGS_H */

@@ -95,7 +95,8 @@ struct record_opts {
 	uint64_t freq;
 	uint64_t period;
 	int mmap_pages;
-	bool callgraph;
+	struct sampo_callgraph callgraph; /* -g, --call-graph */
+	bool freq_max;			  /* -F max */
 	bool all_cpus;
 	bool quiet;
 	bool no_buildid_cache;
@@ -162,6 +163,76 @@ static int parse_events(struct record_ctx *ctx, const char *arg)
 	return 0;
 }
 
+/* the kernel's perf_event_max_stack, which caps fp,N as in perf */
+static unsigned long max_stack_sysctl(void)
+{
+	unsigned long v = 127; /* PERF_MAX_STACK_DEPTH, perf's fallback */
+	FILE *f = fopen("/proc/sys/kernel/perf_event_max_stack", "r");
+
+	if (f) {
+		if (fscanf(f, "%lu", &v) != 1)
+			v = 127;
+		fclose(f);
+	}
+	return v;
+}
+
+/* --call-graph MODE[,ARG], read as perf's parse_callchain_record() reads it */
+static int opt_call_graph(const struct option *opt, const char *arg, bool unset)
+{
+	struct sampo_callgraph *cg = opt->value;
+	int err;
+
+	if (unset) {
+		memset(cg, 0, sizeof(*cg));
+		return 0;
+	}
+	err = sampo_callgraph__parse(arg, max_stack_sysctl(), cg);
+	if (err == -ERANGE)
+		parse_opt_fail("callchain: Incorrect stack dump size (max %u): %s",
+			       SAMPO_CALLGRAPH_DWARF_MAX_SIZE, strchr(arg, ',') + 1);
+	else if (err == -E2BIG)
+		parse_opt_fail("callchain: No more arguments needed for --call-graph lbr");
+	else if (err)
+		parse_opt_fail("callchain: Unknown --call-graph option value: %s (fp, dwarf[,SIZE], lbr)",
+			       arg);
+	return err;
+}
+
+/* -g: frame pointers, perf's default record mode */
+static int opt_g(const struct option *opt, const char *arg, bool unset)
+{
+	struct sampo_callgraph *cg = opt->value;
+
+	(void)arg;
+	memset(cg, 0, sizeof(*cg));
+	if (!unset)
+		cg->mode = SAMPO_CALLGRAPH_FP;
+	return 0;
+}
+
+/* -F N or -F max (perf's record__parse_freq()) */
+static int opt_freq(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+	char *end;
+
+	if (unset)
+		return -EINVAL;
+	if (!strcmp(arg, "max")) {
+		o->freq_max = true;
+		return 0;
+	}
+	o->freq_max = false;
+	errno = 0;
+	o->freq = strtoull(arg, &end, 0);
+	if (errno || end == arg || *end || arg[0] == '-') {
+		parse_opt_fail("-F: invalid frequency '%s' (a number of Hz, or max)", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* ---- signals and the command ------------------------------------------- */
 
 static void on_signal(int sig)
@@ -215,7 +286,7 @@ static int make_attrs(struct record_ctx *ctx, struct sampo_event_attr *attrs)
 {
 	const struct record_opts *o = &ctx->opts;
 	SAMPO_OPTS(sampo_event_attr_opts, ao, .freq_hz = o->freq, .period = o->period,
-		   .callchain = o->callgraph, .system_wide = system_wide(ctx),
+		   .callgraph = o->callgraph.mode ? &o->callgraph : NULL, .system_wide = system_wide(ctx),
 		   .per_thread = o->tids_arg != NULL, .enable_on_exec = ctx->child > 0,
 		   .no_buildid_mmap = o->no_buildid_mmap);
 
@@ -278,6 +349,13 @@ static int open_events(struct record_ctx *ctx)
 		sampo_evlist__delete(ctx->evlist);
 		ctx->evlist = NULL;
 	}
+	if (ctx->opts.callgraph.mode == SAMPO_CALLGRAPH_LBR &&
+	    (err == -EOPNOTSUPP || err == -EINVAL || err == -ENOENT))
+		return cli_err(err,
+			       "%s: PMU Hardware or event type doesn't support branch stack "
+			       "sampling: --call-graph lbr needs a hardware event on a CPU with "
+			       "LBR call stacks (Intel Haswell or later); use fp or dwarf",
+			       old_name);
 	if (err == -EACCES || err == -EPERM)
 		return cli_err(err,
 			       "cannot open event '%s' (check "
@@ -822,8 +900,17 @@ static int setup_events(struct record_ctx *ctx)
 		(void)sampo_event_spec__parse("cycles", 6, &ctx->events[0]);
 		ctx->nr_events = 1;
 	}
-	if (o->freq && o->period)
+	if ((o->freq || o->freq_max) && o->period)
 		return usage_error(record_usage, NULL, "-F and -c cannot be used together");
+	if (o->freq_max) {
+		sampo_event_limits__read(NULL, NULL, &max_rate);
+		if (!max_rate)
+			return cli_err(-EINVAL, "-F max: cannot read "
+						"/proc/sys/kernel/perf_event_max_sample_rate");
+		o->freq = max_rate;
+		/* perf says it on stderr, even with -q */
+		fprintf(stderr, "info: Using a maximum frequency rate of %" PRIu64 " Hz\n", max_rate);
+	}
 	if (!o->period) {
 		if (!o->freq)
 			o->freq = DEFAULT_FREQ;
@@ -943,9 +1030,17 @@ int cmd_record(int argc, const char **argv)
 		const struct option opts[] = {
 			OPT_STRING('e', "event", &o->events_arg, "events",
 				   "comma list of events (default: cycles, else cpu-clock)"),
-			OPT_U64('F', "freq", &o->freq, "n", "sample at <n> Hz (default 4000)"),
+			OPT_CALLBACK('F', "freq", o, "n",
+				     "sample at <n> Hz (default 4000; max: the kernel's limit)",
+				     opt_freq),
 			OPT_U64('c', "count", &o->period, "n", "sample every <n> events"),
-			OPT_BOOLEAN('g', NULL, &o->callgraph, "record frame-pointer call chains"),
+			OPT_CALLBACK_NOARG('g', NULL, &o->callgraph,
+					   "record frame-pointer call chains (--call-graph fp)",
+					   opt_g),
+			OPT_CALLBACK(0, "call-graph", &o->callgraph, "mode[,arg]",
+				     "call chains: fp[,max-stack], dwarf[,stack-size] "
+				     "(default 8192), lbr",
+				     opt_call_graph),
 			OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide, on every CPU"),
 			OPT_STRING('p', "pid", &o->pids_arg, "pid", "record existing processes"),
 			OPT_STRING('t', "tid", &o->tids_arg, "tid", "record existing threads"),
