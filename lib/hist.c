@@ -44,6 +44,7 @@
 #include <sampo/sample.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
+#include <sampo/unwind.h>
 
 #include "internal/callchain.h"
 #include "internal/cpuset.h"
@@ -588,8 +589,14 @@ static void scache_store(struct sampo_hists *h, struct scache_slot *slot, uint64
 	h->raw_nr += n;
 }
 
+void sampo_hists__set_unwinder(struct sampo_hists *h, struct sampo_unwinder *unwinder)
+{
+	h->unwinder = unwinder;
+}
+
 int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo_sample *sample)
 {
+	struct sampo_sample unwound;
 	struct evhists *ev = hists_ev(h, evsel);
 	struct sampo_machine *m;
 	struct sampo_thread *thread;
@@ -617,6 +624,21 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 		     NULL;
 	if (!thread)
 		return -ENOMEM;
+	/* a DWARF sample's chain is its recorded (kernel) part and the unwound user part */
+	if (h->unwinder && h->opts.callchain && sampo_unwinder__wants(sample)) {
+		const uint64_t *chain;
+		size_t nr_chain;
+
+		err = sampo_unwinder__chain(h->unwinder, m, thread, sample, h->opts.max_stack,
+					    &chain, &nr_chain);
+		if (err)
+			return err;
+		unwound = *sample;
+		unwound.callchain = chain;
+		unwound.callchain_nr = nr_chain;
+		unwound.sample_type |= SAMPO_SAMPLE_CALLCHAIN;
+		sample = &unwound;
+	}
 	/* the machine's counters say which cached lookups are still valid */
 	h->kernel_epoch = (uint64_t)sampo_machine__kernel_generation(h->machine) << 32;
 	h->cur_epoch = h->kernel_epoch |

@@ -35,6 +35,7 @@
 
 struct sampo_machine;
 struct sampo_symbolizer;
+struct sampo_unwinder;
 struct sampo_sample;
 struct sampo_hists;
 struct sampo_hist_entry;
@@ -144,6 +145,17 @@ SAMPO_API int sampo_hists__add_sample(struct sampo_hists *hists, int evsel,
 				      const struct sampo_sample *sample);
 
 /** sampo_hists__resort() - build the entries and call graphs; call once, after the last sample */
+/**
+ * sampo_hists__set_unwinder() - unwind the user stacks of `--call-graph
+ * dwarf` samples with @unwinder (borrowed) when call chains are used
+ *
+ * Samples with user registers and a stack copy then get the chain
+ * sampo_unwinder__chain() returns (at most max_stack user frames), as perf
+ * report does; other samples are unchanged. NULL: no unwinding.
+ */
+SAMPO_API void sampo_hists__set_unwinder(struct sampo_hists *hists,
+					 struct sampo_unwinder *unwinder);
+
 SAMPO_API int sampo_hists__resort(struct sampo_hists *hists);
 
 /**

@@ -134,6 +134,7 @@ struct evhists {
 struct sampo_hists {
 	struct sampo_machine *machine;
 	struct sampo_symbolizer *symbolizer;
+	struct sampo_unwinder *unwinder; /* DWARF user chains; NULL: none */
 	struct sampo_hists_opts opts;
 	enum sampo_sort_key keys[SAMPO_SORT_MAX_KEYS]; /* SAMPO_SORT_TID is stored as _PID */
 	size_t nr_keys;

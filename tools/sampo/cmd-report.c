@@ -37,6 +37,7 @@
 #include "pprof.h"
 #include "progress.h"
 #include "report-hosts.h"
+#include "unwind-cli.h"
 
 static const char *const report_usage[] = {
 	"sampo report [<options>]",
@@ -82,6 +83,7 @@ struct report_ctx {
 	struct sampo_reader *reader;	     /* the session's */
 	struct sampo_symbolizer *symbolizer; /* the session's */
 	struct sampo_hists *hists;
+	struct sampo_unwinder *unwinder; /* --call-graph dwarf files */
 	struct progress progress;
 
 	/* the hists' options, parsed from the strings above */
@@ -406,6 +408,10 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 			       &ctx->hists);
 	if (err)
 		return cli_err(err, "cannot set up the histograms");
+	err = cli_unwinder_open(ctx->session, &ctx->unwinder);
+	if (err)
+		return err;
+	sampo_hists__set_unwinder(ctx->hists, ctx->unwinder);
 	return 0;
 }
 
@@ -473,6 +479,9 @@ static int process(struct report_ctx *ctx)
 							   sampo_reader__file_size(ctx->reader));
 	err = sampo_session__process(ctx->session, &tool, ctx);
 	progress_done(&ctx->progress);
+	sampo_hists__set_unwinder(ctx->hists, NULL);
+	cli_unwinder_close(ctx->unwinder, ctx->input);
+	ctx->unwinder = NULL;
 	if (err)
 		return cli_err_read(err, ctx->reader, sampo_session__error(ctx->session));
 	if (sampo_hists__resort(ctx->hists))
@@ -699,6 +708,7 @@ static int check_format(const struct report_ctx *ctx, const struct option *opts)
 static void report_ctx_release(struct report_ctx *ctx)
 {
 	free(ctx->inputs);
+	sampo_unwinder__delete(ctx->unwinder);
 	sampo_hists__delete(ctx->hists);
 	sampo_session__close(ctx->session);
 	word_list_release(&ctx->comm_list);

@@ -53,6 +53,7 @@
 #include "outbuf.h"
 #include "profile.h"
 #include "resolve.h"
+#include "unwind-cli.h"
 
 #define PERF_CONTEXT_MAX     ((uint64_t)-4095)
 #define PERF_CONTEXT_HV	     ((uint64_t)-32)
@@ -133,6 +134,8 @@ struct script_ctx {
 	struct sampo_machine *sample_machine; /* the current sample's: the host's or a guest's */
 	struct sampo_addr_location al;
 	struct sampo_addr_location chain_al;
+	struct sampo_unwinder *unwinder; /* --call-graph dwarf files, chains shown */
+	struct sampo_sample unwound;	 /* a DWARF sample with its unwound chain */
 	struct folded *folded; /* --folded: the stacks, printed at the end */
 	struct outbuf ob;
 	bool json;		/* --format json (format-json.c) */
@@ -300,6 +303,8 @@ static int start_samples(struct script_ctx *ctx)
 	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
 	if (!ctx->symbolizer)
 		return cli_err(0, "%s", sampo_session__error(ctx->session));
+	if (ctx->use_callchain)
+		return cli_unwinder_open(ctx->session, &ctx->unwinder);
 	return 0;
 }
 
@@ -558,6 +563,21 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	err = sampo_machine__resolve(ctx->sample_machine, s, &ctx->al);
 	if (err)
 		return err;
+	/* perf script unwinds a DWARF sample's user stack, at most 127 frames */
+	if (ctx->unwinder && ctx->al.thread && sampo_unwinder__wants(s)) {
+		const uint64_t *ips;
+		size_t nr;
+
+		err = sampo_unwinder__chain(ctx->unwinder, ctx->sample_machine, ctx->al.thread, s,
+					    PERF_MAX_STACK_DEPTH, &ips, &nr);
+		if (err)
+			return err;
+		ctx->unwound = *s;
+		ctx->unwound.callchain = ips;
+		ctx->unwound.callchain_nr = nr;
+		ctx->unwound.sample_type |= SAMPO_SAMPLE_CALLCHAIN;
+		s = &ctx->unwound;
+	}
 	if (ctx->folded) {
 		/* stackcollapse.py: the comm alone for a sample without a chain */
 		folded_begin(ctx->folded,
@@ -675,6 +695,7 @@ static void script_ctx_release(struct script_ctx *ctx)
 {
 	sampo_addr_location__exit(&ctx->al);
 	sampo_addr_location__exit(&ctx->chain_al);
+	sampo_unwinder__delete(ctx->unwinder);
 	free(ctx->evsels);
 	folded_delete(ctx->folded);
 	sampo_session__close(ctx->session);
@@ -700,6 +721,8 @@ static int run_script(struct script_ctx *ctx)
 	if (ctx->json)
 		json_script__begin(&ctx->js, &ctx->ob);
 	ret = sampo_session__process(ctx->session, &tool, ctx);
+	cli_unwinder_close(ctx->unwinder, ctx->input);
+	ctx->unwinder = NULL;
 	if (!ret && ctx->folded && folded_write(ctx->folded, &ctx->ob))
 		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->json && !ret)

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: LGPL-2.1 */
+/*
+ * unwind.h - user call chains of `--call-graph dwarf` samples, unwound
+ * afterwards from the sample's registers and stack copy with the binaries'
+ * CFI (elfutils libdw), as perf report and perf script unwind them.
+ *
+ * A sample recorded with PERF_SAMPLE_REGS_USER and PERF_SAMPLE_STACK_USER
+ * carries the kernel's part of its chain only (exclude_callchain_user); the
+ * unwinder appends PERF_CONTEXT_USER and the user frames to it, so that the
+ * result reads as a frame-pointer chain: the first user frame is the
+ * sampled user IP, each caller's address is its return address less one
+ * (perf's rule, so that it falls inside the call), at most max_stack user
+ * frames. Where the CFI (or the stack copy) ends, the chain ends: no frame
+ * is guessed.
+ *
+ * One libdw Dwfl per process, kept across its samples: the modules (and
+ * their .eh_frame / .debug_frame) are read once per process, when a frame
+ * first falls in them, from the file the symbolizer chose for the DSO
+ * (build-id checked). A process whose maps changed under a module gets a
+ * new Dwfl.
+ *
+ * Not thread-safe: one unwinder per thread, or one thread at a time.
+ */
+#ifndef SAMPO_UNWIND_H
+#define SAMPO_UNWIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <sampo/common.h>
+
+struct sampo_machine;
+struct sampo_thread;
+struct sampo_sample;
+struct sampo_symbolizer;
+struct sampo_unwinder;
+
+struct sampo_unwinder_opts {
+	size_t sz;
+	/*
+	 * The recording machine's architecture as sampo_arch__normalize()
+	 * returns it ("x86", "arm64"); NULL: this build's. Other
+	 * architectures are not unwound (counted in nr_unsupported).
+	 */
+	const char *arch;
+};
+#define sampo_unwinder_opts__last_field arch
+
+/* What the unwinder did, for a report's warning. */
+struct sampo_unwind_stats {
+	uint64_t nr_samples;	 /* samples with registers and a stack copy */
+	uint64_t nr_unwound;	 /* of these, ones that got at least one caller */
+	uint64_t nr_unsupported; /* not unwound: architecture or ABI sampo cannot unwind */
+	uint64_t nr_no_file;	 /* the sampled IP's DSO had no usable file */
+};
+
+/**
+ * sampo_unwinder__new() - an unwinder reading files through @symbolizer
+ * @symbolizer: chooses the file of each DSO (borrowed; must outlive the
+ *		unwinder)
+ * @opts: may be NULL
+ *
+ * Return: 0 and *@ret, -ENOMEM, or -EINVAL (bad @opts).
+ */
+SAMPO_API int sampo_unwinder__new(struct sampo_symbolizer *symbolizer,
+				  const struct sampo_unwinder_opts *opts,
+				  struct sampo_unwinder **ret);
+
+/** sampo_unwinder__delete() - free @u and every Dwfl it holds; NULL is fine */
+SAMPO_API void sampo_unwinder__delete(struct sampo_unwinder *u);
+
+/**
+ * sampo_unwinder__wants() - whether @sample carries what unwinding needs:
+ * user registers (a non-zero ABI) and a non-empty stack copy
+ */
+SAMPO_API bool sampo_unwinder__wants(const struct sampo_sample *sample);
+
+/**
+ * sampo_unwinder__chain() - @sample's chain with its user part unwound
+ * @machine: the machine whose maps the sample is looked up in
+ * @thread: the sample's thread in @machine
+ * @max_stack: at most this many user frames (perf's default: 127)
+ * @ret_chain: the recorded callchain (if any) + PERF_CONTEXT_USER + the user
+ *	       frames; valid until the next call. When @sample is not to be
+ *	       unwound (sampo_unwinder__wants() false), its own callchain.
+ * @ret_nr: entries in *@ret_chain
+ *
+ * Return: 0 (also when nothing could be unwound: then the chain holds the
+ * recorded part and the IP only), or -ENOMEM.
+ */
+SAMPO_API int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machine,
+				    struct sampo_thread *thread,
+				    const struct sampo_sample *sample, unsigned int max_stack,
+				    const uint64_t **ret_chain, size_t *ret_nr);
+
+/** sampo_unwinder__stats() - the counts so far */
+SAMPO_API void sampo_unwinder__stats(const struct sampo_unwinder *u,
+				     struct sampo_unwind_stats *ret);
+
+#endif /* SAMPO_UNWIND_H */

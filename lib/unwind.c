@@ -1,0 +1,563 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * unwind.c - DWARF unwinding of sampled user stacks (include/sampo/unwind.h).
+ *
+ * libdw unwinds a "process" it is attached to through callbacks: the
+ * registers of the first frame (set_initial_registers, from the sample's
+ * REGS_USER in the architecture's DWARF numbering), and memory
+ * (memory_read: the sample's copy of the stack above SP, else the bytes of
+ * the ELF file mapped at that address, as perf's access_mem() does). The
+ * CFI comes from the modules reported to the Dwfl: .eh_frame (and
+ * .eh_frame_hdr), then .debug_frame of the file or its separate debug file.
+ *
+ * Each process gets one Dwfl, attached once with a stub ELF header of the
+ * recording architecture (so no module is needed to pick libdw's backend),
+ * and kept across the process's samples: a module is reported the first
+ * time a frame's PC falls in its map, and libdw keeps its ELF and parsed
+ * CFI from then on. A PC whose map's file is not the module already
+ * covering that address (the process exec'd or remapped) makes the Dwfl
+ * start over, once per sample at most.
+ *
+ * Addresses follow perf (unwind-libunwind-local.c, unwind-libdw.c): the
+ * first frame is the sampled IP as is, the others are return addresses less
+ * one unless libdw says the frame is an activation (a signal frame); at
+ * most max_stack frames.
+ */
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <sampo/dso.h>
+#include <sampo/event.h>
+#include <sampo/feature.h>
+#include <sampo/machine.h>
+#include <sampo/map.h>
+#include <sampo/sample.h>
+#include <sampo/symbolizer.h>
+#include <sampo/thread.h>
+#include <sampo/unwind.h>
+
+#include "internal/opts.h"
+#include "internal/util.h"
+
+#define PROC_BUCKETS 1024u
+#define DSO_BUCKETS  1024u
+
+enum unwind_arch { ARCH_NONE, ARCH_X86_64, ARCH_ARM64 };
+
+/* a DSO's file as the symbolizer chose it; fd opened on first memory read */
+struct dso_file {
+	struct dso_file *next;
+	struct sampo_dso *dso; /* reference */
+	char *path;	       /* NULL: no usable file */
+	int fd;		       /* -1: not opened yet, -2: cannot be */
+};
+
+/* a module reported to a process's Dwfl: which DSO at which base */
+struct module_rec {
+	Dwarf_Addr lo, hi;
+	const struct sampo_dso *dso; /* kept alive by its dso_file */
+	uint64_t base;
+};
+
+struct proc {
+	struct proc *next;
+	int32_t pid;
+	Dwfl *dwfl;
+	struct module_rec *mods;
+	size_t nr_mods, cap_mods;
+};
+
+struct sampo_unwinder {
+	struct sampo_symbolizer *symbolizer;
+	enum unwind_arch arch;
+	Elf *arch_elf; /* a bare ELF header with the recording e_machine */
+	unsigned char ehdr[64];
+	struct proc *procs[PROC_BUCKETS];
+	struct dso_file *files[DSO_BUCKETS];
+
+	/* the sample being unwound, for the callbacks */
+	struct sampo_machine *machine;
+	struct sampo_thread *thread;
+	const struct sampo_sample *sample;
+	struct proc *proc;
+	uint64_t sp;
+	unsigned int max_stack;
+	bool restart; /* a module clashed with the maps: start over with a new Dwfl */
+	struct sampo_addr_location al;
+
+	uint64_t *chain;
+	size_t nr_chain, cap_chain, nr_user;
+
+	struct sampo_unwind_stats stats;
+};
+
+static const Dwfl_Callbacks dwfl_callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+};
+
+static uint64_t hash_ptr(const void *p)
+{
+	uint64_t x = (uintptr_t)p;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* ---- registers ---------------------------------------------------------- */
+
+/* perf register @idx of the sample, if it was sampled */
+static bool sample_reg(const struct sampo_regs *regs, unsigned int idx, uint64_t *ret)
+{
+	if (idx >= 64 || !(regs->mask & (1ULL << idx)) || !regs->regs)
+		return false;
+	*ret = regs->regs[__builtin_popcountll(regs->mask & ((1ULL << idx) - 1))];
+	return true;
+}
+
+/* perf_event_x86_regs indexes, in x86_64 DWARF order (rax rdx rcx rbx rsi rdi rbp rsp r8-r15 rip) */
+static const unsigned char x86_64_dwarf_to_perf[17] = {
+	0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8,
+};
+
+static bool set_initial_registers(Dwfl_Thread *thread, void *arg)
+{
+	struct sampo_unwinder *u = arg;
+	const struct sampo_regs *regs = &u->sample->user_regs;
+	Dwarf_Word dregs[33];
+
+	switch (u->arch) {
+	case ARCH_X86_64:
+		for (unsigned int i = 0; i < 17; i++)
+			if (!sample_reg(regs, x86_64_dwarf_to_perf[i], &dregs[i]))
+				dregs[i] = 0;
+		return dwfl_thread_state_registers(thread, 0, 17, dregs);
+	case ARCH_ARM64: {
+		uint64_t pc = 0;
+
+		/* x0-x30 and sp are DWARF 0-31 as perf numbers them; pc apart */
+		for (unsigned int i = 0; i < 32; i++)
+			if (!sample_reg(regs, i, &dregs[i]))
+				dregs[i] = 0;
+		(void)sample_reg(regs, 32, &pc);
+		if (!dwfl_thread_state_registers(thread, 0, 32, dregs))
+			return false;
+		dwfl_thread_state_register_pc(thread, pc);
+		return true;
+	}
+	default:
+		return false;
+	}
+}
+
+static bool sample_sp_ip(const struct sampo_unwinder *u, const struct sampo_sample *s,
+			 uint64_t *sp, uint64_t *ip)
+{
+	switch (u->arch) {
+	case ARCH_X86_64:
+		return sample_reg(&s->user_regs, 7, sp) && sample_reg(&s->user_regs, 8, ip);
+	case ARCH_ARM64:
+		return sample_reg(&s->user_regs, 31, sp) && sample_reg(&s->user_regs, 32, ip);
+	default:
+		return false;
+	}
+}
+
+/* ---- files -------------------------------------------------------------- */
+
+/* the file the symbolizer reads @map's DSO from (build-id checked), or NULL */
+static struct dso_file *dso_file(struct sampo_unwinder *u, struct sampo_map *map, uint64_t addr)
+{
+	struct sampo_dso *dso = sampo_map__dso(map);
+	struct dso_file **head = &u->files[hash_ptr(dso) & (DSO_BUCKETS - 1)], *f;
+	struct sampo_symbolizer_dso_info info;
+
+	for (f = *head; f; f = f->next)
+		if (f->dso == dso)
+			return f;
+	f = calloc(1, sizeof(*f));
+	if (!f)
+		return NULL;
+	f->dso = sampo_dso__get(dso);
+	f->fd = -1;
+	/* the lookup makes the symbolizer choose (and check) the DSO's file */
+	(void)sampo_symbolizer__find(u->symbolizer, map, addr);
+	if (!sampo_dso__is_kernel(dso) &&
+	    !sampo_symbolizer__dso_info(u->symbolizer, dso, &info) && info.path &&
+	    info.placement == SAMPO_PLACED_FILE)
+		f->path = strdup(info.path);
+	f->next = *head;
+	*head = f;
+	return f;
+}
+
+/* perf's access_dso_mem(): a word of the file mapped at @addr */
+static bool read_file_word(struct sampo_unwinder *u, uint64_t addr, Dwarf_Word *ret)
+{
+	struct sampo_map *map;
+	struct dso_file *f;
+	uint64_t off;
+
+	map = sampo_machine__find_map(u->machine, u->thread, SAMPO_CPUMODE_USER, addr, &u->al);
+	if (!map)
+		return false;
+	f = dso_file(u, map, addr);
+	if (!f || !f->path)
+		return false;
+	if (f->fd == -1) {
+		f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+		if (f->fd < 0)
+			f->fd = -2;
+	}
+	if (f->fd < 0)
+		return false;
+	off = addr - sampo_map__start(map) + sampo_map__pgoff(map);
+	return pread(f->fd, ret, sizeof(*ret), (off_t)off) == (ssize_t)sizeof(*ret);
+}
+
+static bool memory_read(Dwfl *dwfl, Dwarf_Addr addr, Dwarf_Word *result, void *arg)
+{
+	struct sampo_unwinder *u = arg;
+	const struct sampo_sample *s = u->sample;
+	uint64_t size = s->user_stack_dyn_size;
+
+	(void)dwfl;
+	/* perf's bound: a word that reaches the end of the copy is not in it */
+	if (addr >= u->sp && addr + sizeof(*result) > addr &&
+	    addr + sizeof(*result) < u->sp + size) {
+		memcpy(result, s->user_stack + (addr - u->sp), sizeof(*result));
+		return true;
+	}
+	return read_file_word(u, addr, result);
+}
+
+static pid_t next_thread(Dwfl *dwfl, void *arg, void **thread_argp)
+{
+	struct sampo_unwinder *u = arg;
+
+	(void)dwfl;
+	if (*thread_argp)
+		return 0;
+	*thread_argp = u;
+	return (pid_t)u->sample->tid;
+}
+
+static bool get_thread(Dwfl *dwfl, pid_t tid, void *arg, void **thread_argp)
+{
+	(void)dwfl;
+	(void)tid;
+	*thread_argp = arg;
+	return true;
+}
+
+static const Dwfl_Thread_Callbacks thread_callbacks = {
+	.next_thread = next_thread,
+	.get_thread = get_thread,
+	.memory_read = memory_read,
+	.set_initial_registers = set_initial_registers,
+};
+
+/* ---- processes ---------------------------------------------------------- */
+
+static void proc_reset(struct proc *p)
+{
+	if (p->dwfl)
+		dwfl_end(p->dwfl);
+	p->dwfl = NULL;
+	p->nr_mods = 0;
+}
+
+static int proc_attach(struct sampo_unwinder *u, struct proc *p)
+{
+	p->dwfl = dwfl_begin(&dwfl_callbacks);
+	if (!p->dwfl)
+		return -ENOMEM;
+	if (!dwfl_attach_state(p->dwfl, u->arch_elf, p->pid, &thread_callbacks, u)) {
+		proc_reset(p);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static struct proc *proc_get(struct sampo_unwinder *u, int32_t pid)
+{
+	struct proc **head = &u->procs[(uint32_t)pid & (PROC_BUCKETS - 1)], *p;
+
+	for (p = *head; p; p = p->next)
+		if (p->pid == pid)
+			return p;
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->pid = pid;
+	p->next = *head;
+	*head = p;
+	return p;
+}
+
+/*
+ * Make sure the module of @pc is reported, as the file of the map @pc falls
+ * in, at that map's base. A module already there for another file or base
+ * means the Dwfl is stale: ask for a restart.
+ */
+static void report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
+{
+	struct proc *p = u->proc;
+	struct sampo_map *map;
+	struct dso_file *f;
+	Dwfl_Module *mod;
+	uint64_t base;
+	Dwarf_Addr lo, hi;
+
+	map = sampo_machine__find_map(u->machine, u->thread, SAMPO_CPUMODE_USER, pc, &u->al);
+	if (!map)
+		return;
+	base = sampo_map__start(map) - sampo_map__pgoff(map);
+	mod = dwfl_addrmodule(p->dwfl, pc);
+	if (mod) {
+		for (size_t i = 0; i < p->nr_mods; i++) {
+			struct module_rec *r = &p->mods[i];
+
+			if (pc >= r->lo && pc < r->hi) {
+				if (r->dso != sampo_map__dso(map) || r->base != base)
+					u->restart = true;
+				return;
+			}
+		}
+		return;
+	}
+	f = dso_file(u, map, pc);
+	if (!f || !f->path)
+		return;
+	if (sampo_array_grow((void **)&p->mods, &p->cap_mods, p->nr_mods + 1, sizeof(*p->mods)))
+		return;
+	dwfl_report_begin_add(p->dwfl);
+	mod = dwfl_report_elf(p->dwfl, sampo_dso__short_name(f->dso), f->path, -1, base, false);
+	dwfl_report_end(p->dwfl, NULL, NULL);
+	if (!mod) {
+		/* it overlaps a module of an older mapping */
+		if (p->nr_mods)
+			u->restart = true;
+		return;
+	}
+	dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
+	p->mods[p->nr_mods++] = (struct module_rec){ .lo = lo, .hi = hi, .dso = f->dso, .base = base };
+}
+
+static int push(struct sampo_unwinder *u, uint64_t ip)
+{
+	if (sampo_array_grow((void **)&u->chain, &u->cap_chain, u->nr_chain + 1, sizeof(*u->chain)))
+		return -ENOMEM;
+	u->chain[u->nr_chain++] = ip;
+	return 0;
+}
+
+static int frame_cb(Dwfl_Frame *state, void *arg)
+{
+	struct sampo_unwinder *u = arg;
+	Dwarf_Addr pc;
+	bool activation;
+
+	if (!dwfl_frame_pc(state, &pc, NULL))
+		return DWARF_CB_ABORT;
+	/* before libdw looks for the CFI to step out of this frame */
+	report_module(u, pc);
+	if (u->restart)
+		return DWARF_CB_ABORT;
+	if (!dwfl_frame_pc(state, &pc, &activation))
+		return DWARF_CB_ABORT;
+	if (!activation)
+		pc--;
+	if (push(u, pc))
+		return DWARF_CB_ABORT;
+	u->nr_user++;
+	return u->nr_user >= u->max_stack ? DWARF_CB_ABORT : DWARF_CB_OK;
+}
+
+/* a sample that stayed at its IP because that IP's DSO has no file here */
+static void count_no_file(struct sampo_unwinder *u, struct sampo_machine *machine,
+			  struct sampo_thread *thread, uint64_t ip)
+{
+	struct sampo_map *map = sampo_machine__find_map(machine, thread, SAMPO_CPUMODE_USER, ip,
+							&u->al);
+	struct dso_file *f = map ? dso_file(u, map, ip) : NULL;
+
+	if (!f || !f->path)
+		u->stats.nr_no_file++;
+}
+
+/* ---- the API ------------------------------------------------------------ */
+
+static enum unwind_arch arch_of(const char *arch)
+{
+	if (!arch) {
+#if defined(__x86_64__)
+		return ARCH_X86_64;
+#elif defined(__aarch64__)
+		return ARCH_ARM64;
+#else
+		return ARCH_NONE;
+#endif
+	}
+	if (!strcmp(arch, "x86"))
+		return ARCH_X86_64; /* 32-bit samples are told apart by their ABI */
+	if (!strcmp(arch, "arm64"))
+		return ARCH_ARM64;
+	return ARCH_NONE;
+}
+
+int sampo_unwinder__new(struct sampo_symbolizer *symbolizer,
+			const struct sampo_unwinder_opts *opts, struct sampo_unwinder **ret)
+{
+	struct sampo_unwinder *u;
+	Elf64_Ehdr *eh;
+
+	if (!symbolizer || !ret || !OPTS_VALID(opts, sampo_unwinder_opts))
+		return -EINVAL;
+	u = calloc(1, sizeof(*u));
+	if (!u)
+		return -ENOMEM;
+	u->symbolizer = symbolizer;
+	u->arch = arch_of(OPTS_GET(opts, arch, NULL));
+	if (u->arch != ARCH_NONE) {
+		/* libdw picks its backend (register set, CFI rules) by e_machine */
+		elf_version(EV_CURRENT);
+		eh = (Elf64_Ehdr *)u->ehdr;
+		memcpy(eh->e_ident, ELFMAG, SELFMAG);
+		eh->e_ident[EI_CLASS] = ELFCLASS64;
+		eh->e_ident[EI_DATA] = ELFDATA2LSB;
+		eh->e_ident[EI_VERSION] = EV_CURRENT;
+		eh->e_type = ET_CORE;
+		eh->e_machine = u->arch == ARCH_X86_64 ? EM_X86_64 : EM_AARCH64;
+		eh->e_version = EV_CURRENT;
+		eh->e_ehsize = sizeof(*eh);
+		u->arch_elf = elf_memory((char *)u->ehdr, sizeof(u->ehdr));
+		if (!u->arch_elf)
+			u->arch = ARCH_NONE;
+	}
+	*ret = u;
+	return 0;
+}
+
+void sampo_unwinder__delete(struct sampo_unwinder *u)
+{
+	if (!u)
+		return;
+	for (size_t i = 0; i < PROC_BUCKETS; i++) {
+		while (u->procs[i]) {
+			struct proc *p = u->procs[i];
+
+			u->procs[i] = p->next;
+			proc_reset(p);
+			free(p->mods);
+			free(p);
+		}
+	}
+	for (size_t i = 0; i < DSO_BUCKETS; i++) {
+		while (u->files[i]) {
+			struct dso_file *f = u->files[i];
+
+			u->files[i] = f->next;
+			if (f->fd >= 0)
+				close(f->fd);
+			free(f->path);
+			sampo_dso__put(f->dso);
+			free(f);
+		}
+	}
+	sampo_addr_location__exit(&u->al);
+	if (u->arch_elf)
+		elf_end(u->arch_elf);
+	free(u->chain);
+	free(u);
+}
+
+bool sampo_unwinder__wants(const struct sampo_sample *s)
+{
+	return (s->sample_type & SAMPO_SAMPLE_REGS_USER) &&
+	       (s->sample_type & SAMPO_SAMPLE_STACK_USER) && s->user_regs.abi &&
+	       s->user_regs.regs && s->user_stack && s->user_stack_dyn_size;
+}
+
+void sampo_unwinder__stats(const struct sampo_unwinder *u, struct sampo_unwind_stats *ret)
+{
+	*ret = u->stats;
+}
+
+int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machine,
+			  struct sampo_thread *thread, const struct sampo_sample *s,
+			  unsigned int max_stack, const uint64_t **ret_chain, size_t *ret_nr)
+{
+	size_t nr_rec = (s->sample_type & SAMPO_SAMPLE_CALLCHAIN) && s->callchain ?
+				(size_t)s->callchain_nr :
+				0;
+	uint64_t sp, ip;
+	struct proc *p;
+	int32_t pid;
+
+	*ret_chain = nr_rec ? s->callchain : NULL;
+	*ret_nr = nr_rec;
+	if (!sampo_unwinder__wants(s))
+		return 0;
+	u->stats.nr_samples++;
+	/* 32-bit tasks need the i386 register set: not done */
+	if (u->arch == ARCH_NONE || s->user_regs.abi != 2 || !sample_sp_ip(u, s, &sp, &ip)) {
+		u->stats.nr_unsupported++;
+		return 0;
+	}
+	if (!max_stack)
+		max_stack = 127;
+	u->nr_chain = 0;
+	if (sampo_array_grow((void **)&u->chain, &u->cap_chain, nr_rec + 2 + max_stack,
+			     sizeof(*u->chain)))
+		return -ENOMEM;
+	if (nr_rec)
+		memcpy(u->chain, s->callchain, nr_rec * sizeof(*u->chain));
+	u->nr_chain = nr_rec;
+	u->chain[u->nr_chain++] = SAMPO_CONTEXT_USER;
+
+	pid = sampo_thread__pid(thread);
+	p = proc_get(u, pid >= 0 ? pid : (int32_t)s->pid);
+	if (!p)
+		return -ENOMEM;
+	u->machine = machine;
+	u->thread = thread;
+	u->sample = s;
+	u->proc = p;
+	u->sp = sp;
+	u->max_stack = max_stack;
+	for (int attempt = 0; attempt < 2; attempt++) {
+		u->restart = false;
+		u->nr_user = 0;
+		u->nr_chain = nr_rec + 1;
+		if (!p->dwfl && proc_attach(u, p)) {
+			u->stats.nr_unsupported++;
+			break;
+		}
+		(void)dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame_cb, u);
+		if (!u->restart)
+			break;
+		proc_reset(p);
+	}
+	/* perf's first entry is the sampled IP even when nothing unwinds */
+	if (!u->nr_user) {
+		u->chain[u->nr_chain++] = ip;
+		u->nr_user = 1;
+	}
+	if (u->nr_user > 1)
+		u->stats.nr_unwound++;
+	else
+		count_no_file(u, machine, thread, ip);
+	u->sample = NULL;
+	*ret_chain = u->chain;
+	*ret_nr = u->nr_chain;
+	return 0;
+}
