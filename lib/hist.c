@@ -456,8 +456,10 @@ static bool prev_cpumode(const uint64_t *ips, size_t ent, uint8_t *cpumode)
  */
 static int resolve_chain(struct sampo_hists *h, struct sampo_machine *m,
 			 struct sampo_thread *thread, const struct sampo_sample *sample,
-			 size_t *ret_nr)
+			 size_t nr_unwound, size_t *ret_nr)
 {
+	/* perf caps the recorded part and the unwound user part at max_stack each */
+	size_t max = h->opts.max_stack + nr_unwound;
 	const uint64_t *ips = sample->callchain;
 	size_t nr = (size_t)sample->callchain_nr, n = 0;
 	uint8_t cpumode = SAMPO_CPUMODE_USER;
@@ -467,12 +469,12 @@ static int resolve_chain(struct sampo_hists *h, struct sampo_machine *m,
 	*ret_nr = 0;
 	if (!(sample->sample_type & SAMPO_SAMPLE_CALLCHAIN) || !nr || !ips)
 		return 0;
-	if (sampo_array_grow((void **)&h->scratch, &h->scratch_cap, MIN(nr, h->opts.max_stack) + 1,
+	if (sampo_array_grow((void **)&h->scratch, &h->scratch_cap, MIN(nr, max) + 1,
 		 sizeof(*h->scratch)))
 		return -ENOMEM;
 	if (caller && !prev_cpumode(ips, nr, &cpumode))
 		return 0;
-	for (size_t i = 0; i < nr && n < h->opts.max_stack; i++) {
+	for (size_t i = 0; i < nr && n < max; i++) {
 		size_t j = caller ? nr - i - 1 : i;
 		uint64_t ip = ips[j];
 
@@ -597,6 +599,7 @@ void sampo_hists__set_unwinder(struct sampo_hists *h, struct sampo_unwinder *unw
 int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo_sample *sample)
 {
 	struct sampo_sample unwound;
+	size_t nr_unwound = 0;
 	struct evhists *ev = hists_ev(h, evsel);
 	struct sampo_machine *m;
 	struct sampo_thread *thread;
@@ -630,7 +633,7 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 		size_t nr_chain;
 
 		err = sampo_unwinder__chain(h->unwinder, m, thread, sample, h->opts.max_stack,
-					    &chain, &nr_chain);
+					    &chain, &nr_chain, &nr_unwound);
 		if (err)
 			return err;
 		unwound = *sample;
@@ -676,7 +679,7 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	filtered = sample_filtered(h, sample, comm, &h->frames[self]);
 
 	if (h->opts.callchain) {
-		err = resolve_chain(h, m, thread, sample, &nr);
+		err = resolve_chain(h, m, thread, sample, nr_unwound, &nr);
 		if (err)
 			goto out;
 	}

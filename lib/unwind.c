@@ -494,7 +494,8 @@ void sampo_unwinder__stats(const struct sampo_unwinder *u, struct sampo_unwind_s
 
 int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machine,
 			  struct sampo_thread *thread, const struct sampo_sample *s,
-			  unsigned int max_stack, const uint64_t **ret_chain, size_t *ret_nr)
+			  unsigned int max_stack, const uint64_t **ret_chain, size_t *ret_nr,
+			  size_t *ret_nr_user)
 {
 	size_t nr_rec = (s->sample_type & SAMPO_SAMPLE_CALLCHAIN) && s->callchain ?
 				(size_t)s->callchain_nr :
@@ -505,6 +506,8 @@ int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machin
 
 	*ret_chain = nr_rec ? s->callchain : NULL;
 	*ret_nr = nr_rec;
+	if (ret_nr_user)
+		*ret_nr_user = 0;
 	if (!sampo_unwinder__wants(s))
 		return 0;
 	u->stats.nr_samples++;
@@ -559,5 +562,7 @@ int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machin
 	u->sample = NULL;
 	*ret_chain = u->chain;
 	*ret_nr = u->nr_chain;
+	if (ret_nr_user)
+		*ret_nr_user = u->nr_user;
 	return 0;
 }

@@ -85,6 +85,9 @@ SAMPO_API bool sampo_unwinder__wants(const struct sampo_sample *sample);
  *	       frames; valid until the next call. When @sample is not to be
  *	       unwound (sampo_unwinder__wants() false), its own callchain.
  * @ret_nr: entries in *@ret_chain
+ * @ret_nr_user: optional; how many of them are unwound user frames. perf
+ *		 caps the recorded part and the unwound part at max_stack
+ *		 each: a consumer that caps chains allows this many more.
  *
  * Return: 0 (also when nothing could be unwound: then the chain holds the
  * recorded part and the IP only), or -ENOMEM.
@@ -92,7 +95,8 @@ SAMPO_API bool sampo_unwinder__wants(const struct sampo_sample *sample);
 SAMPO_API int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machine,
 				    struct sampo_thread *thread,
 				    const struct sampo_sample *sample, unsigned int max_stack,
-				    const uint64_t **ret_chain, size_t *ret_nr);
+				    const uint64_t **ret_chain, size_t *ret_nr,
+				    size_t *ret_nr_user);
 
 /** sampo_unwinder__stats() - the counts so far */
 SAMPO_API void sampo_unwinder__stats(const struct sampo_unwinder *u,

@@ -136,6 +136,7 @@ struct script_ctx {
 	struct sampo_addr_location chain_al;
 	struct sampo_unwinder *unwinder; /* --call-graph dwarf files, chains shown */
 	struct sampo_sample unwound;	 /* a DWARF sample with its unwound chain */
+	size_t nr_unwound;		 /* its user frames, capped apart from the rest */
 	struct folded *folded; /* --folded: the stacks, printed at the end */
 	struct outbuf ob;
 	bool json;		/* --format json (format-json.c) */
@@ -422,9 +423,11 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 	struct outbuf *ob = &ctx->ob;
 	uint8_t cpumode = SAMPO_CPUMODE_USER;
 	unsigned nr_entries = 0;
+	/* perf caps a DWARF sample's unwound user part apart from the recorded one */
+	size_t max = PERF_MAX_STACK_DEPTH + ctx->nr_unwound;
 
 	/* an unknown context marker makes perf drop the whole chain */
-	for (uint64_t i = 0; i < s->callchain_nr && nr_entries < PERF_MAX_STACK_DEPTH; i++) {
+	for (uint64_t i = 0; i < s->callchain_nr && nr_entries < max; i++) {
 		uint64_t ip = s->callchain[i];
 
 		if (ip < PERF_CONTEXT_MAX)
@@ -434,7 +437,7 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 			return;
 	}
 	nr_entries = 0;
-	for (uint64_t i = 0; i < s->callchain_nr && nr_entries < PERF_MAX_STACK_DEPTH; i++) {
+	for (uint64_t i = 0; i < s->callchain_nr && nr_entries < max; i++) {
 		uint64_t ip = s->callchain[i];
 		struct sampo_map *map;
 
@@ -557,6 +560,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	if (!ctx->guest &&
 	    (s->cpumode == SAMPO_CPUMODE_GUEST_KERNEL || s->cpumode == SAMPO_CPUMODE_GUEST_USER))
 		return 0;
+	ctx->nr_unwound = 0;
 	ctx->sample_machine = sampo_machine__for_cpumode(ctx->machine, s->cpumode, (int32_t)s->pid);
 	if (!ctx->sample_machine)
 		return -ENOMEM;
@@ -569,7 +573,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		size_t nr;
 
 		err = sampo_unwinder__chain(ctx->unwinder, ctx->sample_machine, ctx->al.thread, s,
-					    PERF_MAX_STACK_DEPTH, &ips, &nr);
+					    PERF_MAX_STACK_DEPTH, &ips, &nr, &ctx->nr_unwound);
 		if (err)
 			return err;
 		ctx->unwound = *s;

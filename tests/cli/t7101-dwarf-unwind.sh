@@ -1,0 +1,204 @@
+#!/bin/bash
+# t7101-dwarf-unwind: on --call-graph dwarf recordings made here by perf and by sampo of programs gcc builds now (deep recursion past 127 frames, C++ templates and exceptions, a library dlopen'ed late and dlopen loops in ld.so, the vdso, non-PIE, stripped to .eh_frame), sampo report (children and not) and sampo script print perf's call graphs
+. "$(dirname "$0")/lib.sh"
+
+need_perf_record
+need_cmd gcc g++ strip python3
+export HOME=$tmpdir/home # fresh build-id caches, filled by both recorders
+unset PERF_BUILDID_DIR
+mkdir -p "$HOME"
+cd "$tmpdir"
+
+cat >rec.c <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+volatile unsigned long sink;
+__attribute__((noinline)) unsigned long leaf(unsigned long n)
+{
+	unsigned long s = 0;
+	for (unsigned long i = 0; i < n; i++)
+		s += i * i;
+	return s;
+}
+__attribute__((noinline)) unsigned long rec(int depth, unsigned long n)
+{
+	unsigned long r;
+	if (!depth)
+		return leaf(n);
+	r = rec(depth - 1, n) + 1;
+	sink = r;
+	return r;
+}
+int main(int argc, char **argv)
+{
+	for (int i = 0; i < atoi(argv[2]); i++)
+		sink += rec(atoi(argv[1]), 100000);
+	printf("%lu\n", sink);
+	return 0;
+}
+C
+cat >cxx.cc <<'C'
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+volatile unsigned long sink;
+template <int N> struct Rec {
+	__attribute__((noinline)) static unsigned long run(unsigned long n)
+	{
+		sink += N;
+		return Rec<N - 1>::run(n) + 1;
+	}
+};
+template <> struct Rec<0> {
+	__attribute__((noinline)) static unsigned long run(unsigned long n)
+	{
+		unsigned long s = 0;
+		for (unsigned long i = 0; i < n; i++)
+			s += i ^ (s >> 3);
+		if (n % 2)
+			throw std::runtime_error("odd");
+		return s;
+	}
+};
+__attribute__((noinline)) unsigned long thrower(int i) { return Rec<6>::run(20001 + (i % 2)); }
+int main(int argc, char **argv)
+{
+	for (int i = 0; i < atoi(argv[1]); i++) {
+		try {
+			sink += thrower(i);
+		} catch (const std::exception &e) {
+			sink++;
+		}
+	}
+	printf("%lu\n", (unsigned long)sink);
+}
+C
+cat >plug.c <<'C'
+volatile unsigned long psink;
+__attribute__((noinline)) unsigned long plug_leaf(unsigned long n)
+{
+	unsigned long s = 0;
+	for (unsigned long i = 0; i < n; i++)
+		s += i * 3;
+	return s;
+}
+__attribute__((noinline)) unsigned long plug_work(unsigned long n)
+{
+	unsigned long r = plug_leaf(n);
+	psink = r;
+	return r + 1;
+}
+C
+cat >dl.c <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void vdso_loop(int n)
+{
+	struct timespec ts;
+	for (int i = 0; i < n; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		sink += ts.tv_nsec;
+	}
+}
+__attribute__((noinline)) void ldso_loop(const char *lib, int n)
+{
+	for (int i = 0; i < n; i++) {
+		void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+		if (!h)
+			exit(1);
+		dlclose(h);
+	}
+}
+__attribute__((noinline)) void late(const char *lib, int n)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	unsigned long (*work)(unsigned long);
+	if (!h)
+		exit(1);
+	work = (unsigned long (*)(unsigned long))dlsym(h, "plug_work");
+	for (int i = 0; i < n; i++)
+		sink += work(200000);
+}
+int main(int argc, char **argv)
+{
+	vdso_loop(3000000);
+	ldso_loop(argv[1], 2000);
+	late(argv[1], 1000);
+	printf("%lu\n", sink);
+	return 0;
+}
+C
+# no frame pointers anywhere: only the CFI can unwind these
+cflags="-O2 -g -fomit-frame-pointer"
+gcc $cflags -o rec rec.c && gcc $cflags -no-pie -fno-pie -o rec-nopie rec.c &&
+	gcc -O2 -fomit-frame-pointer -o rec-strip rec.c && strip rec-strip &&
+	g++ $cflags -o cxx cxx.cc && gcc $cflags -fPIC -shared -o libplug.so plug.c &&
+	gcc $cflags -o dl dl.c -ldl || die "cannot build the test programs"
+readelf -S rec-strip >sections.txt
+grep -q "\.eh_frame " sections.txt || die "strip removed .eh_frame"
+grep -q "\.symtab\|\.debug_" sections.txt && die "rec-strip still has symbols"
+
+# perf's report and script without inlined frames, when sampo adds them too
+report_opts=() script_opts=()
+"$SAMPO" report -h 2>&1 | grep -q -- "--no-inline" && report_opts=(--no-inline)
+"$SAMPO" script -h 2>&1 | grep -q -- "--no-inline" && script_opts=(--no-inline)
+
+fails=0
+check() { # FILE
+	local f=$1 mode
+	for mode in --children --no-children; do
+		"$PERF" report --stdio --no-inline -i "$f" $mode 2>/dev/null | head -n -3 >want.txt
+		"$SAMPO" report --stdio "${report_opts[@]}" -i "$f" $mode >out.txt 2>err.txt ||
+			die "sampo report -i $f $mode failed: $(cat err.txt)"
+		grep -q "were not unwound" err.txt && die "$f: sampo could not unwind: $(cat err.txt)"
+		if ! diff -u want.txt out.txt >diff.txt && ! graph_ties_only want.txt out.txt; then
+			echo "# $f report $mode differs from perf's:" >&2
+			head -30 diff.txt >&2
+			fails=$((fails + 1))
+		fi
+	done
+	"$PERF" script --no-inline -i "$f" >want.txt 2>/dev/null
+	"$SAMPO" script "${script_opts[@]}" -i "$f" >out.txt 2>err.txt ||
+		die "sampo script -i $f failed: $(cat err.txt)"
+	if ! diff -u want.txt out.txt >diff.txt; then
+		echo "# $f script differs from perf's:" >&2
+		head -30 diff.txt >&2
+		fails=$((fails + 1))
+	fi
+	# the chains are unwound, not just the IP: most samples have a caller
+	[ "$(grep -c "^	" want.txt)" -gt "$((2 * $(grep -c "cpu-clock" want.txt)))" ] ||
+		die "$f: perf itself did not unwind (test set-up)"
+}
+
+run() { # NAME CMD...
+	local name=$1
+	shift
+	"$PERF" record -q -e cpu-clock -F 1000 --call-graph dwarf -o "$name.perf.data" -- "$@" \
+		>/dev/null 2>&1 || die "perf record $* failed"
+	expect_status 0 record -q -e cpu-clock -F 1000 --call-graph dwarf -o "$name.sampo.data" -- "$@"
+	check "$name.perf.data"
+	check "$name.sampo.data"
+}
+
+run deep ./rec 200 300 # 200 frames deep: perf keeps 127 user frames
+run nopie ./rec-nopie 12 1000
+run strip ./rec-strip 12 1000
+run cxx ./cxx 30000
+run dl ./dl "$tmpdir/libplug.so"
+
+# the deep one reaches 127 user frames, the dlopen'ed library and ld.so show up
+"$SAMPO" script -i deep.sampo.data -F ip,sym 2>/dev/null >deep-script.txt
+awk '/^$/ { if (n > m) m = n; n = 0; next } { n++ } END { print m + 0 }' deep-script.txt >maxdepth
+[ "$(cat maxdepth)" -ge 127 ] || die "the deepest chain has $(cat maxdepth) entries, not 127"
+"$SAMPO" report --stdio --no-children -i dl.sampo.data >dl.txt 2>/dev/null
+grep -q "plug_leaf" dl.txt || die "no samples in the late dlopen'ed library"
+grep -q "ld-linux" dl.txt || die "no samples in ld.so"
+"$SAMPO" script -i dl.sampo.data -F ip,sym >dl-script.txt 2>/dev/null
+grep -A1 "__vdso_clock_gettime" dl-script.txt | grep "clock_gettime@" >/dev/null ||
+	die "no chain goes from the vdso to its caller"
+
+[ "$fails" -eq 0 ] || die "$fails outputs differ from perf's"
+pass
