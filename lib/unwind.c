@@ -71,6 +71,9 @@ struct proc {
 	Dwfl *dwfl;
 	struct module_rec *mods;
 	size_t nr_mods, cap_mods;
+	/* perf unwinds a process once one of its maps' files can be read */
+	bool readable;
+	size_t maps_checked; /* its number of maps when last found unreadable */
 };
 
 struct sampo_unwinder {
@@ -264,6 +267,31 @@ static const Dwfl_Thread_Callbacks thread_callbacks = {
 	.memory_read = memory_read,
 	.set_initial_registers = set_initial_registers,
 };
+
+/*
+ * perf's unwind__prepare_access(): a process's stacks are unwound only
+ * once a map whose file perf can open (by its recorded path) was added to
+ * it; until then its DWARF samples get no user frame at all, not even the
+ * IP. Checked again when the process has more maps. (perf also unwinds
+ * the children of a fork whatever their files: not followed here, such a
+ * child gets no user frame either.)
+ */
+static bool proc_readable(struct proc *p, struct sampo_thread *thread)
+{
+	size_t nr = sampo_thread__nr_maps(thread);
+
+	if (p->readable || nr == p->maps_checked)
+		return p->readable;
+	for (size_t i = 0; i < nr && !p->readable; i++) {
+		struct sampo_dso *dso = sampo_map__dso(sampo_thread__map(thread, i));
+		const char *name = dso ? sampo_dso__long_name(dso) : NULL;
+
+		if (name && name[0] == '/' && !sampo_dso__is_kernel(dso) && !access(name, R_OK))
+			p->readable = true;
+	}
+	p->maps_checked = nr;
+	return p->readable;
+}
 
 /* ---- processes ---------------------------------------------------------- */
 
@@ -531,6 +559,13 @@ int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machin
 	p = proc_get(u, pid >= 0 ? pid : (int32_t)s->pid);
 	if (!p)
 		return -ENOMEM;
+	if (!proc_readable(p, thread)) {
+		u->stats.nr_no_file++;
+		u->nr_chain = 0;
+		*ret_chain = nr_rec ? s->callchain : NULL;
+		*ret_nr = nr_rec;
+		return 0;
+	}
 	u->machine = machine;
 	u->thread = thread;
 	u->sample = s;
