@@ -596,10 +596,14 @@ void sampo_hists__set_unwinder(struct sampo_hists *h, struct sampo_unwinder *unw
 	h->unwinder = unwinder;
 }
 
-int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo_sample *sample)
+/*
+ * @may_unwind: unwind a DWARF sample with the hists' unwinder; else
+ * @nr_unwound says how many user frames of the chain are unwound ones
+ */
+static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sample *sample,
+		      bool may_unwind, size_t nr_unwound)
 {
 	struct sampo_sample unwound;
-	size_t nr_unwound = 0;
 	struct evhists *ev = hists_ev(h, evsel);
 	struct sampo_machine *m;
 	struct sampo_thread *thread;
@@ -628,7 +632,7 @@ int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo
 	if (!thread)
 		return -ENOMEM;
 	/* a DWARF sample's chain is its recorded (kernel) part and the unwound user part */
-	if (h->unwinder && h->opts.callchain && sampo_unwinder__wants(sample)) {
+	if (may_unwind && h->unwinder && h->opts.callchain && sampo_unwinder__wants(sample)) {
 		const uint64_t *chain;
 		size_t nr_chain;
 
@@ -742,6 +746,17 @@ remember:
 out:
 	sampo_thread__put(thread);
 	return err;
+}
+
+int sampo_hists__add_sample(struct sampo_hists *h, int evsel, const struct sampo_sample *sample)
+{
+	return add_sample(h, evsel, sample, true, 0);
+}
+
+int sampo_hists__add_unwound(struct sampo_hists *h, int evsel, const struct sampo_sample *sample,
+			     size_t nr_unwound)
+{
+	return add_sample(h, evsel, sample, false, nr_unwound);
 }
 
 /* ---- stage 3: entries ----------------------------------------------------- */

@@ -27,6 +27,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -63,6 +65,7 @@ struct module_rec {
 	Dwarf_Addr lo, hi;
 	const struct sampo_dso *dso; /* kept alive by its dso_file */
 	uint64_t base;
+	uint32_t gen; /* the process generation it was last checked against the maps in */
 };
 
 struct proc {
@@ -92,6 +95,13 @@ struct sampo_unwinder {
 	uint64_t sp;
 	unsigned int max_stack;
 	bool restart; /* a module clashed with the maps: start over with a new Dwfl */
+	uint32_t gen; /* the process's maps generation at the sample */
+	/*
+	 * A pool's lock around everything shared between its unwinders: the
+	 * machine (its lookups move caches and reference counts) and the
+	 * symbolizer. NULL: one thread only.
+	 */
+	pthread_mutex_t *lock;
 	struct sampo_addr_location al;
 
 	uint64_t *chain;
@@ -104,6 +114,18 @@ static const Dwfl_Callbacks dwfl_callbacks = {
 	.find_elf = dwfl_build_id_find_elf,
 	.find_debuginfo = dwfl_standard_find_debuginfo,
 };
+
+static void shared_lock(struct sampo_unwinder *u)
+{
+	if (u->lock)
+		pthread_mutex_lock(u->lock);
+}
+
+static void shared_unlock(struct sampo_unwinder *u)
+{
+	if (u->lock)
+		pthread_mutex_unlock(u->lock);
+}
 
 static uint64_t hash_ptr(const void *p)
 {
@@ -206,13 +228,16 @@ static struct dso_file *dso_file(struct sampo_unwinder *u, struct sampo_map *map
 static bool read_file_word(struct sampo_unwinder *u, uint64_t addr, Dwarf_Word *ret)
 {
 	struct sampo_map *map;
-	struct dso_file *f;
-	uint64_t off;
+	struct dso_file *f = NULL;
+	uint64_t off = 0;
 
+	shared_lock(u);
 	map = sampo_machine__find_map(u->machine, u->thread, SAMPO_CPUMODE_USER, addr, &u->al);
-	if (!map)
-		return false;
-	f = dso_file(u, map, addr);
+	if (map) {
+		f = dso_file(u, map, addr);
+		off = addr - sampo_map__start(map) + sampo_map__pgoff(map);
+	}
+	shared_unlock(u);
 	if (!f || !f->path)
 		return false;
 	if (f->fd == -1) {
@@ -222,7 +247,6 @@ static bool read_file_word(struct sampo_unwinder *u, uint64_t addr, Dwarf_Word *
 	}
 	if (f->fd < 0)
 		return false;
-	off = addr - sampo_map__start(map) + sampo_map__pgoff(map);
 	return pread(f->fd, ret, sizeof(*ret), (off_t)off) == (ssize_t)sizeof(*ret);
 }
 
@@ -339,30 +363,37 @@ static struct proc *proc_get(struct sampo_unwinder *u, int32_t pid)
 static void report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
 {
 	struct proc *p = u->proc;
+	struct module_rec *rec = NULL;
 	struct sampo_map *map;
-	struct dso_file *f;
+	struct dso_file *f = NULL;
 	Dwfl_Module *mod;
-	uint64_t base;
+	uint64_t base = 0;
 	Dwarf_Addr lo, hi;
 
-	map = sampo_machine__find_map(u->machine, u->thread, SAMPO_CPUMODE_USER, pc, &u->al);
-	if (!map)
-		return;
-	base = sampo_map__start(map) - sampo_map__pgoff(map);
 	mod = dwfl_addrmodule(p->dwfl, pc);
 	if (mod) {
-		for (size_t i = 0; i < p->nr_mods; i++) {
-			struct module_rec *r = &p->mods[i];
-
-			if (pc >= r->lo && pc < r->hi) {
-				if (r->dso != sampo_map__dso(map) || r->base != base)
-					u->restart = true;
-				return;
-			}
-		}
-		return;
+		for (size_t i = 0; i < p->nr_mods && !rec; i++)
+			if (pc >= p->mods[i].lo && pc < p->mods[i].hi)
+				rec = &p->mods[i];
+		/* the maps have not changed since the module was checked */
+		if (!rec || rec->gen == u->gen)
+			return;
 	}
-	f = dso_file(u, map, pc);
+	shared_lock(u);
+	map = sampo_machine__find_map(u->machine, u->thread, SAMPO_CPUMODE_USER, pc, &u->al);
+	if (map) {
+		base = sampo_map__start(map) - sampo_map__pgoff(map);
+		if (rec) {
+			if (rec->dso != sampo_map__dso(map) || rec->base != base)
+				u->restart = true;
+			else
+				rec->gen = u->gen;
+			map = NULL;
+		} else {
+			f = dso_file(u, map, pc);
+		}
+	}
+	shared_unlock(u);
 	if (!f || !f->path)
 		return;
 	if (sampo_array_grow((void **)&p->mods, &p->cap_mods, p->nr_mods + 1, sizeof(*p->mods)))
@@ -377,7 +408,8 @@ static void report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
 		return;
 	}
 	dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
-	p->mods[p->nr_mods++] = (struct module_rec){ .lo = lo, .hi = hi, .dso = f->dso, .base = base };
+	p->mods[p->nr_mods++] =
+		(struct module_rec){ .lo = lo, .hi = hi, .dso = f->dso, .base = base, .gen = u->gen };
 }
 
 static int push(struct sampo_unwinder *u, uint64_t ip)
@@ -414,10 +446,13 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 static void count_no_file(struct sampo_unwinder *u, struct sampo_machine *machine,
 			  struct sampo_thread *thread, uint64_t ip)
 {
-	struct sampo_map *map = sampo_machine__find_map(machine, thread, SAMPO_CPUMODE_USER, ip,
-							&u->al);
-	struct dso_file *f = map ? dso_file(u, map, ip) : NULL;
+	struct sampo_map *map;
+	struct dso_file *f;
 
+	shared_lock(u);
+	map = sampo_machine__find_map(machine, thread, SAMPO_CPUMODE_USER, ip, &u->al);
+	f = map ? dso_file(u, map, ip) : NULL;
+	shared_unlock(u);
 	if (!f || !f->path)
 		u->stats.nr_no_file++;
 }
@@ -520,17 +555,17 @@ void sampo_unwinder__stats(const struct sampo_unwinder *u, struct sampo_unwind_s
 	*ret = u->stats;
 }
 
-int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machine,
-			  struct sampo_thread *thread, const struct sampo_sample *s,
-			  unsigned int max_stack, const uint64_t **ret_chain, size_t *ret_nr,
-			  size_t *ret_nr_user)
+static int unwind_one(struct sampo_unwinder *u, struct sampo_machine *machine,
+		      struct sampo_thread *thread, int32_t pid, uint32_t gen,
+		      const struct sampo_sample *s, unsigned int max_stack,
+		      const uint64_t **ret_chain, size_t *ret_nr, size_t *ret_nr_user)
 {
 	size_t nr_rec = (s->sample_type & SAMPO_SAMPLE_CALLCHAIN) && s->callchain ?
 				(size_t)s->callchain_nr :
 				0;
 	uint64_t sp, ip;
 	struct proc *p;
-	int32_t pid;
+	bool readable;
 
 	*ret_chain = nr_rec ? s->callchain : NULL;
 	*ret_nr = nr_rec;
@@ -555,11 +590,13 @@ int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machin
 	u->nr_chain = nr_rec;
 	u->chain[u->nr_chain++] = SAMPO_CONTEXT_USER;
 
-	pid = sampo_thread__pid(thread);
-	p = proc_get(u, pid >= 0 ? pid : (int32_t)s->pid);
+	p = proc_get(u, pid);
 	if (!p)
 		return -ENOMEM;
-	if (!proc_readable(p, thread)) {
+	shared_lock(u);
+	readable = proc_readable(p, thread);
+	shared_unlock(u);
+	if (!readable) {
 		u->stats.nr_no_file++;
 		u->nr_chain = 0;
 		*ret_chain = nr_rec ? s->callchain : NULL;
@@ -571,6 +608,7 @@ int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machin
 	u->sample = s;
 	u->proc = p;
 	u->sp = sp;
+	u->gen = gen;
 	u->max_stack = max_stack;
 	for (int attempt = 0; attempt < 2; attempt++) {
 		u->restart = false;
@@ -600,4 +638,311 @@ int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machin
 	if (ret_nr_user)
 		*ret_nr_user = u->nr_user;
 	return 0;
+}
+
+int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machine,
+			  struct sampo_thread *thread, const struct sampo_sample *s,
+			  unsigned int max_stack, const uint64_t **ret_chain, size_t *ret_nr,
+			  size_t *ret_nr_user)
+{
+	int32_t pid = sampo_thread__pid(thread);
+
+	if (pid < 0)
+		pid = (int32_t)s->pid;
+	return unwind_one(u, machine, thread, pid, sampo_machine__process_generation(machine, pid),
+			  s, max_stack, ret_chain, ret_nr, ret_nr_user);
+}
+
+/* ---- the pool ----------------------------------------------------------- */
+
+#define POOL_BATCH   256u /* samples unwound between two hand-overs */
+#define POOL_THREADS 8u
+
+/* a queued sample: a copy of the record's parts the unwinder and the consumer read */
+struct pool_job {
+	struct sampo_sample s;
+	struct sampo_machine *machine;
+	struct sampo_thread *thread; /* reference */
+	int32_t pid;
+	uint32_t gen;
+	unsigned int max_stack;
+	int cookie;
+	uint64_t *regs;	  /* copy of the user registers */
+	uint8_t *stack;	  /* copy of the stack's dyn_size bytes */
+	size_t stack_cap, regs_cap;
+	uint64_t *chain; /* the callchain: the recorded one, then the unwound one */
+	size_t chain_cap;
+	size_t nr_user;
+	int err;
+};
+
+struct sampo_unwind_pool {
+	struct sampo_unwinder **u; /* one per thread; u[0] is the caller's */
+	unsigned int nr_u;	   /* made */
+	unsigned int nr_threads;   /* running, the caller's included */
+	pthread_t *tids;
+	pthread_mutex_t lock;	   /* the shared machine and symbolizer */
+	pthread_mutex_t run_lock;  /* the batch hand-over */
+	pthread_cond_t run_cond, done_cond;
+	uint64_t batch_seq;	   /* bumped for each batch the helpers should work on */
+	unsigned int nr_busy;	   /* helpers still on the current batch */
+	bool stop;
+	atomic_uint next;	   /* next job of the batch to take */
+	struct pool_job jobs[POOL_BATCH];
+	unsigned int nr_jobs;
+	sampo_unwind_deliver_fn deliver;
+	void *ctx;
+};
+
+static int copy_into(void **buf, size_t *cap, const void *src, size_t len)
+{
+	if (sampo_array_grow(buf, cap, len ? len : 1, 1))
+		return -ENOMEM;
+	if (len)
+		memcpy(*buf, src, len);
+	return 0;
+}
+
+/* unwind the batch's jobs, taken one at a time, with unwinder @u */
+static void pool_work(struct sampo_unwind_pool *pool, struct sampo_unwinder *u)
+{
+	unsigned int i;
+
+	while ((i = atomic_fetch_add(&pool->next, 1)) < pool->nr_jobs) {
+		struct pool_job *j = &pool->jobs[i];
+		const uint64_t *chain;
+		size_t nr;
+
+		j->err = unwind_one(u, j->machine, j->thread, j->pid, j->gen, &j->s, j->max_stack,
+				    &chain, &nr, &j->nr_user);
+		if (j->err)
+			continue;
+		/* the unwinder's buffer is its own: the chain moves into the job */
+		if (chain != j->s.callchain) {
+			j->err = copy_into((void **)&j->chain, &j->chain_cap, chain,
+					   nr * sizeof(*chain));
+			j->s.callchain = j->chain;
+		}
+		j->s.callchain_nr = nr;
+		if (j->nr_user)
+			j->s.sample_type |= SAMPO_SAMPLE_CALLCHAIN;
+	}
+}
+
+struct helper_arg {
+	struct sampo_unwind_pool *pool;
+	unsigned int idx;
+};
+
+static void *pool_helper(void *arg)
+{
+	struct helper_arg *ha = arg;
+	struct sampo_unwind_pool *pool = ha->pool;
+	struct sampo_unwinder *u = pool->u[ha->idx];
+	uint64_t seen = 0;
+
+	free(ha);
+	pthread_mutex_lock(&pool->run_lock);
+	for (;;) {
+		while (!pool->stop && pool->batch_seq == seen)
+			pthread_cond_wait(&pool->run_cond, &pool->run_lock);
+		if (pool->stop)
+			break;
+		seen = pool->batch_seq;
+		pthread_mutex_unlock(&pool->run_lock);
+		pool_work(pool, u);
+		pthread_mutex_lock(&pool->run_lock);
+		if (--pool->nr_busy == 0)
+			pthread_cond_signal(&pool->done_cond);
+	}
+	pthread_mutex_unlock(&pool->run_lock);
+	return NULL;
+}
+
+int sampo_unwind_pool__new(struct sampo_symbolizer *symbolizer,
+			   const struct sampo_unwinder_opts *opts, unsigned int nr_threads,
+			   sampo_unwind_deliver_fn deliver, void *ctx, struct sampo_unwind_pool **ret)
+{
+	struct sampo_unwind_pool *pool;
+	int err;
+
+	if (!deliver || !ret)
+		return -EINVAL;
+	if (!nr_threads) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		nr_threads = n > 0 ? (unsigned int)n : 1;
+	}
+	nr_threads = MIN(nr_threads, POOL_THREADS);
+	pool = calloc(1, sizeof(*pool));
+	if (!pool)
+		return -ENOMEM;
+	pool->deliver = deliver;
+	pool->ctx = ctx;
+	pthread_mutex_init(&pool->lock, NULL);
+	pthread_mutex_init(&pool->run_lock, NULL);
+	pthread_cond_init(&pool->run_cond, NULL);
+	pthread_cond_init(&pool->done_cond, NULL);
+	pool->u = calloc(nr_threads, sizeof(*pool->u));
+	pool->tids = calloc(nr_threads, sizeof(*pool->tids));
+	if (!pool->u || !pool->tids) {
+		sampo_unwind_pool__delete(pool);
+		return -ENOMEM;
+	}
+	for (unsigned int i = 0; i < nr_threads; i++) {
+		err = sampo_unwinder__new(symbolizer, opts, &pool->u[i]);
+		if (err) {
+			sampo_unwind_pool__delete(pool);
+			return err;
+		}
+		pool->nr_u++;
+		pool->u[i]->lock = nr_threads > 1 ? &pool->lock : NULL;
+	}
+	/* helpers that cannot start leave the work to the others */
+	for (unsigned int i = 1; i < nr_threads; i++) {
+		struct helper_arg *ha = malloc(sizeof(*ha));
+
+		if (!ha)
+			break;
+		ha->pool = pool;
+		ha->idx = i;
+		if (pthread_create(&pool->tids[i], NULL, pool_helper, ha)) {
+			free(ha);
+			break;
+		}
+		pool->nr_threads = i;
+	}
+	pool->nr_threads++; /* the caller's */
+	*ret = pool;
+	return 0;
+}
+
+int sampo_unwind_pool__flush(struct sampo_unwind_pool *pool)
+{
+	int err = 0;
+
+	if (!pool->nr_jobs)
+		return 0;
+	atomic_store(&pool->next, 0);
+	if (pool->nr_threads > 1) {
+		pthread_mutex_lock(&pool->run_lock);
+		pool->nr_busy = pool->nr_threads - 1;
+		pool->batch_seq++;
+		pthread_cond_broadcast(&pool->run_cond);
+		pthread_mutex_unlock(&pool->run_lock);
+	}
+	pool_work(pool, pool->u[0]);
+	if (pool->nr_threads > 1) {
+		pthread_mutex_lock(&pool->run_lock);
+		while (pool->nr_busy)
+			pthread_cond_wait(&pool->done_cond, &pool->run_lock);
+		pthread_mutex_unlock(&pool->run_lock);
+	}
+	for (unsigned int i = 0; i < pool->nr_jobs; i++) {
+		struct pool_job *j = &pool->jobs[i];
+
+		if (!err)
+			err = j->err;
+		if (!err)
+			err = pool->deliver(pool->ctx, j->machine, j->thread, &j->s, j->nr_user,
+					    j->cookie);
+		sampo_thread__put(j->thread);
+		j->thread = NULL;
+	}
+	pool->nr_jobs = 0;
+	return err;
+}
+
+int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine *machine,
+			   struct sampo_thread *thread, const struct sampo_sample *s,
+			   unsigned int max_stack, int cookie)
+{
+	struct pool_job *j = &pool->jobs[pool->nr_jobs];
+	size_t nr_regs = s->user_regs.regs ? (size_t)__builtin_popcountll(s->user_regs.mask) : 0;
+	size_t stack_len = s->user_stack ? (size_t)s->user_stack_dyn_size : 0;
+	size_t nr_chain = s->callchain ? (size_t)s->callchain_nr : 0;
+	int err;
+
+	j->s = *s;
+	j->machine = machine;
+	j->thread = sampo_thread__get(thread);
+	j->pid = sampo_thread__pid(thread) >= 0 ? sampo_thread__pid(thread) : (int32_t)s->pid;
+	j->gen = sampo_machine__process_generation(machine, j->pid);
+	j->max_stack = max_stack;
+	j->cookie = cookie;
+	j->nr_user = 0;
+	j->err = 0;
+	/* the record goes away once this returns: keep what the unwinder reads */
+	err = copy_into((void **)&j->regs, &j->regs_cap, s->user_regs.regs,
+			nr_regs * sizeof(uint64_t));
+	if (!err)
+		err = copy_into((void **)&j->stack, &j->stack_cap, s->user_stack, stack_len);
+	if (!err)
+		err = copy_into((void **)&j->chain, &j->chain_cap, s->callchain,
+				nr_chain * sizeof(uint64_t));
+	if (err) {
+		sampo_thread__put(j->thread);
+		j->thread = NULL;
+		return err;
+	}
+	j->s.user_regs.regs = s->user_regs.regs ? j->regs : NULL;
+	j->s.user_stack = s->user_stack ? j->stack : NULL;
+	j->s.callchain = s->callchain ? j->chain : NULL;
+	/* pointers into the record that the consumers do not need after */
+	j->s.raw_data = NULL;
+	j->s.raw_size = 0;
+	j->s.branch = NULL;
+	j->s.branch_nr = 0;
+	j->s.read_values = NULL;
+	j->s.read_nr_words = 0;
+	j->s.aux_data = NULL;
+	j->s.aux_size = 0;
+	j->s.intr_regs.regs = NULL;
+	j->s.intr_regs.abi = 0;
+	if (++pool->nr_jobs == POOL_BATCH)
+		return sampo_unwind_pool__flush(pool);
+	return 0;
+}
+
+void sampo_unwind_pool__stats(const struct sampo_unwind_pool *pool, struct sampo_unwind_stats *ret)
+{
+	memset(ret, 0, sizeof(*ret));
+	for (unsigned int i = 0; i < pool->nr_u; i++) {
+		const struct sampo_unwind_stats *st = &pool->u[i]->stats;
+
+		ret->nr_samples += st->nr_samples;
+		ret->nr_unwound += st->nr_unwound;
+		ret->nr_unsupported += st->nr_unsupported;
+		ret->nr_no_file += st->nr_no_file;
+	}
+}
+
+void sampo_unwind_pool__delete(struct sampo_unwind_pool *pool)
+{
+	if (!pool)
+		return;
+	if (pool->tids) {
+		pthread_mutex_lock(&pool->run_lock);
+		pool->stop = true;
+		pthread_cond_broadcast(&pool->run_cond);
+		pthread_mutex_unlock(&pool->run_lock);
+		for (unsigned int i = 1; i < pool->nr_threads; i++)
+			pthread_join(pool->tids[i], NULL);
+	}
+	for (unsigned int i = 0; i < pool->nr_jobs; i++)
+		sampo_thread__put(pool->jobs[i].thread);
+	for (unsigned int i = 0; i < POOL_BATCH; i++) {
+		free(pool->jobs[i].regs);
+		free(pool->jobs[i].stack);
+		free(pool->jobs[i].chain);
+	}
+	for (unsigned int i = 0; i < pool->nr_u; i++)
+		sampo_unwinder__delete(pool->u[i]);
+	free(pool->u);
+	free(pool->tids);
+	pthread_mutex_destroy(&pool->lock);
+	pthread_mutex_destroy(&pool->run_lock);
+	pthread_cond_destroy(&pool->run_cond);
+	pthread_cond_destroy(&pool->done_cond);
+	free(pool);
 }

@@ -156,6 +156,15 @@ SAMPO_API int sampo_hists__add_sample(struct sampo_hists *hists, int evsel,
 SAMPO_API void sampo_hists__set_unwinder(struct sampo_hists *hists,
 					 struct sampo_unwinder *unwinder);
 
+/**
+ * sampo_hists__add_unwound() - sampo_hists__add_sample() of a sample whose
+ * callchain was already unwound (a sampo_unwind_pool's delivery): its
+ * last @nr_unwound entries are the unwound user frames, capped at max_stack
+ * apart from the rest as perf caps them; no unwinding is done here
+ */
+SAMPO_API int sampo_hists__add_unwound(struct sampo_hists *hists, int evsel,
+				       const struct sampo_sample *sample, size_t nr_unwound);
+
 SAMPO_API int sampo_hists__resort(struct sampo_hists *hists);
 
 /**

@@ -102,4 +102,58 @@ SAMPO_API int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machi
 SAMPO_API void sampo_unwinder__stats(const struct sampo_unwinder *u,
 				     struct sampo_unwind_stats *ret);
 
+/*
+ * A pool unwinds on several threads: samples are queued (copied) in file
+ * order, unwound in batches by every thread, each with its own unwinder,
+ * and handed back in file order on the caller's thread. The machine must
+ * not change while samples are queued: flush before a record that changes
+ * it (read the session with .machine_after_tool and flush in the callbacks
+ * of the other records), and at the end.
+ */
+struct sampo_unwind_pool;
+
+/*
+ * A queued sample, unwound: @sample is a copy whose callchain is the one
+ * sampo_unwinder__chain() made (when the sample was to be unwound) and
+ * @nr_user its user frames; @thread is the one given to
+ * sampo_unwind_pool__add(). A negative return stops the pool's flush.
+ */
+typedef int (*sampo_unwind_deliver_fn)(void *ctx, struct sampo_machine *machine,
+				       struct sampo_thread *thread,
+				       const struct sampo_sample *sample, size_t nr_user,
+				       int cookie);
+
+/**
+ * sampo_unwind_pool__new() - a pool of @nr_threads unwinders (the caller's
+ * thread is one of them; 0 means the number of online CPUs, at most 8)
+ * @deliver: called with @ctx for each queued sample, in order
+ *
+ * Return: 0 and *@ret, -ENOMEM, -EINVAL.
+ */
+SAMPO_API int sampo_unwind_pool__new(struct sampo_symbolizer *symbolizer,
+				     const struct sampo_unwinder_opts *opts, unsigned int nr_threads,
+				     sampo_unwind_deliver_fn deliver, void *ctx,
+				     struct sampo_unwind_pool **ret);
+
+/**
+ * sampo_unwind_pool__add() - queue @sample (copied) of @thread (referenced
+ * until delivered), with at most @max_stack user frames; a full batch is
+ * unwound and delivered at once
+ *
+ * Return: 0, -ENOMEM, or what the deliver function returned.
+ */
+SAMPO_API int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine *machine,
+				     struct sampo_thread *thread, const struct sampo_sample *sample,
+				     unsigned int max_stack, int cookie);
+
+/** sampo_unwind_pool__flush() - unwind and deliver what is queued; 0 or an error */
+SAMPO_API int sampo_unwind_pool__flush(struct sampo_unwind_pool *pool);
+
+/** sampo_unwind_pool__stats() - the counts of all its unwinders */
+SAMPO_API void sampo_unwind_pool__stats(const struct sampo_unwind_pool *pool,
+					struct sampo_unwind_stats *ret);
+
+/** sampo_unwind_pool__delete() - stop the threads and free; NULL is fine */
+SAMPO_API void sampo_unwind_pool__delete(struct sampo_unwind_pool *pool);
+
 #endif /* SAMPO_UNWIND_H */

@@ -83,7 +83,8 @@ struct report_ctx {
 	struct sampo_reader *reader;	     /* the session's */
 	struct sampo_symbolizer *symbolizer; /* the session's */
 	struct sampo_hists *hists;
-	struct sampo_unwinder *unwinder; /* --call-graph dwarf files */
+	struct sampo_unwind_pool *unwind_pool; /* --call-graph dwarf files: on every CPU */
+	unsigned int hists_max_stack;	       /* --max-stack, for the unwound part */
 	struct progress progress;
 
 	/* the hists' options, parsed from the strings above */
@@ -332,6 +333,9 @@ static int parse_hists_lists(struct report_ctx *ctx, struct sampo_hists_opts *ho
 	return 0;
 }
 
+static int report_unwound(void *arg, struct sampo_machine *machine, struct sampo_thread *thread,
+			  const struct sampo_sample *sample, size_t nr_user, int evsel);
+
 static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 {
 	char errbuf[256] = "";
@@ -341,6 +345,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		   .guestmount = ctx->guestmount);
 	/* a damaged feature is left out with one warning, as perf goes on too */
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = true,
+		   .machine_after_tool = true,
 		   .features = SAMPO_SESSION_FEATURES_EACH, .guests = ctx->guest,
 		   .symbolizer = &sopts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
 	const struct sampo_feature_error *ferr;
@@ -384,6 +389,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 					  "only (-g folded,period)");
 	}
 	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
+	ctx->hists_max_stack = hopts->max_stack;
 	hopts->show_nr_samples = ctx->show_nr_samples;
 	if (ctx->percent_limit) {
 		if (parse_percent(ctx->percent_limit, &hopts->percent_limit))
@@ -408,10 +414,12 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 			       &ctx->hists);
 	if (err)
 		return cli_err(err, "cannot set up the histograms");
-	err = cli_unwinder_open(ctx->session, &ctx->unwinder);
-	if (err)
-		return err;
-	sampo_hists__set_unwinder(ctx->hists, ctx->unwinder);
+	/* perf unwinds DWARF stacks only for call chains */
+	if (hopts->callchain) {
+		err = cli_unwind_pool_open(ctx->session, report_unwound, ctx, &ctx->unwind_pool);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 
@@ -449,19 +457,60 @@ static void update_progress(struct report_ctx *ctx)
 		progress_update(&ctx->progress, sampo_reader__stats(ctx->reader)->bytes_read);
 }
 
+/*
+ * A DWARF file's samples go through the unwind pool, which unwinds them on
+ * every CPU and hands them back in order (report_unwound()); the machine
+ * sees the other records after the callback (.machine_after_tool), so
+ * that the queued samples are delivered before the maps change.
+ */
 static int report_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
 {
 	struct report_ctx *ctx = arg;
+	const struct sampo_sample *s = &ev->sample;
+	struct sampo_machine *m = sampo_session__machine(session);
+	struct sampo_thread *thread;
 	int err;
 
-	(void)session;
-	err = sampo_hists__add_sample(ctx->hists, ev->attr_idx, &ev->sample);
+	if (ctx->unwind_pool && s->cpumode != SAMPO_CPUMODE_GUEST_KERNEL &&
+	    s->cpumode != SAMPO_CPUMODE_GUEST_USER) {
+		thread = sampo_machine__findnew_thread(m, (int32_t)s->pid, (int32_t)s->tid);
+		if (!thread)
+			return -ENOMEM;
+		err = sampo_unwind_pool__add(ctx->unwind_pool, m, thread, s,
+					     ctx->hists_max_stack, ev->attr_idx);
+		sampo_thread__put(thread);
+	} else {
+		err = ctx->unwind_pool ? sampo_unwind_pool__flush(ctx->unwind_pool) : 0;
+		if (!err)
+			err = sampo_hists__add_sample(ctx->hists, ev->attr_idx, s);
+	}
 	update_progress(ctx);
 	return err;
 }
 
-/* every other record, after the machine has seen it */
+static int report_unwound(void *arg, struct sampo_machine *machine, struct sampo_thread *thread,
+			  const struct sampo_sample *sample, size_t nr_user, int evsel)
+{
+	struct report_ctx *ctx = arg;
+
+	(void)machine;
+	(void)thread;
+	return sampo_hists__add_unwound(ctx->hists, evsel, sample, nr_user);
+}
+
+/* every other record, before the machine sees it: queued samples go first */
 static int report_other(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	struct report_ctx *ctx = arg;
+
+	(void)session;
+	(void)ev;
+	update_progress(ctx);
+	return ctx->unwind_pool ? sampo_unwind_pool__flush(ctx->unwind_pool) : 0;
+}
+
+/* records that change no state the samples are resolved in */
+static int report_quiet(void *arg, struct sampo_session *session, const struct sampo_event *ev)
 {
 	(void)session;
 	(void)ev;
@@ -471,7 +520,10 @@ static int report_other(void *arg, struct sampo_session *session, const struct s
 
 static int process(struct report_ctx *ctx)
 {
-	const struct sampo_tool tool = { .sample = report_sample, .other = report_other };
+	const struct sampo_tool tool = { .sample = report_sample,
+					 .other = report_other,
+					 .finished_round = report_quiet,
+					 .lost = report_quiet };
 	int err;
 
 	progress_init(&ctx->progress, "Processing samples",
@@ -479,9 +531,10 @@ static int process(struct report_ctx *ctx)
 							   sampo_reader__file_size(ctx->reader));
 	err = sampo_session__process(ctx->session, &tool, ctx);
 	progress_done(&ctx->progress);
-	sampo_hists__set_unwinder(ctx->hists, NULL);
-	cli_unwinder_close(ctx->unwinder, ctx->input);
-	ctx->unwinder = NULL;
+	if (!err && ctx->unwind_pool)
+		err = sampo_unwind_pool__flush(ctx->unwind_pool);
+	cli_unwind_pool_close(ctx->unwind_pool, ctx->input);
+	ctx->unwind_pool = NULL;
 	if (err)
 		return cli_err_read(err, ctx->reader, sampo_session__error(ctx->session));
 	if (sampo_hists__resort(ctx->hists))
@@ -708,7 +761,7 @@ static int check_format(const struct report_ctx *ctx, const struct option *opts)
 static void report_ctx_release(struct report_ctx *ctx)
 {
 	free(ctx->inputs);
-	sampo_unwinder__delete(ctx->unwinder);
+	sampo_unwind_pool__delete(ctx->unwind_pool);
 	sampo_hists__delete(ctx->hists);
 	sampo_session__close(ctx->session);
 	word_list_release(&ctx->comm_list);
