@@ -21,6 +21,7 @@
 
 #include "cli.h"
 #include "profile.h"
+#include "unwind-cli.h"
 
 /* the library's warnings as the CLI's own: "sampo <cmd>: warning: ..." */
 static int profile_warn(enum sampo_log_level level, const char *fmt, va_list ap)
@@ -60,6 +61,7 @@ int profile_load(struct profile *p, const char *input, const struct profile_sym_
 	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain = true, .callchain_min_percent = 0);
 	const struct sampo_tool tool = { .sample = profile_sample };
 	struct sampo_symbolizer *symbolizer;
+	struct sampo_unwinder *unwinder;
 	int err;
 
 	memset(p, 0, sizeof(*p));
@@ -76,7 +78,14 @@ int profile_load(struct profile *p, const char *input, const struct profile_sym_
 	err = sampo_hists__new(sampo_session__machine(p->session), symbolizer, &hopts, &p->hists);
 	if (err)
 		return cli_err(err, "cannot set up the histograms");
+	/* --call-graph dwarf files: their user stacks unwound as report does */
+	err = cli_unwinder_open(p->session, &unwinder);
+	if (err)
+		return err;
+	sampo_hists__set_unwinder(p->hists, unwinder);
 	err = sampo_session__process(p->session, &tool, p);
+	sampo_hists__set_unwinder(p->hists, NULL);
+	cli_unwinder_close(unwinder, input);
 	if (err)
 		return err == -ENOMEM ? cli_err(err, "out of memory") :
 					cli_err(0, "%s", sampo_session__error(p->session));

@@ -1,0 +1,222 @@
+#!/bin/bash
+# run-dwarf.sh - time `sampo report --stdio` against `perf report --stdio` on a
+# --call-graph dwarf recording (issue 11): 1M samples with 8 KiB stacks each.
+# Target: at least 10x faster than perf report --stdio, peak memory at most half
+# of perf's, both cores used.
+#
+# usage: bench/run-dwarf.sh [-n RUNS] [--samples N] [--quick]
+#
+#   -n RUNS       runs of each command (default 1: perf takes minutes a run)
+#   --samples N   samples in the report's file (default 1000000)
+#   --quick       50k samples: a smoke test, not a measurement
+#
+# The file: perf record --call-graph dwarf (8 KiB stacks) of three programs gcc
+# builds here without frame pointers, run together (a 30-deep recursion, C++
+# templates throwing exceptions, a dlopen loop and a late dlopen'ed library:
+# frames in the programs, libc, libstdc++, libgcc_s, ld.so and the vdso), made
+# into N samples by bench/dwarf-inflate.py (each sample repeated in place; both
+# tools unwind every copy). Columns: perf report --stdio as is (perf 6.1 adds
+# inlined frames through addr2line: its default) and with --no-inline (what
+# sampo prints today; the two reports are checked equal).
+#
+# Environment: BUILDDIR (default: build) holds tools/sampo/sampo;
+# SAMPO_BENCH_DIR (default: $BUILDDIR/bench-data) keeps the files (about 8.5 GB
+# for 1M samples); PERF (default: perf). Prints a markdown table on stdout,
+# progress on stderr.
+set -euo pipefail
+
+srcdir=$(cd "$(dirname "$0")/.." && pwd)
+cd "$srcdir"
+builddir=${BUILDDIR:-build}
+datadir=${SAMPO_BENCH_DIR:-$builddir/bench-data}
+sampo=$builddir/tools/sampo/sampo
+perf=${PERF:-perf}
+prog=run-dwarf.sh
+gen=/dev/null
+. bench/lib.sh
+
+runs=1 samples=1000000
+while [ $# -gt 0 ]; do
+	case $1 in
+	-n) runs=$2; shift 2 ;;
+	--samples) samples=$2; shift 2 ;;
+	--quick) samples=50000; shift ;;
+	-h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
+	*) echo "$prog: unknown option '$1'" >&2; exit 129 ;;
+	esac
+done
+[ -x "$sampo" ] || { echo "$prog: no $sampo (build first)" >&2; exit 1; }
+bin=$datadir/dwarf-bin
+mkdir -p "$bin"
+
+# ---- the workload ---------------------------------------------------------
+cat >"$bin/rec.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+volatile unsigned long sink;
+__attribute__((noinline)) unsigned long leaf(unsigned long n)
+{
+	unsigned long s = 0;
+	for (unsigned long i = 0; i < n; i++)
+		s += i * i;
+	return s;
+}
+__attribute__((noinline)) unsigned long rec(int depth, unsigned long n)
+{
+	unsigned long r;
+	if (!depth)
+		return leaf(n);
+	r = rec(depth - 1, n) + 1;
+	sink = r;
+	return r;
+}
+int main(int argc, char **argv)
+{
+	for (int i = 0; i < atoi(argv[2]); i++)
+		sink += rec(atoi(argv[1]), 100000);
+	printf("%lu\n", sink);
+	return 0;
+}
+C
+cat >"$bin/cxx.cc" <<'C'
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+volatile unsigned long sink;
+template <int N> struct Rec {
+	__attribute__((noinline)) static unsigned long run(unsigned long n)
+	{
+		sink += N;
+		return Rec<N - 1>::run(n) + 1;
+	}
+};
+template <> struct Rec<0> {
+	__attribute__((noinline)) static unsigned long run(unsigned long n)
+	{
+		unsigned long s = 0;
+		for (unsigned long i = 0; i < n; i++)
+			s += i ^ (s >> 3);
+		if (n % 2)
+			throw std::runtime_error("odd");
+		return s;
+	}
+};
+__attribute__((noinline)) unsigned long thrower(int i) { return Rec<6>::run(20001 + (i % 2)); }
+int main(int argc, char **argv)
+{
+	for (int i = 0; i < atoi(argv[1]); i++) {
+		try {
+			sink += thrower(i);
+		} catch (const std::exception &e) {
+			sink++;
+		}
+	}
+	printf("%lu\n", (unsigned long)sink);
+}
+C
+cat >"$bin/plug.c" <<'C'
+volatile unsigned long psink;
+__attribute__((noinline)) unsigned long plug_leaf(unsigned long n)
+{
+	unsigned long s = 0;
+	for (unsigned long i = 0; i < n; i++)
+		s += i * 3;
+	return s;
+}
+__attribute__((noinline)) unsigned long plug_work(unsigned long n)
+{
+	unsigned long r = plug_leaf(n);
+	psink = r;
+	return r + 1;
+}
+C
+cat >"$bin/dl.c" <<'C'
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+volatile unsigned long sink;
+__attribute__((noinline)) void vdso_loop(int n)
+{
+	struct timespec ts;
+	for (int i = 0; i < n; i++) {
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		sink += ts.tv_nsec;
+	}
+}
+__attribute__((noinline)) void ldso_loop(const char *lib, int n)
+{
+	for (int i = 0; i < n; i++) {
+		void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
+		if (!h)
+			exit(1);
+		dlclose(h);
+	}
+}
+__attribute__((noinline)) void late(const char *lib, int n)
+{
+	void *h = dlopen(lib, RTLD_NOW);
+	unsigned long (*work)(unsigned long);
+	if (!h)
+		exit(1);
+	work = (unsigned long (*)(unsigned long))dlsym(h, "plug_work");
+	for (int i = 0; i < n; i++)
+		sink += work(200000);
+}
+int main(int argc, char **argv)
+{
+	vdso_loop(6000000);
+	ldso_loop(argv[1], 6000);
+	late(argv[1], 8000);
+	printf("%lu\n", sink);
+	return 0;
+}
+C
+cflags="-O2 -g -fomit-frame-pointer"
+(cd "$bin" && gcc $cflags -o rec rec.c && g++ $cflags -o cxx cxx.cc &&
+	gcc $cflags -fPIC -shared -o libplug.so plug.c && gcc $cflags -o dl dl.c -ldl)
+
+base=$datadir/dwarf-base.data
+if [ ! -s "$base" ]; then
+	echo "$prog: recording $base" >&2
+	HOME=$datadir "$perf" record -q -m 2048 -e cpu-clock -F 4000 --call-graph dwarf -o "$base" -- \
+		sh -c "cd '$bin' && ./rec 30 80000 >/dev/null & cd '$bin' && ./cxx 200000 >/dev/null &
+			cd '$bin' && ./dl '$bin/libplug.so' >/dev/null & wait" 2>/dev/null
+fi
+f=$datadir/dwarf-$(count "$samples").data
+if [ ! -s "$f" ] || [ "$f" -ot "$base" ]; then
+	python3 bench/dwarf-inflate.py "$base" "$f.tmp" "$samples"
+	mv "$f.tmp" "$f"
+fi
+
+# ---- the runs -------------------------------------------------------------
+export HOME=$datadir # both read the build-id cache perf record filled
+rm -f "$datadir"/dw.{sampo,perf,perfni}{,.rss,.err}
+for _ in $(seq "$runs"); do
+	echo "$prog: sampo report" >&2
+	measure "$datadir/dw.sampo" "$sampo" report --stdio -i "$f"
+	echo "$prog: perf report --no-inline" >&2
+	measure "$datadir/dw.perfni" "$perf" report --stdio --no-inline -i "$f"
+	echo "$prog: perf report" >&2
+	measure "$datadir/dw.perf" "$perf" report --stdio -i "$f"
+done
+"$sampo" report --stdio -i "$f" 2>/dev/null | grep -v "^# Total Lost" >"$datadir/dw.sampo.txt"
+"$perf" report --stdio --no-inline -i "$f" 2>/dev/null | head -n -3 | grep -v "^# Total Lost" \
+	>"$datadir/dw.perf.txt"
+same=no
+cmp -s "$datadir/dw.sampo.txt" "$datadir/dw.perf.txt" && same=yes
+
+col() { cut -d' ' -f"$2" "$datadir/$1" | median; }
+s_t=$(col dw.sampo 1) s_m=$(col dw.sampo 2)
+p_t=$(col dw.perf 1) p_m=$(col dw.perf 2)
+n_t=$(col dw.perfni 1) n_m=$(col dw.perfni 2)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
+mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
+echo
+echo "| $(count "$samples") samples, $(du -h "$f" | cut -f1) | wall s | peak RSS MiB | perf / sampo time | sampo / perf memory |"
+echo "|---|---|---|---|---|"
+echo "| sampo report --stdio | $s_t | $(mib "$s_m") | | |"
+echo "| perf report --stdio | $p_t | $(mib "$p_m") | $(ratio "$p_t" "$s_t")x | $(ratio "$s_m" "$p_m") |"
+echo "| perf report --stdio --no-inline | $n_t | $(mib "$n_m") | $(ratio "$n_t" "$s_t")x | $(ratio "$s_m" "$n_m") |"
+echo
+echo "same report as perf --no-inline: $same; runs: $runs (median)"
