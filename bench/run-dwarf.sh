@@ -189,34 +189,47 @@ if [ ! -s "$f" ] || [ "$f" -ot "$base" ]; then
 	mv "$f.tmp" "$f"
 fi
 
+# measure3 OUT CMD...: append "wall_s rss_kib cpu_s" (cpu: user + system) to OUT
+measure3() {
+	local out=$1 t0 t1
+	shift
+	t0=$EPOCHREALTIME
+	/usr/bin/time -f "%M %U %S" -o "$out.rss" "$@" >/dev/null 2>"$out.err"
+	t1=$EPOCHREALTIME
+	tail -n 1 "$out.rss" | awk -v a="$t0" -v b="$t1" '{ printf "%.3f %d %.2f\n", b - a, $1, $2 + $3 }' >>"$out"
+}
+
 # ---- the runs -------------------------------------------------------------
 export HOME=$datadir # both read the build-id cache perf record filled
 rm -f "$datadir"/dw.{sampo,perf,perfni}{,.rss,.err}
 for _ in $(seq "$runs"); do
 	echo "$prog: sampo report" >&2
-	measure "$datadir/dw.sampo" "$sampo" report --stdio -i "$f"
+	measure3 "$datadir/dw.sampo" "$sampo" report --stdio -i "$f"
 	echo "$prog: perf report --no-inline" >&2
-	measure "$datadir/dw.perfni" "$perf" report --stdio --no-inline -i "$f"
+	measure3 "$datadir/dw.perfni" "$perf" report --stdio --no-inline -i "$f"
 	echo "$prog: perf report" >&2
-	measure "$datadir/dw.perf" "$perf" report --stdio -i "$f"
+	measure3 "$datadir/dw.perf" "$perf" report --stdio -i "$f"
 done
-"$sampo" report --stdio -i "$f" 2>/dev/null | grep -v "^# Total Lost" >"$datadir/dw.sampo.txt"
-"$perf" report --stdio --no-inline -i "$f" 2>/dev/null | head -n -3 | grep -v "^# Total Lost" \
-	>"$datadir/dw.perf.txt"
+# the same graphs as perf, on the processes perf's libunwind unwinds (it stops
+# early in the first child the shell forks, see docs/performance.md)
+"$sampo" report --stdio --comms cxx,dl -i "$f" 2>/dev/null | grep -v "^# Total Lost" \
+	>"$datadir/dw.sampo.txt"
+"$perf" report --stdio --no-inline --comms cxx,dl -i "$f" 2>/dev/null | head -n -3 |
+	grep -v "^# Total Lost" >"$datadir/dw.perf.txt"
 same=no
 cmp -s "$datadir/dw.sampo.txt" "$datadir/dw.perf.txt" && same=yes
 
 col() { cut -d' ' -f"$2" "$datadir/$1" | median; }
-s_t=$(col dw.sampo 1) s_m=$(col dw.sampo 2)
-p_t=$(col dw.perf 1) p_m=$(col dw.perf 2)
-n_t=$(col dw.perfni 1) n_m=$(col dw.perfni 2)
+s_t=$(col dw.sampo 1) s_m=$(col dw.sampo 2) s_c=$(col dw.sampo 3)
+p_t=$(col dw.perf 1) p_m=$(col dw.perf 2) p_c=$(col dw.perf 3)
+n_t=$(col dw.perfni 1) n_m=$(col dw.perfni 2) n_c=$(col dw.perfni 3)
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a / b }'; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.0f", k / 1024 }'; }
 echo
-echo "| $(count "$samples") samples, $(du -h "$f" | cut -f1) | wall s | peak RSS MiB | perf / sampo time | sampo / perf memory |"
-echo "|---|---|---|---|---|"
-echo "| sampo report --stdio | $s_t | $(mib "$s_m") | | |"
-echo "| perf report --stdio | $p_t | $(mib "$p_m") | $(ratio "$p_t" "$s_t")x | $(ratio "$s_m" "$p_m") |"
-echo "| perf report --stdio --no-inline | $n_t | $(mib "$n_m") | $(ratio "$n_t" "$s_t")x | $(ratio "$s_m" "$n_m") |"
+echo "| $(count "$samples") samples, $(du -h "$f" | cut -f1) | wall s | CPU s | peak RSS MiB | perf / sampo wall | perf / sampo CPU | sampo / perf memory |"
+echo "|---|---|---|---|---|---|---|"
+echo "| sampo report --stdio | $s_t | $s_c | $(mib "$s_m") | | | |"
+echo "| perf report --stdio | $p_t | $p_c | $(mib "$p_m") | $(ratio "$p_t" "$s_t")x | $(ratio "$p_c" "$s_c")x | $(ratio "$s_m" "$p_m") |"
+echo "| perf report --stdio --no-inline | $n_t | $n_c | $(mib "$n_m") | $(ratio "$n_t" "$s_t")x | $(ratio "$n_c" "$s_c")x | $(ratio "$s_m" "$n_m") |"
 echo
-echo "same report as perf --no-inline: $same; runs: $runs (median)"
+echo "same graphs as perf --no-inline (comms cxx,dl): $same; runs: $runs (median); load: $(cut -d' ' -f1-3 /proc/loadavg)"

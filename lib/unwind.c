@@ -18,17 +18,29 @@
  * covering that address (the process exec'd or remapped) makes the Dwfl
  * start over, once per sample at most.
  *
+ * The fast path (x86_64): most frames' CFI says "CFA = rsp or rbp + N,
+ * return address at CFA + M, rbp kept or saved at CFA + K". Those rules
+ * are read once per PC through libdw (dwarf_cfi_addrframe()) and cached
+ * per process; a sample whose frames all have such rules and whose words
+ * all lie in the stack copy is unwound with them alone, in the order and
+ * with the stops libdw's handle_cfi() has. Any other sample (a CFI
+ * expression, a signal frame, no CFI, a word outside the copy) is unwound
+ * by libdw from the start. $SAMPO_UNWIND_SLOW sends every sample to libdw
+ * (tests compare both); $SAMPO_UNWIND_DEBUG counts them on stderr.
+ *
  * Addresses follow perf (unwind-libunwind-local.c, unwind-libdw.c): the
  * first frame is the sampled IP as is, the others are return addresses less
  * one unless libdw says the frame is an activation (a signal frame); at
  * most max_stack frames.
  */
+#include <dwarf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -68,12 +80,32 @@ struct module_rec {
 	uint32_t gen; /* the process generation it was last checked against the maps in */
 };
 
+/*
+ * What the CFI says at one PC, for the fast path (x86_64): the CFA is
+ * rsp or rbp plus an offset, the return address is saved at CFA + ra_off
+ * (or undefined: the outermost frame), rbp keeps its value, is saved at
+ * CFA + rbp_off, or is lost, and rsp is the CFA. Anything else (a CFI
+ * expression, a signal frame, no CFI) sends the sample to libdw.
+ */
+enum rule_kind { RULE_EMPTY, RULE_FAST, RULE_OUTERMOST, RULE_SLOW };
+enum rbp_rule { RBP_SAME, RBP_SAVED, RBP_LOST };
+
+struct rule {
+	uint64_t pc; /* the lookup address (a caller's return address less one) */
+	uint32_t gen;
+	uint8_t kind, cfa_reg, rbp;
+	int64_t cfa_off, ra_off, rbp_off;
+};
+
+#define RULE_SLOTS 8192u
+
 struct proc {
 	struct proc *next;
 	int32_t pid;
 	Dwfl *dwfl;
 	struct module_rec *mods;
 	size_t nr_mods, cap_mods;
+	struct rule *rules; /* the fast path's cache, RULE_SLOTS entries; NULL: not made yet */
 	/* perf unwinds a process once one of its maps' files can be read */
 	bool readable;
 	size_t maps_checked; /* its number of maps when last found unreadable */
@@ -102,6 +134,8 @@ struct sampo_unwinder {
 	 * symbolizer. NULL: one thread only.
 	 */
 	pthread_mutex_t *lock;
+	bool slow_only; /* $SAMPO_UNWIND_SLOW: every sample through libdw (to compare) */
+	uint64_t nr_fast, nr_slow;
 	struct sampo_addr_location al;
 
 	uint64_t *chain;
@@ -325,6 +359,8 @@ static void proc_reset(struct proc *p)
 		dwfl_end(p->dwfl);
 	p->dwfl = NULL;
 	p->nr_mods = 0;
+	if (p->rules)
+		memset(p->rules, 0, RULE_SLOTS * sizeof(*p->rules));
 }
 
 static int proc_attach(struct sampo_unwinder *u, struct proc *p)
@@ -442,6 +478,177 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	return u->nr_user >= u->max_stack ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 
+/* ---- the fast path ------------------------------------------------------ */
+
+/* a location "CFA + N" as dwarf_frame_register() gives it; false: anything else */
+static bool cfa_plus(const Dwarf_Op *ops, size_t nops, int64_t *ret)
+{
+	if (nops == 1 && ops[0].atom == DW_OP_call_frame_cfa) {
+		*ret = 0;
+		return true;
+	}
+	if (nops == 2 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_plus_uconst) {
+		*ret = (int64_t)ops[1].number;
+		return true;
+	}
+	if (nops == 3 && ops[0].atom == DW_OP_call_frame_cfa && ops[1].atom == DW_OP_consts &&
+	    ops[2].atom == DW_OP_plus) {
+		*ret = (int64_t)ops[1].number;
+		return true;
+	}
+	return false;
+}
+
+/* the rule at @pc from @cfi, as libdw's handle_cfi() would apply it */
+static bool rule_from_cfi(Dwarf_CFI *cfi, Dwarf_Addr pc, struct rule *r)
+{
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op ops_mem[3], *ops;
+	size_t nops;
+	bool signal = false, ok = false;
+	int64_t off;
+
+	if (!cfi || dwarf_cfi_addrframe(cfi, pc, &frame) != 0 || !frame)
+		return false;
+	if (dwarf_frame_info(frame, NULL, NULL, &signal) < 0 || signal)
+		goto slow;
+	/* CFA = rsp/rbp + offset */
+	if (dwarf_frame_cfa(frame, &ops, &nops) != 0 || nops != 1)
+		goto slow;
+	if (ops[0].atom == DW_OP_bregx) {
+		r->cfa_reg = (uint8_t)ops[0].number;
+		r->cfa_off = (int64_t)ops[0].number2;
+	} else if (ops[0].atom >= DW_OP_breg0 && ops[0].atom <= DW_OP_breg31) {
+		r->cfa_reg = (uint8_t)(ops[0].atom - DW_OP_breg0);
+		r->cfa_off = (int64_t)ops[0].number;
+	} else {
+		goto slow;
+	}
+	if (r->cfa_reg != 6 && r->cfa_reg != 7)
+		goto slow;
+	/* rsp: the CFA (the ABI's rule) */
+	if (dwarf_frame_register(frame, 7, ops_mem, &ops, &nops) != 0 || nops != 2 ||
+	    ops[0].atom != DW_OP_call_frame_cfa || ops[1].atom != DW_OP_stack_value)
+		goto slow;
+	/* rbp: kept, saved, or lost */
+	if (dwarf_frame_register(frame, 6, ops_mem, &ops, &nops) != 0)
+		goto slow;
+	if (nops == 0) {
+		r->rbp = ops ? RBP_LOST : RBP_SAME;
+	} else if (cfa_plus(ops, nops, &off)) {
+		r->rbp = RBP_SAVED;
+		r->rbp_off = off;
+	} else {
+		goto slow;
+	}
+	/* the return address (column 16) */
+	if (dwarf_frame_register(frame, 16, ops_mem, &ops, &nops) != 0)
+		goto slow;
+	if (nops == 0 && ops) {
+		r->kind = RULE_OUTERMOST;
+	} else if (cfa_plus(ops, nops, &off)) {
+		r->kind = RULE_FAST;
+		r->ra_off = off;
+	} else {
+		goto slow;
+	}
+	ok = true;
+	free(frame);
+	return ok;
+slow:
+	free(frame);
+	r->kind = RULE_SLOW;
+	return true;
+}
+
+/* the cached rule at @pc (a lookup address), made on first use */
+static const struct rule *rule_at(struct sampo_unwinder *u, struct proc *p, Dwarf_Addr pc)
+{
+	struct rule *r;
+	Dwfl_Module *mod;
+	Dwarf_CFI *cfi;
+	Dwarf_Addr bias = 0;
+
+	if (!p->rules) {
+		p->rules = calloc(RULE_SLOTS, sizeof(*p->rules));
+		if (!p->rules)
+			return NULL;
+	}
+	r = &p->rules[(pc * 0x9e3779b97f4a7c15ULL) >> 51 & (RULE_SLOTS - 1)];
+	if (r->kind != RULE_EMPTY && r->pc == pc && r->gen == u->gen)
+		return r;
+	memset(r, 0, sizeof(*r));
+	r->pc = pc;
+	r->gen = u->gen;
+	r->kind = RULE_SLOW;
+	mod = dwfl_addrmodule(p->dwfl, pc);
+	if (!mod)
+		return r;
+	/* libdw's order: .eh_frame, then .debug_frame */
+	cfi = dwfl_module_eh_cfi(mod, &bias);
+	if (rule_from_cfi(cfi, pc - bias, r))
+		return r;
+	cfi = dwfl_module_dwarf_cfi(mod, &bias);
+	if (!rule_from_cfi(cfi, pc - bias, r))
+		r->kind = RULE_SLOW;
+	return r;
+}
+
+/* a word of the stack copy; false outside it (perf's bound) */
+static bool stack_word(const struct sampo_unwinder *u, uint64_t addr, uint64_t *ret)
+{
+	uint64_t size = u->sample->user_stack_dyn_size;
+
+	if (addr < u->sp || addr + 8 < addr || addr + 8 >= u->sp + size)
+		return false;
+	memcpy(ret, u->sample->user_stack + (addr - u->sp), 8);
+	return true;
+}
+
+/*
+ * Unwind x86_64 frames with cached rules, as libdw would: the frames go
+ * into the chain as frame_cb() puts them. Return: true when done (the
+ * chain is final), false when libdw must do the whole sample (a rule the
+ * fast path does not apply, a word outside the stack copy, a module clash).
+ */
+static bool fast_unwind(struct sampo_unwinder *u, struct proc *p, uint64_t ip, uint64_t rsp,
+			uint64_t rbp, bool rbp_known)
+{
+	uint64_t pc = ip, cfa = 0, ra = 0;
+
+	for (unsigned int n = 0;; n++) {
+		const struct rule *r;
+
+		report_module(u, pc);
+		if (u->restart)
+			return false;
+		r = rule_at(u, p, n ? pc - 1 : pc);
+		if (!r || r->kind == RULE_SLOW)
+			return false;
+		if (r->kind == RULE_FAST) {
+			if (r->cfa_reg == 6 && !rbp_known)
+				return false;
+			cfa = (r->cfa_reg == 7 ? rsp : rbp) + (uint64_t)r->cfa_off;
+			if (!stack_word(u, cfa + (uint64_t)r->ra_off, &ra))
+				return false;
+			if (r->rbp == RBP_SAVED) {
+				if (!stack_word(u, cfa + (uint64_t)r->rbp_off, &rbp))
+					return false;
+			} else if (r->rbp == RBP_LOST) {
+				rbp_known = false;
+			}
+		}
+		/* this frame is in, whatever comes of its caller */
+		if (push(u, n ? pc - 1 : pc))
+			return false;
+		u->nr_user++;
+		if (u->nr_user >= u->max_stack || r->kind == RULE_OUTERMOST || !ra)
+			return true;
+		pc = ra;
+		rsp = cfa;
+	}
+}
+
 /* a sample that stayed at its IP because that IP's DSO has no file here */
 static void count_no_file(struct sampo_unwinder *u, struct sampo_machine *machine,
 			  struct sampo_thread *thread, uint64_t ip)
@@ -490,6 +697,7 @@ int sampo_unwinder__new(struct sampo_symbolizer *symbolizer,
 		return -ENOMEM;
 	u->symbolizer = symbolizer;
 	u->arch = arch_of(OPTS_GET(opts, arch, NULL));
+	u->slow_only = getenv("SAMPO_UNWIND_SLOW") != NULL;
 	if (u->arch != ARCH_NONE) {
 		/* libdw picks its backend (register set, CFI rules) by e_machine */
 		elf_version(EV_CURRENT);
@@ -521,6 +729,7 @@ void sampo_unwinder__delete(struct sampo_unwinder *u)
 			u->procs[i] = p->next;
 			proc_reset(p);
 			free(p->mods);
+			free(p->rules);
 			free(p);
 		}
 	}
@@ -536,6 +745,9 @@ void sampo_unwinder__delete(struct sampo_unwinder *u)
 			free(f);
 		}
 	}
+	if (getenv("SAMPO_UNWIND_DEBUG"))
+		fprintf(stderr, "unwind: fast %llu slow %llu\n", (unsigned long long)u->nr_fast,
+			(unsigned long long)u->nr_slow);
 	sampo_addr_location__exit(&u->al);
 	if (u->arch_elf)
 		elf_end(u->arch_elf);
@@ -611,6 +823,9 @@ static int unwind_one(struct sampo_unwinder *u, struct sampo_machine *machine,
 	u->gen = gen;
 	u->max_stack = max_stack;
 	for (int attempt = 0; attempt < 2; attempt++) {
+		uint64_t rbp = 0;
+		bool rbp_known;
+
 		u->restart = false;
 		u->nr_user = 0;
 		u->nr_chain = nr_rec + 1;
@@ -618,6 +833,20 @@ static int unwind_one(struct sampo_unwinder *u, struct sampo_machine *machine,
 			u->stats.nr_unsupported++;
 			break;
 		}
+		/* cached CFI rules first; libdw itself for what they do not cover */
+		rbp_known = sample_reg(&s->user_regs, 6, &rbp);
+		if (u->arch == ARCH_X86_64 && !u->slow_only &&
+		    fast_unwind(u, p, ip, sp, rbp, rbp_known)) {
+			u->nr_fast++;
+			break;
+		}
+		u->nr_slow++;
+		if (u->restart) {
+			proc_reset(p);
+			continue;
+		}
+		u->nr_user = 0;
+		u->nr_chain = nr_rec + 1;
 		(void)dwfl_getthread_frames(p->dwfl, (pid_t)s->tid, frame_cb, u);
 		if (!u->restart)
 			break;

@@ -172,6 +172,9 @@ check() { # FILE
 		head -30 diff.txt >&2
 		fails=$((fails + 1))
 	fi
+	# the cached-rule fast path gives what libdw alone gives
+	SAMPO_UNWIND_SLOW=1 "$SAMPO" script "${script_opts[@]}" -i "$f" >slow.txt 2>/dev/null
+	cmp -s out.txt slow.txt || die "$f: the fast unwinder differs from libdw's: $(diff out.txt slow.txt | head -5)"
 	# the chains are unwound, not just the IP: most samples have a caller
 	[ "$(grep -c "^	" want.txt)" -gt "$((2 * $(grep -c "cpu-clock" want.txt)))" ] ||
 		die "$f: perf itself did not unwind (test set-up)"
