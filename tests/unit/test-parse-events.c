@@ -20,6 +20,7 @@
 
 #include <sampo/event.h>
 #include <sampo/parse-events.h>
+#include <sampo/regs.h>
 
 #include "fixture.h"
 
@@ -310,6 +311,84 @@ static int teardown(void **state)
 	return fixture_remove_tree(root);
 }
 
+/* perf 6.1's parse_callchain_record(), case by case (checked against perf record here) */
+static void test_parse_events__call_graph(void **state)
+{
+	static const struct {
+		const char *arg;
+		int err;
+		enum sampo_callgraph_mode mode;
+		uint32_t size;
+		uint16_t max_stack;
+	} cases[] = {
+		{ "fp", 0, SAMPO_CALLGRAPH_FP, 0, 0 },
+		{ "fp,5", 0, SAMPO_CALLGRAPH_FP, 0, 5 },
+		{ "fp,x", 0, SAMPO_CALLGRAPH_FP, 0, 0 },     /* strtoul: 0 */
+		{ "fp,127", 0, SAMPO_CALLGRAPH_FP, 0, 0 },   /* not below the limit: ignored */
+		{ "dwarf", 0, SAMPO_CALLGRAPH_DWARF, 8192, 0 },
+		{ "dwarf,100", 0, SAMPO_CALLGRAPH_DWARF, 104, 0 }, /* rounded up to u64s */
+		{ "dwarf,0x100", 0, SAMPO_CALLGRAPH_DWARF, 256, 0 },
+		{ "dwarf,65528", 0, SAMPO_CALLGRAPH_DWARF, 65528, 0 },
+		{ "dwarf,,4096", 0, SAMPO_CALLGRAPH_DWARF, 4096, 0 }, /* empty tokens skipped */
+		{ "dwarf,8192,3", 0, SAMPO_CALLGRAPH_DWARF, 8192, 0 },
+		{ "dwarf,0", -ERANGE, 0, 0, 0 },
+		{ "dwarf,65529", -ERANGE, 0, 0, 0 },
+		{ "dwarf,1k", -ERANGE, 0, 0, 0 },
+		{ "dwarf,-8", -ERANGE, 0, 0, 0 },
+		{ "lbr", 0, SAMPO_CALLGRAPH_LBR, 0, 0 },
+		{ "lbr,1", -E2BIG, 0, 0, 0 },
+		{ "foo", -EINVAL, 0, 0, 0 },
+		{ "", -EINVAL, 0, 0, 0 },
+		{ "dwarfx", -EINVAL, 0, 0, 0 },
+	};
+	struct sampo_callgraph cg;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int err = sampo_callgraph__parse(cases[i].arg, 127, &cg);
+
+		if (err != cases[i].err)
+			fail_msg("'%s': %d, not %d", cases[i].arg, err, cases[i].err);
+		if (err)
+			continue;
+		assert_int_equal(cg.mode, cases[i].mode);
+		assert_int_equal(cg.dump_size, cases[i].size);
+		assert_int_equal(cg.max_stack, cases[i].max_stack);
+	}
+}
+
+/* --call-graph dwarf sets what perf's evsel__config_callchain() and sample_address set */
+static void test_parse_events__attrs_dwarf(void **state)
+{
+	struct sampo_event_spec specs[2];
+	struct sampo_event_attr attrs[2];
+	struct sampo_callgraph cg = { .mode = SAMPO_CALLGRAPH_DWARF, .dump_size = 4096 };
+	SAMPO_OPTS(sampo_event_attr_opts, o, .callgraph = &cg);
+
+	(void)state;
+	if (!sampo_reg__user_mask())
+		skip();
+	assert_int_equal(sampo_event_spec__parse("cpu-clock", 9, &specs[0]), 0);
+	assert_int_equal(sampo_event_spec__parse("task-clock", 10, &specs[1]), 0);
+	assert_int_equal(sampo_event_specs__attrs(specs, 2, &o, attrs), 0);
+	for (int i = 0; i < 2; i++) {
+		const uint64_t want = SAMPO_SAMPLE_CALLCHAIN | SAMPO_SAMPLE_REGS_USER |
+				      SAMPO_SAMPLE_STACK_USER | SAMPO_SAMPLE_ADDR | SAMPO_SAMPLE_DATA_SRC;
+
+		assert_int_equal(attrs[i].sample_type & want, want);
+		assert_int_equal(attrs[i].sample_regs_user, sampo_reg__user_mask());
+		assert_int_equal(attrs[i].sample_stack_user, 4096);
+		assert_true(attrs[i].flags & SAMPO_ATTR_EXCLUDE_CALLCHAIN_USER);
+		/* data mmaps come with the tracking event only */
+		assert_int_equal(!!(attrs[i].flags & SAMPO_ATTR_MMAP_DATA), i == 0);
+	}
+#if defined(__x86_64__)
+	assert_int_equal(sampo_reg__user_mask(), 0xff0fff);
+#endif
+	cg.dump_size = 12; /* not a multiple of 8: the parser never makes it */
+	assert_int_equal(sampo_event_specs__attrs(specs, 2, &o, attrs), -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -319,6 +398,8 @@ int main(void)
 		cmocka_unit_test(test_parse_events__attrs_as_perf_record),
 		cmocka_unit_test(test_parse_events__fallbacks_end),
 		cmocka_unit_test(test_parse_events__limits_from_proc),
+		cmocka_unit_test(test_parse_events__call_graph),
+		cmocka_unit_test(test_parse_events__attrs_dwarf),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
