@@ -209,5 +209,15 @@ grep -q "ld-linux" dl.txt || die "no samples in ld.so"
 grep -A1 "__vdso_clock_gettime" dl-script.txt | grep "clock_gettime@" >/dev/null ||
 	die "no chain goes from the vdso to its caller"
 
+# the other readers of call chains unwind too: the flame graph and pprof have the callers
+"$SAMPO" flamegraph -i cxx.sampo.data -o fg.svg 2>/dev/null || die "sampo flamegraph failed"
+grep "Rec&lt;6&gt;::run" fg.svg >/dev/null || die "the flame graph has no unwound callers"
+if command -v go >/dev/null; then
+	"$SAMPO" pprof -i cxx.sampo.data -o cxx.pb.gz 2>/dev/null || die "sampo pprof failed"
+	go tool pprof -top -cum -symbolize=none cxx.pb.gz 2>/dev/null >pprof.txt
+	grep -E "^ +[0-9]+ .* (9[0-9]|100)(\.[0-9]+)?% +Rec<6>::run$" pprof.txt >/dev/null ||
+		die "pprof has no unwound callers: $(grep "Rec<6>" pprof.txt)"
+fi
+
 [ "$fails" -eq 0 ] || die "$fails outputs differ from perf's"
 pass

@@ -21,13 +21,18 @@
 
 #include <sampo/common.h>
 #include <sampo/event.h>
+#include <sampo/machine.h>
+#include <sampo/reader.h>
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
+#include <sampo/thread.h>
+#include <sampo/unwind.h>
 
 #include "builtin.h"
 #include "cli.h"
 #include "options.h"
 #include "pprof.h"
+#include "unwind-cli.h"
 
 static const char *const pprof_usage[] = {
 	"sampo pprof [<options>]",
@@ -81,15 +86,44 @@ static void release_warnings(bool show)
 
 struct convert_ctx {
 	struct pprof_perf *pp;
+	struct sampo_unwinder *unwinder; /* --call-graph dwarf files */
 };
+
+/* a DWARF sample as report sees it: its user stack unwound into the chain */
+static int add_unwound(struct convert_ctx *ctx, struct sampo_session *session,
+		       const struct sampo_event *ev)
+{
+	struct sampo_machine *m = sampo_session__machine(session);
+	struct sampo_thread *thread;
+	struct sampo_event copy = *ev;
+	const uint64_t *chain;
+	size_t nr;
+	int err;
+
+	thread = sampo_machine__findnew_thread(m, (int32_t)ev->sample.pid, (int32_t)ev->sample.tid);
+	if (!thread)
+		return -ENOMEM;
+	err = sampo_unwinder__chain(ctx->unwinder, m, thread, &ev->sample, 0, &chain, &nr, NULL);
+	sampo_thread__put(thread);
+	if (err)
+		return err;
+	copy.sample.callchain = chain;
+	copy.sample.callchain_nr = nr;
+	copy.sample.sample_type |= SAMPO_SAMPLE_CALLCHAIN;
+	return pprof_perf_add_sample(ctx->pp, &copy);
+}
 
 static int convert_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
 {
 	struct convert_ctx *ctx = arg;
 	int err;
 
-	(void)session;
-	err = pprof_perf_add_sample(ctx->pp, ev);
+	if (ctx->unwinder && sampo_unwinder__wants(&ev->sample) &&
+	    ev->sample.cpumode != SAMPO_CPUMODE_GUEST_KERNEL &&
+	    ev->sample.cpumode != SAMPO_CPUMODE_GUEST_USER)
+		err = add_unwound(ctx, session, ev);
+	else
+		err = pprof_perf_add_sample(ctx->pp, ev);
 	if (err == -EINVAL) /* no symbolizer: the session says why */
 		return cli_err(0, "%s", sampo_session__error(session));
 	return err;
@@ -121,7 +155,14 @@ static int convert(const struct pprof_convert_opts *o)
 		err = cli_err(err, "out of memory");
 		goto out;
 	}
+	if (sampo_session__symbolizer(session)) {
+		err = cli_unwinder_open(session, &ctx.unwinder);
+		if (err)
+			goto out;
+	}
 	err = sampo_session__process(session, &tool, &ctx);
+	cli_unwinder_close(ctx.unwinder, o->input);
+	ctx.unwinder = NULL;
 	if (err > 0)
 		goto out; /* a callback said why */
 	if (err) {
