@@ -793,6 +793,8 @@ static int unwind_one(struct sampo_unwinder *u, struct sampo_machine *machine,
 	}
 	if (!max_stack)
 		max_stack = 127;
+	/* a 64 KiB stack copy holds no more frames than this (8 bytes each at least) */
+	max_stack = MIN(max_stack, 8192u);
 	u->nr_chain = 0;
 	if (sampo_array_grow((void **)&u->chain, &u->cap_chain, nr_rec + 2 + max_stack,
 			     sizeof(*u->chain)))
