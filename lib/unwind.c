@@ -40,7 +40,6 @@
 #include <gelf.h>
 #include <pthread.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
@@ -56,6 +55,7 @@
 #include <sampo/thread.h>
 #include <sampo/unwind.h>
 
+#include "internal/log.h"
 #include "internal/opts.h"
 #include "internal/util.h"
 
@@ -746,7 +746,7 @@ void sampo_unwinder__delete(struct sampo_unwinder *u)
 		}
 	}
 	if (getenv("SAMPO_UNWIND_DEBUG"))
-		fprintf(stderr, "unwind: fast %llu slow %llu\n", (unsigned long long)u->nr_fast,
+		pr_warn("unwind: fast %llu slow %llu\n", (unsigned long long)u->nr_fast,
 			(unsigned long long)u->nr_slow);
 	sampo_addr_location__exit(&u->al);
 	if (u->arch_elf)
