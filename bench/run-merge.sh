@@ -35,7 +35,7 @@ sampo=$builddir/tools/sampo/sampo
 gen=$builddir/bench/gen-perfdata
 prog=run-merge.sh
 
-files=100 distinct=20 hosts=4 samples=1000000 depth=8 sizes= hosts_report=1
+files=100 distinct=20 hosts=4 samples=1000000 depth=8 sizes="" hosts_report=1
 while [ $# -gt 0 ]; do
 	case $1 in
 	--files) files=$2; shift 2 ;;
@@ -86,12 +86,13 @@ echo "$prog: $files inputs ($distinct distinct files, $hosts hosts), $(count "$s
 # each distinct file read once by sampo report
 declare -a d_wall d_cpu d_rss
 for ((d = 0; d < distinct && d < files; d++)); do
-	read -r d_wall[d] d_cpu[d] d_rss[d] < <(run "report$d" "$sampo" report --no-children \
+	read -r "d_wall[d]" "d_cpu[d]" "d_rss[d]" < <(run "report$d" "$sampo" report --no-children \
 		-i "${distinct_files[d]}")
 done
 echo "| inputs | what | wall s | CPU s | CPU/wall | peak RSS MiB |"
 echo "|---:|---|---:|---:|---:|---:|"
 [ -n "$sizes" ] || sizes="10 $distinct $files"
+# shellcheck disable=SC2086 # one size a word
 for n in $(printf '%s\n' $sizes | awk -v max="$files" '$1 <= max && !seen[$1]++'); do
 	wall=0 cpu=0 rss=0
 	for ((i = 0; i < n; i++)); do
