@@ -99,10 +99,19 @@ static void print_main_usage(FILE *fp)
 	fputs("\nsampo is a perf-compatible sampling profiler toolkit.\n\n"
 	      "commands:\n",
 	      fp);
+	int width = 0;
+
+	/* the names' column as wide as the longest (buildid-cache), as git aligns them */
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		int len = (int)strlen(commands[i].name);
+
+		if (!(commands[i].flags & CMD_HIDDEN) && len > width)
+			width = len;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
 		if (commands[i].flags & CMD_HIDDEN)
 			continue;
-		fprintf(fp, "   %-12s %s\n", commands[i].name, commands[i].help);
+		fprintf(fp, "   %-*s  %s\n", width, commands[i].name, commands[i].help);
 	}
 	fputs("\naliases (perf compatible):\n"
 	      "   report -D, report --dump-raw-trace      same as 'sampo dump'\n"
