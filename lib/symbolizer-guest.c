@@ -38,6 +38,8 @@ static struct sampo_symbolizer *guest_new(struct sampo_symbolizer *host, struct 
 	g->parent = host;
 	g->force = host->force;
 	g->no_demangle = host->no_demangle;
+	g->e_machine = host->e_machine;
+	g->dbgd = host->dbgd; /* borrowed: one set of servers, one failure memory */
 	/* as in perf, the guest files named are the default guest's (pid 0) */
 	if (sampo_machine__pid(gm) == 0) {
 		err = sampo_symbolizer__dup_opt(&g->vmlinux, host->guest_vmlinux);

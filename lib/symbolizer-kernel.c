@@ -4,7 +4,8 @@
  * docs/kernel-symbols.md: -k or --kallsyms (nothing after), the build-id
  * cache (elf, then kallsyms), the vmlinux places of the recorded release
  * (under SYMFS), the running kernel's /proc/kallsyms when its build-id is
- * the recorded one (or, none recorded, its release). A kallsyms file is
+ * the recorded one (or, none recorded, its release), then debuginfod's
+ * vmlinux for the recorded build-id. A kallsyms file is
  * checked where it can be: the running one by /sys/kernel/notes, a cached
  * one by the build-id its directory is named after. The table keeps the
  * source's own addresses and its _text (ref_addr), from which
@@ -25,6 +26,7 @@
 #include <sampo/modsections.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
+#include "internal/debuginfod.h"
 #include "internal/log.h"
 #include "internal/machine.h"
 #include "internal/modsections.h"
@@ -136,6 +138,7 @@ static bool try_kernel_file(const struct sampo_symbolizer *s, struct sampo_sym_s
 	}
 	if (chk == BID_MISMATCH || chk == BID_UNREADABLE) {
 		sampo_symbolizer__note_tried(tried, path, "build-id unknown", &found);
+		sampo_symbolizer__note_found(s, src, path, &found, false);
 		*mismatched = true;
 		if (!s->force)
 			return false;
@@ -154,6 +157,7 @@ static bool try_kernel_file(const struct sampo_symbolizer *s, struct sampo_sym_s
 					     errbuf[0]	   ? errbuf :
 							     "cannot load",
 					     NULL);
+		sampo_symbolizer__note_found(s, src, path, NULL, true);
 		return false;
 	}
 	src->has_ref = !sampo_symtab__kallsyms_ref(src->symtab, "_text", &src->ref_addr) ||
@@ -187,6 +191,7 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 	struct sampo_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool mismatched = false, done = false, user_named = false;
+	int origin = SAMPO_ORIGIN_NONE;
 	char *path = NULL;
 
 	sampo_symbolizer__bid_hex(&src->bid, hex);
@@ -194,6 +199,7 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 		user_named = true;
 		done = try_kernel_file(s, src, s->vmlinux, KSRC_VMLINUX, false, &tried,
 				       &mismatched);
+		origin = SAMPO_ORIGIN_VMLINUX;
 	} else if (s->kallsyms) {
 		char *live = s->live_root ?
 				     sampo_symbolizer__path_join(s->live_root, "proc/kallsyms") :
@@ -202,12 +208,14 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 		user_named = true;
 		done = try_kernel_file(s, src, s->kallsyms, KSRC_KALLSYMS,
 				       live && !strcmp(live, s->kallsyms), &tried, &mismatched);
+		origin = src->live ? SAMPO_ORIGIN_KALLSYMS_LIVE : SAMPO_ORIGIN_KALLSYMS_SNAPSHOT;
 		free(live);
 	}
 	if (!user_named && src->bid.size && s->buildid_dir) {
 		if (!sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "elf", &path)) {
 			done = try_kernel_file(s, src, path, KSRC_VMLINUX, false, &tried,
 					       &mismatched);
+			origin = SAMPO_ORIGIN_BUILDID_CACHE;
 			free(path);
 			path = NULL;
 		}
@@ -215,6 +223,7 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 		    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "kallsyms", &path)) {
 			done = try_kernel_file(s, src, path, KSRC_KALLSYMS, false, &tried,
 					       &mismatched);
+			origin = SAMPO_ORIGIN_KALLSYMS_SNAPSHOT;
 			free(path);
 			path = NULL;
 		}
@@ -234,6 +243,7 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 		if (!path)
 			break;
 		done = try_kernel_file(s, src, path, KSRC_VMLINUX, false, &tried, &mismatched);
+		origin = SAMPO_ORIGIN_VMLINUX;
 		free(path);
 		path = NULL;
 	}
@@ -261,10 +271,23 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 		if (use && path)
 			done = try_kernel_file(s, src, path, KSRC_KALLSYMS, true, &tried,
 					       &mismatched);
+		origin = SAMPO_ORIGIN_KALLSYMS_LIVE;
 		free(release);
 		free(path);
 		path = NULL;
 	}
+	if (!user_named && !done) {
+		/* the kernel's debuginfo is its vmlinux; cached as "elf", where the cache is read */
+		path = sampo_symbolizer__debuginfod(s, src, SAMPO_DEBUGINFOD_DEBUGINFO, "elf",
+						    &tried);
+		if (path)
+			done = try_kernel_file(s, src, path, KSRC_VMLINUX, false, &tried,
+					       &mismatched);
+		origin = SAMPO_ORIGIN_DEBUGINFOD;
+		free(path);
+		path = NULL;
+	}
+	sampo_symbolizer__settle(src, done, origin, mismatched, &tried);
 
 	if (done && !src->verified && !src->bid.size && src->live && s->guest) {
 		if (asprintf(
@@ -321,5 +344,7 @@ void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sa
 		(void)try_kernel_file(s, src, path, KSRC_KALLSYMS, false, &tried, &mismatched);
 		free(path);
 	}
+	sampo_symbolizer__settle(src, src->symtab != NULL, SAMPO_ORIGIN_KALLSYMS_SNAPSHOT,
+				 mismatched, &tried);
 	sampo_strbuf__release(&tried);
 }

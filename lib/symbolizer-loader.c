@@ -48,6 +48,8 @@ void sampo_symbolizer__src_free(struct sampo_sym_src *src)
 	free(src->path);
 	free(src->warning);
 	free(src->debug);
+	free(src->found_path);
+	free(src->tried);
 	free(src);
 }
 

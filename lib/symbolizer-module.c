@@ -80,6 +80,7 @@ static bool try_module_file(const struct sampo_symbolizer *s, struct sampo_sym_s
 		match = !err && sampo_build_id__equal(&found, &src->bid);
 		if (!match) {
 			sampo_symbolizer__note_tried(tried, path, "no build-id", &found);
+			sampo_symbolizer__note_found(s, src, path, &found, false);
 			*mismatched = true;
 			if (!s->force) {
 				free(image);
@@ -124,21 +125,25 @@ void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_
 	struct sampo_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool mismatched = false, done = false;
+	int origin = SAMPO_ORIGIN_NONE;
 	char *path = NULL;
 
 	if (src->bid.size && s->buildid_dir &&
 	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "elf", &path)) {
 		done = try_module_file(s, src, path, &tried, &mismatched);
+		origin = SAMPO_ORIGIN_BUILDID_CACHE;
 		free(path);
 		path = NULL;
 	}
 	if (!done && src->hint && src->hint[0] == '/') {
 		if (!s->guest)
 			done = try_module_file(s, src, src->hint, &tried, &mismatched);
+		origin = SAMPO_ORIGIN_PATH;
 		if (!done && s->symfs) {
 			path = sampo_symbolizer__path_join(s->symfs, src->hint);
 			if (path)
 				done = try_module_file(s, src, path, &tried, &mismatched);
+			origin = SAMPO_ORIGIN_SYMFS;
 			free(path);
 			path = NULL;
 		}
@@ -156,7 +161,9 @@ void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_
 			sampo_strbuf__addf(&tried, "%s%s/lib/modules/%s", tried.len ? ", " : "",
 					       s->symfs ? s->symfs : "", s->osrelease);
 		}
+		origin = SAMPO_ORIGIN_MODULES_DIR;
 	}
+	sampo_symbolizer__settle(src, done, origin, mismatched, &tried);
 	sampo_symbolizer__bid_hex(&src->bid, hex);
 	if (mismatched && (!done || s->force)) {
 		if (asprintf(&src->warning, "module %s was recorded with build-id %s; %s: %s",

@@ -3,8 +3,10 @@
  * symbolizer-user.c - the file of a user DSO's source: the build-id cache,
  * the running kernel's own [vdso] (when its build-id is the recorded one),
  * the recorded path, SYMFS + the recorded path; a JIT's /tmp/perf-PID.map
- * only by that exact name, as a regular file of ours or root's. A file with
- * another build-id is refused (--force: used, with a warning).
+ * only by that exact name, as a regular file of ours or root's; last, when
+ * debuginfod is on, the file fetched by build-id (lib/debuginfod.c), or its
+ * debuginfo for a file found stripped. A file with another build-id is
+ * refused (--force: used, with a warning).
  *
  * Runs on a loader thread: reads the symbolizer's configuration, writes
  * only the source (see lib/symbolizer.c).
@@ -23,6 +25,7 @@
 #include <sampo/modsections.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
+#include "internal/debuginfod.h"
 #include "internal/log.h"
 #include "internal/machine.h"
 #include "internal/modsections.h"
@@ -51,6 +54,7 @@ static bool try_user_file(const struct sampo_symbolizer *s, struct sampo_sym_src
 	chk = sampo_symbolizer__check_elf_bid(src, path, &found);
 	if (chk == BID_MISMATCH || chk == BID_UNREADABLE) {
 		sampo_symbolizer__note_tried(tried, path, found.size ? "" : "no build-id", &found);
+		sampo_symbolizer__note_found(s, src, path, &found, false);
 		*mismatched = true;
 		if (!s->force)
 			return false;
@@ -58,6 +62,7 @@ static bool try_user_file(const struct sampo_symbolizer *s, struct sampo_sym_src
 	err = sampo_symbolizer__load_elf(s, path, &src->symtab, errbuf, sizeof(errbuf));
 	if (err) {
 		sampo_symbolizer__note_tried(tried, path, errbuf[0] ? errbuf : "cannot load", NULL);
+		sampo_symbolizer__note_found(s, src, path, NULL, true);
 		return false;
 	}
 	src->path = strdup(path);
@@ -87,6 +92,7 @@ static void src_load_perf_map(const struct sampo_symbolizer *s, struct sampo_sym
 	int err;
 
 	if (!digits || strcmp(pid + digits, ".map")) {
+		src->missing = SAMPO_MISSING_NO_FILE;
 		if (asprintf(&src->debug,
 			     "no symbols for '%s': not a perf map name (/tmp/perf-PID.map)",
 			     src->name) < 0)
@@ -98,10 +104,13 @@ static void src_load_perf_map(const struct sampo_symbolizer *s, struct sampo_sym
 		src->path = strdup(src->name);
 		src->absolute = true;
 		src->placement = SAMPO_PLACED_FILE;
+		src->origin = SAMPO_ORIGIN_PERF_MAP;
 		return;
 	}
+	src->missing = SAMPO_MISSING_FILE;
 	if (err == -ENOENT)
 		return;
+	src->missing = SAMPO_MISSING_UNREADABLE;
 	switch (err) {
 	case -EPERM:
 		why = "it belongs to another user (--force uses it)";
@@ -172,8 +181,53 @@ static int load_own_vdso(const struct sampo_symbolizer *s, struct sampo_sym_src 
 	return 0;
 }
 
+/*
+ * debuginfod, when nothing local served: the executable by build-id, else
+ * its debuginfo; or, for a file found without symbols (stripped), its
+ * debuginfo in its place. True when @src got symbols from it.
+ */
+static bool try_debuginfod(const struct sampo_symbolizer *s, struct sampo_sym_src *src, bool done,
+			   struct sampo_strbuf *tried, bool *mismatched)
+{
+	struct sampo_symtab *kept = src->symtab;
+	char *kept_path = src->path, *path;
+	bool got = false;
+
+	if (!s->dbgd || !src->bid.size || (done && sampo_symtab__nr(src->symtab)))
+		return false;
+	src->symtab = NULL;
+	src->path = NULL;
+	if (!done) {
+		path = sampo_symbolizer__debuginfod(s, src, SAMPO_DEBUGINFOD_EXECUTABLE, "elf", tried);
+		got = path && try_user_file(s, src, path, tried, mismatched);
+		free(path);
+	}
+	if (!got) {
+		path = sampo_symbolizer__debuginfod(s, src, SAMPO_DEBUGINFOD_DEBUGINFO, "debug",
+						    tried);
+		got = path && try_user_file(s, src, path, tried, mismatched);
+		free(path);
+		if (got && done && !sampo_symtab__nr(src->symtab)) {
+			sampo_symtab__delete(src->symtab);
+			free(src->path);
+			src->symtab = NULL;
+			src->path = NULL;
+			got = false;
+		}
+	}
+	if (got) {
+		sampo_symtab__delete(kept);
+		free(kept_path);
+	} else {
+		src->symtab = kept;
+		src->path = kept_path;
+	}
+	return got;
+}
+
 void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
+	int origin = SAMPO_ORIGIN_NONE;
 	struct sampo_strbuf tried = { 0 };
 	char hex[SAMPO_BUILD_ID_HEX_SIZE];
 	bool vdso = !strcmp(src->name, "[vdso]");
@@ -187,24 +241,35 @@ void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_
 	if (src->bid.size && s->buildid_dir &&
 	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, vdso ? "vdso" : "elf", &path)) {
 		done = try_user_file(s, src, path, &tried, &mismatched);
+		origin = SAMPO_ORIGIN_BUILDID_CACHE;
 		free(path);
 		path = NULL;
 	}
-	if (!done && vdso && !s->guest)
+	if (!done && vdso && !s->guest) {
 		done = !load_own_vdso(s, src);
+		origin = SAMPO_ORIGIN_VDSO_LIVE;
+	}
 	/*
 	 * A guest's paths name files of the guest: only under its --guestmount
 	 * tree. A recorded name that climbs ("/usr/lib/../../x") is nobody's
 	 * real path: no kernel or perf writes one (sampo_symbolizer__path_join() refuses it too).
 	 */
-	if (!done && src->name[0] == '/' && !s->guest && sampo_path__is_clean(src->name))
+	if (!done && src->name[0] == '/' && !s->guest && sampo_path__is_clean(src->name)) {
 		done = try_user_file(s, src, src->name, &tried, &mismatched);
+		origin = SAMPO_ORIGIN_PATH;
+	}
 	if (!done && s->symfs && src->name[0] == '/') {
 		path = sampo_symbolizer__path_join(s->symfs, src->name);
 		if (path)
 			done = try_user_file(s, src, path, &tried, &mismatched);
+		origin = SAMPO_ORIGIN_SYMFS;
 		free(path);
 	}
+	if (try_debuginfod(s, src, done, &tried, &mismatched)) {
+		done = true;
+		origin = SAMPO_ORIGIN_DEBUGINFOD;
+	}
+	sampo_symbolizer__settle(src, done, origin, mismatched, &tried);
 	sampo_symbolizer__bid_hex(&src->bid, hex);
 	if (mismatched && (!done || s->force)) {
 		if (asprintf(&src->warning, "'%s' was recorded with build-id %s; %s: %s", src->name,

@@ -60,6 +60,7 @@
 #include <sampo/modsections.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
+#include "internal/debuginfod.h"
 #include "internal/hash.h"
 #include "internal/log.h"
 #include "internal/machine.h"
@@ -363,6 +364,10 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 			pr_warn("the recorded OS release is not a plain name (it has '/', '..' or "
 				"control characters): the kernel's files are not looked up by it\n");
 	}
+	if (!err && features && sampo_features__has(features, SAMPO_FEAT_ARCH))
+		s->e_machine = sampo_symbolizer__arch_machine(features->arch);
+	if (!err)
+		err = sampo_debuginfod__new(opts, &s->dbgd);
 	if (err)
 		goto out_delete;
 	s->buildid_dir = sampo_buildid_cache__dir(OPTS_GET(opts, buildid_dir, NULL));
@@ -409,6 +414,8 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 		sampo_symbolizer__delete(g);
 	}
 	free(s->kname_buf);
+	if (!s->guest)
+		sampo_debuginfod__delete(s->dbgd);
 	free(s->guest_vmlinux);
 	free(s->guest_kallsyms);
 	free(s->guestmount);
@@ -698,6 +705,7 @@ static int ent_bind(struct sampo_symbolizer *s, struct sampo_sym_dso *e)
 
 		if (dso_replaced_later(s, e)) {
 			e->kind = ENT_NONE;
+			e->stale = true; /* for sampo_symbolizer__provenance() */
 			return 0;
 		}
 		if (!strcmp(name, "[vdso]") || name[0] == '/') {
@@ -1045,5 +1053,56 @@ int sampo_symbolizer__dso_info(struct sampo_symbolizer *s, const struct sampo_ds
 	info->path = e->src->path;
 	info->verified = e->src->verified;
 	info->placement = e->src->placement;
+	return 0;
+}
+
+int sampo_symbolizer__provenance(struct sampo_symbolizer *s, const struct sampo_dso *dso,
+				 struct sampo_symbolizer_provenance *ret)
+{
+	const struct sampo_sym_src *src;
+	struct sampo_sym_dso *e;
+
+	s = s ? sampo_symbolizer__findnew_machine(s, dso->machine_pid) : NULL;
+	e = s ? ent_lookup(s, dso) : NULL;
+	if (!e)
+		return -ENOENT;
+	memset(ret, 0, sizeof(*ret));
+	switch (e->kind) {
+	case ENT_BPF:
+		ret->origin = SAMPO_ORIGIN_KSYMBOL;
+		return 0;
+	case ENT_NONE:
+		ret->missing = e->stale ? SAMPO_MISSING_REPLACED : SAMPO_MISSING_NO_FILE;
+		return 0;
+	default:
+		break;
+	}
+	src = e->ksrc ? e->ksrc : e->src;
+	ret->recorded = e->src->bid;
+	if (!e->ready) {
+		/* looked up, never loaded: anonymous memory (sampo_symbolizer__find()) */
+		ret->missing = SAMPO_MISSING_NO_FILE;
+		return 0;
+	}
+	if (e->stale) {
+		ret->missing = SAMPO_MISSING_REPLACED;
+		return 0;
+	}
+	ret->tried = e->src->tried;
+	if (e->usable) {
+		ret->origin = src->origin;
+		ret->missing = src->missing;
+		ret->path = src->path;
+		return 0;
+	}
+	if (e->src->symtab) {
+		/* loaded, then refused by ent_ready(): the kernel's relocation */
+		ret->path = e->src->path;
+		ret->missing = SAMPO_MISSING_NOT_RELOCATABLE;
+		return 0;
+	}
+	ret->missing = e->src->missing ? e->src->missing : SAMPO_MISSING_FILE;
+	ret->path = e->src->found_path;
+	ret->found = e->src->found_bid;
 	return 0;
 }

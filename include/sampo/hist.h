@@ -174,6 +174,14 @@ SAMPO_API int sampo_hists__resort(struct sampo_hists *hists);
 SAMPO_API size_t sampo_hists__nr_dsos(const struct sampo_hists *hists);
 SAMPO_API struct sampo_dso *sampo_hists__dso(const struct sampo_hists *hists, size_t idx);
 
+/**
+ * sampo_hists__dso_samples() - the samples (of every event, that passed the
+ * filters) whose IP fell in @dso; *@ret_resolved (optional): how many of
+ * them a symbol covered. Call after sampo_hists__resort().
+ */
+SAMPO_API uint64_t sampo_hists__dso_samples(const struct sampo_hists *hists,
+					    const struct sampo_dso *dso, uint64_t *ret_resolved);
+
 /** sampo_hists__nr_samples() - samples of @evsel that passed the filters */
 SAMPO_API uint64_t sampo_hists__nr_samples(const struct sampo_hists *hists, int evsel);
 

@@ -36,6 +36,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <sampo/buildid.h>
 #include <sampo/common.h>
 
 struct sampo_machine;
@@ -45,6 +46,30 @@ struct sampo_features;
 struct sampo_symbol;
 struct sampo_symbolizer;
 struct sampo_module_sections;
+
+/* What a debuginfod fetch is doing (struct sampo_debuginfod_event.stage). */
+enum sampo_debuginfod_stage {
+	SAMPO_DEBUGINFOD_PROGRESS, /* bytes arriving (called at least once a second) */
+	SAMPO_DEBUGINFOD_DONE,	   /* fetched: path is the file (in the build-id cache) */
+	SAMPO_DEBUGINFOD_FAILED,   /* err: -ENOENT (not there), -ETIME (timeout), ... */
+};
+
+/* One step of a fetch from debuginfod, for a notice or a progress bar. */
+struct sampo_debuginfod_event {
+	int stage;	  /* enum sampo_debuginfod_stage */
+	const char *name; /* the DSO ("/usr/bin/foo", "[kernel.kallsyms]") */
+	const char *what; /* "executable" or "debuginfo" */
+	const char *url;  /* the server answering, when known; may be NULL */
+	long done, total; /* PROGRESS: bytes so far, of total (0 or -1: unknown) */
+	int err;	  /* FAILED: negative errno */
+	const char *path; /* DONE: the file */
+};
+
+/*
+ * Called on the thread that fetches (a loader thread or the caller's), never
+ * twice at once; the event and its strings are borrowed for the call.
+ */
+typedef void (*sampo_debuginfod_fn)(void *ctx, const struct sampo_debuginfod_event *ev);
 
 struct sampo_symbolizer_opts {
 	size_t sz;
@@ -85,8 +110,21 @@ struct sampo_symbolizer_opts {
 	const char *guest_vmlinux;
 	const char *guest_kallsyms;
 	const char *guestmount;
+	/*
+	 * debuginfod: when $DEBUGINFOD_URLS names servers, a DSO, debug file
+	 * or vmlinux that no local place has is fetched by its recorded
+	 * build-id (libdebuginfod) and stored in the build-id cache. Off with
+	 * @no_debuginfod. Each request may take @debuginfod_timeout_ms (0:
+	 * $DEBUGINFOD_TIMEOUT seconds, else 5 s); once a request fails (timeout,
+	 * no server), the servers are not asked again by this symbolizer.
+	 * @debuginfod_fn (may be NULL) hears of each fetch.
+	 */
+	bool no_debuginfod;
+	unsigned int debuginfod_timeout_ms;
+	sampo_debuginfod_fn debuginfod_fn;
+	void *debuginfod_ctx;
 };
-#define sampo_symbolizer_opts__last_field guestmount
+#define sampo_symbolizer_opts__last_field debuginfod_ctx
 
 /**
  * sampo_symbolizer__new() - a symbolizer for @machine
@@ -200,5 +238,65 @@ struct sampo_symbolizer_dso_info {
  */
 SAMPO_API int sampo_symbolizer__dso_info(struct sampo_symbolizer *s, const struct sampo_dso *dso,
 					 struct sampo_symbolizer_dso_info *info);
+
+/* Where the symbols of a DSO came from (sampo_symbolizer__provenance()). */
+enum sampo_symbol_origin {
+	SAMPO_ORIGIN_NONE,		/* none: see enum sampo_symbol_missing */
+	SAMPO_ORIGIN_PATH,		/* the file at the recorded path */
+	SAMPO_ORIGIN_SYMFS,		/* the recorded path under --symfs */
+	SAMPO_ORIGIN_BUILDID_CACHE,	/* the build-id cache (~/.debug) */
+	SAMPO_ORIGIN_ARCHIVE,		/* an archive of the profile's files */
+	SAMPO_ORIGIN_DEBUGINFOD,	/* fetched from a debuginfod server in this run */
+	SAMPO_ORIGIN_EMBEDDED,		/* symbols embedded in the profile */
+	SAMPO_ORIGIN_KALLSYMS_SNAPSHOT, /* a kallsyms snapshot (cached, or --kallsyms) */
+	SAMPO_ORIGIN_KALLSYMS_LIVE,	/* the running kernel's /proc/kallsyms */
+	SAMPO_ORIGIN_VMLINUX,		/* a vmlinux (-k, or one of its usual places) */
+	SAMPO_ORIGIN_MODULES_DIR,	/* a module's .ko under /lib/modules/RELEASE */
+	SAMPO_ORIGIN_VDSO_LIVE,		/* the running kernel's vDSO (the same build-id) */
+	SAMPO_ORIGIN_PERF_MAP,		/* a JIT's /tmp/perf-PID.map */
+	SAMPO_ORIGIN_KSYMBOL,		/* a BPF program's or trampoline's KSYMBOL record */
+};
+
+/* Why a DSO has no symbols. */
+enum sampo_symbol_missing {
+	SAMPO_MISSING_NONE,
+	SAMPO_MISSING_NO_FILE,		 /* anonymous memory, [heap], [stack]: no file to read */
+	SAMPO_MISSING_NO_BUILD_ID,	 /* no build-id recorded and no file at the recorded path */
+	SAMPO_MISSING_FILE,		 /* no file with the recorded build-id where looked */
+	SAMPO_MISSING_BUILD_ID_MISMATCH, /* the files found have another build-id */
+	SAMPO_MISSING_WRONG_ARCH,	 /* the file found is for another architecture */
+	SAMPO_MISSING_NO_SYMBOLS,	 /* the file has no symbol table (stripped) */
+	SAMPO_MISSING_UNREADABLE,	 /* the file does not load (damaged, kptr_restrict...) */
+	SAMPO_MISSING_REPLACED,		 /* replaced while recording, with no build-id */
+	SAMPO_MISSING_NOT_RELOCATABLE,	 /* kernel: no _text recorded, or another text size */
+};
+
+struct sampo_symbolizer_provenance {
+	int origin;  /* enum sampo_symbol_origin */
+	int missing; /* enum sampo_symbol_missing; with an origin: NONE or NO_SYMBOLS */
+	/* the file used; for a mismatch or a wrong architecture, the file found */
+	const char *path;
+	struct sampo_build_id recorded; /* size 0: none recorded */
+	struct sampo_build_id found;	/* MISMATCH, WRONG_ARCH: the found file's */
+	const char *tried; /* the places looked at ("'P' (not found), ..."), or NULL */
+};
+
+/**
+ * sampo_symbolizer__provenance() - where @dso's symbols came from, or why
+ * there are none
+ * @ret: filled; its strings are borrowed from @s
+ *
+ * Made where the symbolizer chooses the file, so it says what was used,
+ * not what might have been.
+ * Return: 0, or -ENOENT when sampo_symbolizer__find() never looked at @dso.
+ */
+SAMPO_API int sampo_symbolizer__provenance(struct sampo_symbolizer *s, const struct sampo_dso *dso,
+					   struct sampo_symbolizer_provenance *ret);
+
+/** sampo_symbol_origin__name() - "build-id cache", "debuginfod", ... ("none") */
+SAMPO_API const char *sampo_symbol_origin__name(int origin);
+
+/** sampo_symbol_missing__name() - "file missing", "build-id mismatch", ... ("") */
+SAMPO_API const char *sampo_symbol_missing__name(int missing);
 
 #endif /* SAMPO_SYMBOLIZER_H */

@@ -24,6 +24,7 @@
 #include "internal/dso.h"
 #include "internal/util.h"
 
+struct sampo_debuginfod;
 struct sampo_dso;
 struct sampo_features;
 struct sampo_machine;
@@ -68,6 +69,14 @@ struct sampo_sym_src {
 	bool has_ref;		     /* kernel: ref_addr is the source's _text */
 	bool live;		     /* kernel: the running kernel's /proc/kallsyms */
 	uint64_t ref_addr;
+	/* provenance (lib/symbolizer-provenance.c): where the symbols came from, or why none */
+	int origin;			/* enum sampo_symbol_origin */
+	int missing;			/* enum sampo_symbol_missing */
+	char *found_path;		/* the first file with another build-id, or unloadable */
+	struct sampo_build_id found_bid; /* its build-id */
+	bool found_unreadable;		/* a file was there and did not load */
+	bool found_wrong_arch;		/* found_path is for another architecture */
+	char *tried;			/* the places looked at, for --provenance */
 	char *warning; /* to log once, from the caller's thread */
 	char *debug;   /* the same at debug level */
 
@@ -136,6 +145,8 @@ struct sampo_symbolizer {
 	bool force;
 	bool no_demangle;
 	const struct sampo_module_sections *modsecs;
+	uint16_t e_machine;		/* the recorded architecture's ELF machine; 0: unknown */
+	struct sampo_debuginfod *dbgd;	/* NULL: off; a guest borrows its host's */
 
 	/* NAME.ko* under SYMFS/lib/modules/R, built once by whichever thread needs it */
 	pthread_mutex_t mod_lock;
@@ -219,6 +230,27 @@ void sampo_symbolizer__note_tried(struct sampo_strbuf *tried, const char *path,
 				  const char *what, const struct sampo_build_id *found);
 int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *path,
 			       struct sampo_symtab **ret, char *errbuf, size_t errbuf_sz);
+
+/* ---- lib/symbolizer-provenance.c: what the loaders record for --provenance ------------------ */
+
+/* ELF machine of a perf arch name ("x86_64", "aarch64", ...); 0 when unknown */
+uint16_t sampo_symbolizer__arch_machine(const char *arch);
+/* A file seen with another build-id (or none, or unloadable): kept for the provenance */
+void sampo_symbolizer__note_found(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
+				  const char *path, const struct sampo_build_id *found,
+				  bool unreadable);
+/*
+ * At the end of a loader: the origin when @done (@origin), else why there
+ * are no symbols; keeps @tried.
+ */
+void sampo_symbolizer__settle(struct sampo_sym_src *src, bool done, int origin, bool mismatched,
+			      const struct sampo_strbuf *tried);
+/*
+ * debuginfod, the last resort of the user and kernel loaders: the file of
+ * @kind for @src fetched, stored in the cache and returned (malloc'ed), or NULL.
+ */
+char *sampo_symbolizer__debuginfod(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
+				   int kind, const char *cache_kind, struct sampo_strbuf *tried);
 
 /* ---- lib/symbolizer.c: the symbolizer and its build-id table ------------------------------ */
 

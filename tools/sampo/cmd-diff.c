@@ -27,6 +27,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "debuginfod-cli.h"
 #include "options.h"
 
 static const char *const diff_usage[] = {
@@ -175,6 +176,7 @@ static int open_file(struct diff_ctx *ctx, struct diff_file *f)
 	char errbuf[256] = "";
 	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = ctx->symfs, .vmlinux = ctx->vmlinux,
 		   .kallsyms = ctx->kallsyms, .force = ctx->force);
+	cli_debuginfod_apply(&sopts);
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = true,
 		   .features = SAMPO_SESSION_FEATURES_EACH, .symbolizer = &sopts,
 		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
@@ -662,6 +664,7 @@ int cmd_diff(int argc, const char **argv)
 		OPT_STRING(0, "symfs", &ctx.symfs, "dir", "look for files under this root too"),
 		OPT_BOOLEAN('f', "force", &ctx.force,
 			    "use files whose build-id differs, and other users' JIT perf maps"),
+		OPT_DEBUGINFOD(),
 		OPT_END(),
 	};
 	static const char *defaults[] = { "perf.data.old", "perf.data" };

@@ -21,6 +21,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "debuginfod-cli.h"
 #include "flamegraph.h"
 #include "options.h"
 #include "outbuf.h"
@@ -119,6 +120,7 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_STRING(0, "symfs", &sym.symfs, "dir", "look for files under this root too"),
 		OPT_BOOLEAN('f', "force", &sym.force,
 			    "use files whose build-id differs, and other users' JIT perf maps"),
+		OPT_DEBUGINFOD(),
 		OPT_END(),
 	};
 	int ret;

@@ -21,6 +21,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "debuginfod-cli.h"
 #include "merge-pprof.h"
 #include "options.h"
 #include "report-hosts.h"
@@ -57,6 +58,7 @@ int cmd_merge(int argc, const char **argv)
 		OPT_STRING(0, "kallsyms", &kallsyms, "file", "a kernel's kallsyms snapshot"),
 		OPT_STRING(0, "symfs", &symfs, "dir", "look for files under this root too"),
 		OPT_BOOLEAN('f', "force", &force, "use files whose build-id differs"),
+		OPT_DEBUGINFOD(),
 		OPT_END(),
 	};
 	char errbuf[512] = "";
@@ -84,6 +86,7 @@ int cmd_merge(int argc, const char **argv)
 	sopts.kallsyms = kallsyms;
 	sopts.symfs = symfs;
 	sopts.force = force;
+	cli_debuginfod_apply(&sopts);
 	hopts.max_stack = max_stack > 0 ? (unsigned int)max_stack : 0;
 	popts.nr_threads = (unsigned int)threads;
 

@@ -30,6 +30,7 @@
 
 #include "builtin.h"
 #include "cli.h"
+#include "debuginfod-cli.h"
 #include "options.h"
 #include "pprof.h"
 #include "unwind-cli.h"
@@ -219,6 +220,7 @@ int cmd_pprof(int argc, const char **argv)
 		OPT_STRING(0, "symfs", &symfs, "dir", "look for files under this root too"),
 		OPT_BOOLEAN('f', "force", &force,
 			    "use files whose build-id differs, and other users' JIT perf maps"),
+		OPT_DEBUGINFOD(),
 		OPT_BOOLEAN(0, "guest", &guest, "guest samples too (dropped by default, as perf)"),
 		OPT_END(),
 	};
@@ -240,6 +242,7 @@ int cmd_pprof(int argc, const char **argv)
 	sopts.kallsyms = kallsyms;
 	sopts.symfs = symfs;
 	sopts.force = force;
+	cli_debuginfod_apply(&sopts);
 	o.input = input && *input ? input : cli_default_input();
 	o.output = output;
 	o.symbolizer = &sopts;

@@ -31,13 +31,16 @@
 #include "archive-read.h"
 #include "builtin.h"
 #include "cli.h"
+#include "debuginfod-cli.h"
 #include "format-json.h"
 #include "options.h"
 #include "outbuf.h"
 #include "pprof.h"
 #include "progress.h"
+#include "pager.h"
 #include "report-hosts.h"
 #include "unwind-cli.h"
+#include "report-provenance.h"
 
 static const char *const report_usage[] = {
 	"sampo report [<options>]",
@@ -74,6 +77,7 @@ struct report_ctx {
 	bool no_callchain;
 	bool show_nr_samples;
 	bool force;
+	bool provenance; /* --provenance: where each object's symbols came from, no table */
 	int max_stack;
 	const char *format; /* --format: NULL or "stdio"/"text", "json", "pprof" */
 	const char *output; /* -o: the file of --format pprof */
@@ -352,6 +356,8 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	bool none = false, is_pipe, has_chains;
 	int err, nr_damaged;
 
+	cli_debuginfod_apply(&sopts);
+
 	err = sampo_session__open(ctx->input, &opts, &ctx->session);
 	if (err)
 		return cli_err_open(err, ctx->input, errbuf);
@@ -586,6 +592,13 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 	FILE *fp = stdout;
 	uint64_t total = 0;
 
+	if (ctx->provenance) {
+		if (report_provenance_print(fp, ctx->hists, ctx->symbolizer))
+			return cli_err(-ENOMEM, "out of memory");
+		if (fflush(fp) || ferror(fp))
+			return errno == EPIPE ? -EPIPE : cli_err(-EIO, "cannot write the report");
+		return 0;
+	}
 	if (ctx->format && !strcmp(ctx->format, "json"))
 		return print_json(ctx, hopts);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
@@ -600,6 +613,13 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 	fputs("# To display the perf.data header info, please use --header/--header-only "
 	      "options.\n#\n",
 	      fp);
+	/*
+	 * Objects without symbols, in one line: for a person reading (a terminal
+	 * or the pager), so that what perf prints stays byte for byte the same
+	 * in files and pipes.
+	 */
+	if (isatty(STDOUT_FILENO) || pager_running())
+		report_provenance_summary(fp, ctx->hists, ctx->symbolizer);
 	sampo_hists__fprintf_filters(ctx->hists, fp);
 	fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 		sampo_session__lost(ctx->session)->lost +
@@ -688,6 +708,7 @@ static int report_several(struct report_ctx *ctx, struct sampo_hists_opts *hopts
 	const char *sort = ctx->sort;
 	int err;
 
+	cli_debuginfod_apply(&sopts);
 	if (ctx->guest)
 		return cli_err(-EINVAL, "--guest cannot be used with several inputs");
 	if (ctx->call_graph || ctx->inverted)
@@ -730,6 +751,7 @@ static int report_pprof(const struct report_ctx *ctx)
 			  .guests = ctx->guest },
 	};
 
+	cli_debuginfod_apply(&sopts);
 	if (ctx->comms || ctx->dsos || ctx->pids || ctx->tids || ctx->cpus || ctx->sort)
 		return usage_error(report_usage, NULL,
 				   "--format pprof keeps every sample: no --sort or filters");
@@ -825,6 +847,10 @@ int cmd_report(int argc, const char **argv)
 			   "read symbols from an archive of sampo/perf archive (--all: the profile too)"),
 		OPT_BOOLEAN('f', "force", &ctx.force,
 			    "use files whose build-id differs, and other users' JIT perf maps"),
+		OPT_DEBUGINFOD(),
+		OPT_BOOLEAN(0, "provenance", &ctx.provenance,
+			    "say where each object's symbols came from, or why it has none, "
+			    "instead of the table"),
 		OPT_GROUP("Guests (perf kvm --host --guest report)"),
 		OPT_BOOLEAN(0, "guest", &ctx.guest,
 			    "show guest samples too, each guest as a machine of its own"),
@@ -874,6 +900,11 @@ int cmd_report(int argc, const char **argv)
 	ret = archive_view_setup(archive, &ctx.input);
 	if (ret)
 		goto out;
+	if (ctx.provenance && (ctx.format || ctx.nr_inputs > 1 || sorts_by_host(ctx.sort))) {
+		ret = usage_error(report_usage, opts,
+				  "--provenance reads one file and prints its own table: no --format");
+		goto out;
+	}
 	if (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) {
 		if (!ctx.nr_inputs)
 			add_input(&opts[0], cli_default_input(), false);

@@ -45,6 +45,7 @@
 #include "archive-read.h"
 #include "builtin.h"
 #include "cli.h"
+#include "debuginfod-cli.h"
 #include "folded.h"
 #include "format-json.h"
 #include "format-speedscope.h"
@@ -786,6 +787,7 @@ int cmd_script(int argc, const char **argv)
 				   "profile too)"),
 			OPT_BOOLEAN('f', "force", &force,
 				    "use files whose build-id differs, and other users' JIT perf maps"),
+			OPT_DEBUGINFOD(),
 			OPT_BOOLEAN(0, "guest", &guest,
 				    "print guest samples too, each guest as a machine of its own"),
 			OPT_STRING(0, "guestvmlinux", &guest_vmlinux, "file",
@@ -860,6 +862,7 @@ int cmd_script(int argc, const char **argv)
 		.guest_kallsyms = guest_kallsyms,
 		.guestmount = guestmount,
 	};
+	cli_debuginfod_apply(&ctx->sym_opts);
 	if (folded && folded_new(&fopts, &ctx->folded)) {
 		free(ctx);
 		return cli_err(-ENOMEM, "out of memory");

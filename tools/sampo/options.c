@@ -396,6 +396,9 @@ static int parse_long(const struct parse_ctx *ctx, int argc, const char **argv, 
 	char spelled[256];
 	snprintf(spelled, sizeof(spelled), "--%s%s", unset ? "no-" : "", opt->long_name);
 
+	/* an optional argument is only ever "--name=ARG": "--name ARG" keeps ARG apart */
+	if (!unset && (opt->flags & OPT_F_OPTARG) && !eq)
+		return opt_apply(ctx, opt, spelled, NULL, false);
 	if (unset || !opt_takes_arg(opt)) {
 		if (eq)
 			return opt_error(ctx, "option '%s' takes no value", spelled);
@@ -500,7 +503,9 @@ static int print_opt_names(FILE *fp, const struct option *opt)
 			argh = opt->type == OPTION_STRING || opt->type == OPTION_CALLBACK ?
 				       "value" :
 				       "n";
-		if (argh[0] == '<' || argh[0] == '[')
+		if (opt->flags & OPT_F_OPTARG)
+			pos += fprintf(fp, "[=<%s>]", argh);
+		else if (argh[0] == '<' || argh[0] == '[')
 			pos += fprintf(fp, " %s", argh);
 		else
 			pos += fprintf(fp, " <%s>", argh);

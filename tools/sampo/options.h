@@ -78,6 +78,7 @@
 #define OPT_F_HIDDEN (1 << 0) /* accepted, but not listed by -h */
 #define OPT_F_NONEG  (1 << 1) /* OPT_BOOLEAN without --no-<name> */
 #define OPT_F_NOARG  (1 << 2) /* OPT_CALLBACK that takes no argument (arg is NULL) */
+#define OPT_F_OPTARG (1 << 3) /* OPT_CALLBACK whose argument is optional: only --name=ARG */
 
 enum opt_type {
 	OPTION_END,	 /* end of the table */
@@ -177,6 +178,12 @@ struct option {
 	{                                                                                   \
 		.type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
 		.help = (h), .callback = (fn), .flags = OPT_F_NOARG                         \
+	}
+
+#define OPT_CALLBACK_OPTARG(s, l, v, a, h, fn)                                              \
+	{                                                                                   \
+		.type = OPTION_CALLBACK, .short_name = (s), .long_name = (l), .value = (v), \
+		.argh = (a), .help = (h), .callback = (fn), .flags = OPT_F_OPTARG           \
 	}
 
 /**

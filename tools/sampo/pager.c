@@ -80,6 +80,11 @@ static void wait_for_pager_atexit(void)
 	pager_wait();
 }
 
+bool pager_running(void)
+{
+	return pager_pid > 0;
+}
+
 bool pager_start(void)
 {
 	static const int sigs[] = { SIGINT, SIGHUP, SIGTERM, SIGQUIT };

@@ -25,6 +25,9 @@ const char *pager_program(void);
  */
 bool pager_start(void);
 
+/* pager_running() - whether standard output goes to a pager started by pager_start() */
+bool pager_running(void);
+
 /*
  * pager_wait() - close standard output and wait for the pager to exit (the
  * user's prompt comes back after the pager, not under it); a no-op without

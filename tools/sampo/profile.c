@@ -20,6 +20,7 @@
 #include <sampo/symbolizer.h>
 
 #include "cli.h"
+#include "debuginfod-cli.h"
 #include "profile.h"
 #include "unwind-cli.h"
 
@@ -59,6 +60,7 @@ int profile_load(struct profile *p, const char *input, const struct profile_sym_
 		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
 	/* every branch kept: a flame graph hides what is too narrow itself */
 	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain = true, .callchain_min_percent = 0);
+	cli_debuginfod_apply(&sopts);
 	const struct sampo_tool tool = { .sample = profile_sample };
 	struct sampo_symbolizer *symbolizer;
 	struct sampo_unwinder *unwinder;
