@@ -11,6 +11,8 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <gelf.h>
+#include <libelf.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,6 +78,39 @@ void sampo_symbolizer__note_found(const struct sampo_symbolizer *s, struct sampo
 	src->found_unreadable = unreadable;
 	m = s->e_machine ? file_machine(path) : 0;
 	src->found_wrong_arch = m && m != s->e_machine;
+}
+
+bool sampo_symbolizer__elf_stripped(const char *path, const struct sampo_build_id *bid)
+{
+	bool symtab = false;
+	char *debug = NULL;
+	Elf_Scn *scn = NULL;
+	Elf *elf;
+	int fd;
+
+	(void)elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	if (fd < 0)
+		return false;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	while (elf && (scn = elf_nextscn(elf, scn))) {
+		GElf_Shdr sh;
+
+		if (gelf_getshdr(scn, &sh) && sh.sh_type == SHT_SYMTAB) {
+			symtab = true;
+			break;
+		}
+	}
+	elf_end(elf);
+	close(fd);
+	if (symtab)
+		return false;
+	/* what sampo_symtab__load_elf() reads in its place */
+	if (!sampo_elf__find_debug_file(path, bid && bid->size ? bid : NULL, NULL, &debug)) {
+		free(debug);
+		return false;
+	}
+	return true;
 }
 
 void sampo_symbolizer__settle(struct sampo_sym_src *src, bool done, int origin, bool mismatched,

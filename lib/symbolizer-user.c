@@ -193,7 +193,7 @@ static bool try_debuginfod(const struct sampo_symbolizer *s, struct sampo_sym_sr
 	char *kept_path = src->path, *path;
 	bool got = false;
 
-	if (!s->dbgd || !src->bid.size || (done && sampo_symtab__nr(src->symtab)))
+	if (!s->dbgd || !src->bid.size || (done && !src->stripped))
 		return false;
 	src->symtab = NULL;
 	src->path = NULL;
@@ -207,7 +207,7 @@ static bool try_debuginfod(const struct sampo_symbolizer *s, struct sampo_sym_sr
 						    tried);
 		got = path && try_user_file(s, src, path, tried, mismatched);
 		free(path);
-		if (got && done && !sampo_symtab__nr(src->symtab)) {
+		if (got && done && sampo_symtab__nr(src->symtab) <= sampo_symtab__nr(kept)) {
 			sampo_symtab__delete(src->symtab);
 			free(src->path);
 			src->symtab = NULL;
@@ -218,6 +218,7 @@ static bool try_debuginfod(const struct sampo_symbolizer *s, struct sampo_sym_sr
 	if (got) {
 		sampo_symtab__delete(kept);
 		free(kept_path);
+		src->stripped = false;
 	} else {
 		src->symtab = kept;
 		src->path = kept_path;
@@ -265,6 +266,9 @@ void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_
 		origin = SAMPO_ORIGIN_SYMFS;
 		free(path);
 	}
+	/* only .dynsym: perf too takes a debug file, from debuginfod if need be */
+	src->stripped = done && src->path && src->path[0] == '/' &&
+			sampo_symbolizer__elf_stripped(src->path, &src->bid);
 	if (try_debuginfod(s, src, done, &tried, &mismatched)) {
 		done = true;
 		origin = SAMPO_ORIGIN_DEBUGINFOD;

@@ -1093,6 +1093,7 @@ int sampo_symbolizer__provenance(struct sampo_symbolizer *s, const struct sampo_
 		ret->origin = src->origin;
 		ret->missing = src->missing;
 		ret->path = src->path;
+		ret->stripped = src->stripped;
 		return 0;
 	}
 	if (e->src->symtab) {

@@ -279,6 +279,7 @@ struct sampo_symbolizer_provenance {
 	struct sampo_build_id recorded; /* size 0: none recorded */
 	struct sampo_build_id found;	/* MISMATCH, WRONG_ARCH: the found file's */
 	const char *tried; /* the places looked at ("'P' (not found), ..."), or NULL */
+	bool stripped;	   /* the file has only its dynamic symbols (no .symtab, no debug file) */
 };
 
 /**

@@ -76,6 +76,7 @@ struct sampo_sym_src {
 	struct sampo_build_id found_bid; /* its build-id */
 	bool found_unreadable;		/* a file was there and did not load */
 	bool found_wrong_arch;		/* found_path is for another architecture */
+	bool stripped;			/* path has no .symtab, nor a local debug file */
 	char *tried;			/* the places looked at, for --provenance */
 	char *warning; /* to log once, from the caller's thread */
 	char *debug;   /* the same at debug level */
@@ -239,6 +240,8 @@ uint16_t sampo_symbolizer__arch_machine(const char *arch);
 void sampo_symbolizer__note_found(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
 				  const char *path, const struct sampo_build_id *found,
 				  bool unreadable);
+/* Whether the ELF file @path has no .symtab and no local debug file (only .dynsym, PLT) */
+bool sampo_symbolizer__elf_stripped(const char *path, const struct sampo_build_id *bid);
 /*
  * At the end of a loader: the origin when @done (@origin), else why there
  * are no symbols; keeps @tried.

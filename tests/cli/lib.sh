@@ -38,6 +38,8 @@ fi
 : "${PERF=$(command -v perf || true)}"
 : "${SAMPO_UPDATE_GOLDEN:=}"
 export SAMPO SAMPO_SHARED SAMPO_SRCDIR SAMPO_BUILDDIR PERF LC_ALL=C
+# Debian's profile.d may set DEBUGINFOD_URLS: no test asks a server it did not start itself
+unset DEBUGINFOD_URLS
 
 expected_dir=$SAMPO_SRCDIR/tests/cli/expected
 

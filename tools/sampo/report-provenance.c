@@ -67,8 +67,11 @@ static bool is_kernel(const struct row *r)
 /* has no symbols for a reason a file could fix */
 static bool unresolved(const struct row *r)
 {
-	return r->known && r->p.missing != SAMPO_MISSING_NONE &&
-	       r->p.missing != SAMPO_MISSING_NO_FILE;
+	if (!r->known)
+		return false;
+	if (r->p.origin != SAMPO_ORIGIN_NONE)
+		return r->p.missing == SAMPO_MISSING_NO_SYMBOLS || (r->p.stripped && !r->resolved);
+	return r->p.missing != SAMPO_MISSING_NONE && r->p.missing != SAMPO_MISSING_NO_FILE;
 }
 
 static void print_bid(FILE *fp, const char *label, const struct sampo_build_id *bid)
@@ -158,6 +161,13 @@ static void print_row(FILE *fp, const struct row *r)
 		if (p->missing == SAMPO_MISSING_NO_SYMBOLS) {
 			fprintf(fp, "    %-10s%s\n", "missing", sampo_symbol_missing__name(p->missing));
 			print_fix(fp, r);
+		} else if (p->stripped && r->resolved < r->nr) {
+			struct row fix = *r;
+
+			fprintf(fp, "    %-10sonly its dynamic symbols (stripped): %" PRIu64
+				" samples unresolved\n", "missing", r->nr - r->resolved);
+			fix.p.missing = SAMPO_MISSING_NO_SYMBOLS;
+			print_fix(fp, &fix);
 		}
 		return;
 	}
