@@ -64,13 +64,14 @@ static bool is_kernel(const struct row *r)
 	return sampo_dso__is_kernel(r->dso);
 }
 
-/* has no symbols for a reason a file could fix */
+/* has samples without symbols for a reason a file could fix */
 static bool unresolved(const struct row *r)
 {
 	if (!r->known)
 		return false;
 	if (r->p.origin != SAMPO_ORIGIN_NONE)
-		return r->p.missing == SAMPO_MISSING_NO_SYMBOLS || (r->p.stripped && !r->resolved);
+		return r->p.missing == SAMPO_MISSING_NO_SYMBOLS ||
+		       (r->p.stripped && r->resolved < r->nr);
 	return r->p.missing != SAMPO_MISSING_NONE && r->p.missing != SAMPO_MISSING_NO_FILE;
 }
 
@@ -202,8 +203,8 @@ int report_provenance_print(FILE *fp, const struct sampo_hists *h, struct sampo_
 		}
 	}
 	fprintf(fp, "# Where the symbols of each object with samples came from\n");
-	fprintf(fp, "# %zu objects with %" PRIu64 " samples; %zu without symbols (%" PRIu64
-		    " samples)\n#\n",
+	fprintf(fp, "# %zu objects with %" PRIu64 " samples; %zu without symbols for %" PRIu64
+		    " of them\n#\n",
 		nr, total, nr_unresolved, lost);
 	for (size_t i = 0; i < nr; i++)
 		print_row(fp, &rows[i]);
@@ -230,8 +231,8 @@ void report_provenance_summary(FILE *fp, const struct sampo_hists *h, struct sam
 	if (!nr_unresolved)
 		return;
 	fprintf(fp,
-		"# sampo: %zu object%s with samples without symbols (%.2f%% of the samples): "
+		"# sampo: %zu object%s lack%s symbols for %.2f%% of the samples: "
 		"sampo report --provenance says why\n#\n",
-		nr_unresolved, nr_unresolved == 1 ? "" : "s",
+		nr_unresolved, nr_unresolved == 1 ? "" : "s", nr_unresolved == 1 ? "s" : "",
 		total ? 100.0 * (double)lost / (double)total : 0.0);
 }
