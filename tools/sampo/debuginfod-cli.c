@@ -29,6 +29,8 @@ static char bar_title[128];
 
 int cli_debuginfod_opt(const struct option *opt, const char *arg, bool unset)
 {
+	const char *urls;
+
 	(void)opt;
 	debuginfod_off = unset;
 	if (unset)
@@ -40,7 +42,8 @@ int cli_debuginfod_opt(const struct option *opt, const char *arg, bool unset)
 		}
 		return setenv("DEBUGINFOD_URLS", arg, 1) ? -1 : 0;
 	}
-	if (!getenv("DEBUGINFOD_URLS") || !*getenv("DEBUGINFOD_URLS")) {
+	urls = getenv("DEBUGINFOD_URLS");
+	if (!urls || !urls[strspn(urls, " \t")]) {
 		parse_opt_fail("--debuginfod: no servers: name them (--debuginfod=URLS) or set "
 			       "DEBUGINFOD_URLS");
 		return -1;
