@@ -100,13 +100,21 @@ mkdir -p "$tmpdir/away"
 HOME=$tmpdir/away DEBUGINFOD_URLS=$dbgd_url report >"$tmpdir/away.report" 2>"$tmpdir/away.err" ||
 	die "report with debuginfod failed: $(cat "$tmpdir/away.err")"
 compare_files "$tmpdir/home.report" "$tmpdir/away.report"
-[ "$(grep -c "debuginfod: fetched the executable of '$bin/prog' from $dbgd_url" "$tmpdir/away.err")" = 1 ] &&
-	[ "$(grep -c "debuginfod: fetched the executable of '$bin/libspin.so' from $dbgd_url" "$tmpdir/away.err")" = 1 ] ||
+[ "$(grep -c "^sampo report: debuginfod: fetched the executable of '$bin/prog' from $dbgd_url\$" "$tmpdir/away.err")" = 1 ] &&
+	[ "$(grep -c "^sampo report: debuginfod: fetched the executable of '$bin/libspin.so' from $dbgd_url\$" "$tmpdir/away.err")" = 1 ] ||
 	die "not one notice per fetched file: $(cat "$tmpdir/away.err")"
 [ -f "$tmpdir/away/.debug$bin/prog/$prog_bid/elf" ] &&
 	[ -L "$tmpdir/away/.debug/.build-id/${prog_bid:0:2}/${prog_bid:2}" ] &&
 	[ -f "$tmpdir/away/.debug$bin/libspin.so/$lib_bid/elf" ] ||
 	die "the fetched files are not in the build-id cache: $(find "$tmpdir/away/.debug")"
+
+# --provenance names debuginfod as the source, with the cached copy
+mkdir -p "$tmpdir/away3"
+HOME=$tmpdir/away3 DEBUGINFOD_URLS=$dbgd_url report --provenance >"$tmpdir/away.prov" 2>/dev/null ||
+	die "report --provenance with debuginfod failed"
+grep -A3 "^$bin/prog\$" "$tmpdir/away.prov" |
+	grep -qx "    symbols   debuginfod: $tmpdir/away3/.debug/.build-id/${prog_bid:0:2}/${prog_bid:2}/elf" ||
+	die "--provenance does not name debuginfod: $(cat "$tmpdir/away.prov")"
 
 # script, in another fresh HOME (so that it fetches too)
 mkdir -p "$tmpdir/away2"

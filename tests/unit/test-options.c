@@ -357,6 +357,36 @@ static void test_options__callback_message(void **state)
 	assert_int_equal(parse_options(3, a2, opts, test_usage, 0), PARSE_OPT_USAGE);
 }
 
+/* OPT_CALLBACK_OPTARG: "--name" (no argument), "--name=ARG"; "--name ARG" leaves ARG alone */
+static void test_options__optional_argument(void **state)
+{
+	const struct option opts[] = {
+		OPT_CALLBACK_OPTARG(0, "debuginfod", &ctx, "urls", "servers", test_cb),
+		OPT_END(),
+	};
+	(void)state;
+
+	memset(&ctx, 0, sizeof(ctx));
+	const char *a1[] = { "test", "--debuginfod", "file", NULL };
+	assert_int_equal(parse_options(3, a1, opts, test_usage, 0), 1);
+	assert_int_equal(ctx.cb_calls, 1);
+	assert_null(ctx.cb_arg);
+	assert_string_equal(a1[0], "file");
+
+	memset(&ctx, 0, sizeof(ctx));
+	const char *a2[] = { "test", "--debuginfod=http://a http://b", NULL };
+	assert_int_equal(parse_options(2, a2, opts, test_usage, 0), 0);
+	assert_string_equal(ctx.cb_arg, "http://a http://b");
+
+	memset(&ctx, 0, sizeof(ctx));
+	const char *a3[] = { "test", "--no-debuginfod", NULL };
+	assert_int_equal(parse_options(2, a3, opts, test_usage, 0), 0);
+	assert_int_equal(ctx.cb_calls, 1);
+
+	const char *a4[] = { "test", "--no-debuginfod=x", NULL };
+	assert_int_equal(parse_options(2, a4, opts, test_usage, 0), PARSE_OPT_USAGE);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -372,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_options__pairs_and_aliases),
 		cmocka_unit_test(test_options__perf_options),
 		cmocka_unit_test(test_options__callback_message),
+		cmocka_unit_test(test_options__optional_argument),
 	};
 
 	cli_set_cmd("test");

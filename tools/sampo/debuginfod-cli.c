@@ -54,6 +54,7 @@ int cli_debuginfod_opt(const struct option *opt, const char *arg, bool unset)
 static void on_fetch(void *ctx, const struct sampo_debuginfod_event *ev)
 {
 	const char *cmd = cli_cmd();
+	const char *server;
 
 	(void)ctx;
 	switch (ev->stage) {
@@ -70,8 +71,11 @@ static void on_fetch(void *ctx, const struct sampo_debuginfod_event *ev)
 		if (bar_on)
 			progress_done(&bar);
 		bar_on = false;
-		fprintf(stderr, "sampo%s%s: debuginfod: fetched the %s of '%s'%s%s\n",
+		/* the server, not the request's path under it */
+		server = ev->url ? strstr(ev->url, "/buildid/") : NULL;
+		fprintf(stderr, "sampo%s%s: debuginfod: fetched the %s of '%s'%s%.*s\n",
 			cmd ? " " : "", cmd ? cmd : "", ev->what, ev->name, ev->url ? " from " : "",
+			ev->url ? (int)(server ? (size_t)(server - ev->url) : strlen(ev->url)) : 0,
 			ev->url ? ev->url : "");
 		return;
 	default:
