@@ -18,6 +18,7 @@ packages="
 	pandoc man-db
 	chromium nodejs
 	cppcheck clang-tidy valgrind
+	debuginfod
 "
 # libclang-rt-14-dev: libFuzzer runtime (libclang_rt.fuzzer-x86_64.a) for make fuzz
 # libarchive-dev: sampo archive's tar files (lib/archive.c)
@@ -29,6 +30,7 @@ packages="
 #   chromium with playwright-core; npm (Debian's npm package, or the one in a
 #   nodejs that ships it) installs tests/browser's packages at the end
 # cppcheck, clang-tidy, valgrind: the 'lint' suite and t0100 (make check)
+# debuginfod: the server the t74xx tests fetch from (libdebuginfod-dev: the client sampo links)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian system; install the equivalents of:" $packages >&2
