@@ -64,8 +64,11 @@ static void on_fetch(void *ctx, const struct sampo_debuginfod_event *ev)
 			progress_init(&bar, bar_title, (uint64_t)ev->total);
 			bar_on = true;
 		}
-		if (bar_on && ev->done >= 0)
+		if (bar_on && ev->done >= 0) {
+			/* progress_update() thins calls meant per record; these come a few a second */
+			bar.calls |= 1023;
 			progress_update(&bar, (uint64_t)ev->done);
+		}
 		return;
 	case SAMPO_DEBUGINFOD_DONE:
 		if (bar_on)
