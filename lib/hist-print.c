@@ -311,6 +311,12 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		case SAMPO_SORT_CPU:
 			c->header = "CPU";
 			break;
+		case SAMPO_SORT_SRCLINE:
+			c->header = "Source:Line";
+			break;
+		case SAMPO_SORT_SRCFILE:
+			c->header = "Source File";
+			break;
 		}
 		c->width = strlen(c->header);
 	}
@@ -342,6 +348,12 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 				w = entry_sym_width(f);
 				break;
 			case SAMPO_SORT_CPU:
+				break;
+			case SAMPO_SORT_SRCLINE: /* as far as perf had computed it */
+				w = e->src_width & 1 ? strlen(e->key.srcline) : 0;
+				break;
+			case SAMPO_SORT_SRCFILE:
+				w = e->src_width & 2 ? strlen(e->key.srcfile) : 0;
 				break;
 			}
 			if (w > cols[j].width)
@@ -428,6 +440,17 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 			case SAMPO_SORT_CPU:
 				fprintf(fp, "%*.*d", w, w, (int)e->key.cpu);
 				break;
+			case SAMPO_SORT_SRCLINE:
+			case SAMPO_SORT_SRCFILE: {
+				/* "%-.*s": padded by the next column, not at the end */
+				const char *v = cols[j].key == SAMPO_SORT_SRCLINE ? e->key.srcline :
+										    e->key.srcfile;
+				int n = fprintf(fp, "%.*s", w, v);
+
+				if (!last && n < w)
+					fprintf(fp, "%*s", w - n, "");
+				break;
+			}
 			}
 		}
 		fputc('\n', fp);

@@ -47,6 +47,7 @@ static void set_err(char *buf, size_t sz, const char *fmt, ...)
 static const char *const sort_key_names[] = {
 	[SAMPO_SORT_COMM] = "comm", [SAMPO_SORT_PID] = "pid", [SAMPO_SORT_TID] = "tid",
 	[SAMPO_SORT_DSO] = "dso",   [SAMPO_SORT_SYM] = "sym", [SAMPO_SORT_CPU] = "cpu",
+	[SAMPO_SORT_SRCLINE] = "srcline", [SAMPO_SORT_SRCFILE] = "srcfile",
 };
 
 const char *sampo_sort_key__name(enum sampo_sort_key key)
@@ -84,7 +85,7 @@ int sampo_sort_keys__parse(const char *list, enum sampo_sort_key *keys, size_t m
 			nr_words++;
 			if (!sort_key_word(p, len, &k)) {
 				set_err(errbuf, errbuf_sz,
-					"unknown sort key '%.*s' (known: comm, pid, tid, dso, sym, cpu)",
+					"unknown sort key '%.*s' (known: comm, pid, tid, dso, sym, cpu, srcline, srcfile)",
 					(int)len, p);
 				return -EINVAL;
 			}
@@ -175,6 +176,12 @@ int sampo_hist_entry__sort_keys(const struct sampo_hist_entry *a, const struct s
 		case SAMPO_SORT_CPU:
 			c = b->key.cpu > a->key.cpu ? 1 : -(b->key.cpu < a->key.cpu);
 			break;
+		case SAMPO_SORT_SRCLINE: /* perf 6.1's sort__srcline_cmp(), no se_sort */
+			c = a->key.srcline == b->key.srcline ? 0 : strcmp(b->key.srcline, a->key.srcline);
+			break;
+		case SAMPO_SORT_SRCFILE:
+			c = a->key.srcfile == b->key.srcfile ? 0 : strcmp(b->key.srcfile, a->key.srcfile);
+			break;
 		default:
 			c = 0;
 		}
@@ -255,6 +262,12 @@ int sampo_hist_entry__collapse_cmp(const struct sampo_hist_entry *a,
 		case SAMPO_SORT_CPU:
 			c = a->key.cpu < b->key.cpu ? -1 : a->key.cpu > b->key.cpu;
 			break;
+		case SAMPO_SORT_SRCLINE: /* strcmp(right, left), as perf 6.1 */
+			c = a->key.srcline == b->key.srcline ? 0 : strcmp(b->key.srcline, a->key.srcline);
+			break;
+		case SAMPO_SORT_SRCFILE:
+			c = a->key.srcfile == b->key.srcfile ? 0 : strcmp(b->key.srcfile, a->key.srcfile);
+			break;
 		}
 	}
 	return c;
@@ -317,6 +330,67 @@ static void rb_insert_fixup(struct rbtree *t, uint32_t z)
 	t->red[t->root] = 0;
 }
 
+/* the bit of entry.src_known for sort key @k, 0 for keys perf computes at once */
+static uint8_t lazy_bit(enum sampo_sort_key k)
+{
+	return k == SAMPO_SORT_SRCLINE ? 1 : k == SAMPO_SORT_SRCFILE ? 2 : 0;
+}
+
+/*
+ * The lazy keys (srcline, srcfile) that perf_sort(@a, @b) reaches: perf
+ * computes them for both entries then (their se_cmp), the first time
+ */
+static void mark_lazy_sort(const struct sampo_hists *h, struct sampo_hist_entry *a,
+			   struct sampo_hist_entry *b)
+{
+	if (h->opts.children) {
+		if (a->period_acc != b->period_acc)
+			return;
+		if (a->thread == b->thread && h->opts.callchain && !h->opts.no_graph &&
+		    a->max_depth != b->max_depth)
+			return;
+	}
+	if (a->period != b->period)
+		return;
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		uint8_t bit = lazy_bit(h->keys[i]);
+
+		a->src_known |= bit;
+		b->src_known |= bit;
+		if (sampo_hist_entry__sort_keys(a, b, &h->keys[i], 1))
+			return;
+	}
+}
+
+/*
+ * perf's input tree (hist_entry__cmp() as samples are added): a lazy key
+ * is computed for the entries of a group that ties on the keys before it,
+ * once the group has had two samples: the second sample of an entry meets
+ * the entry itself, and a binary tree compares each new entry with its
+ * neighbours in order (the group's entries are neighbours in @in, sorted
+ * by those keys first), so any two of them meet.
+ */
+static void mark_lazy_input(const struct sampo_hists *h, struct sampo_hist_entry **in, size_t n)
+{
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		uint8_t bit = lazy_bit(h->keys[i]);
+
+		if (!bit)
+			continue;
+		for (size_t j = 0, end; j < n; j = end) {
+			uint64_t adds = in[j]->nr_adds;
+
+			for (end = j + 1;
+			     end < n && !sampo_hist_entry__collapse_cmp(in[j], in[end], h->keys, i); end++)
+				adds += in[end]->nr_adds;
+			if (adds < 2)
+				continue;
+			for (size_t m = j; m < end; m++)
+				in[m]->src_known |= bit;
+		}
+	}
+}
+
 /* perf's output_resort(): insert in input order into an rb-tree, then walk it */
 int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev)
 {
@@ -336,6 +410,8 @@ int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev)
 	for (size_t i = 0; i < n; i++)
 		in[i] = &ev->entries[i];
 	qsort_r(in, n, sizeof(*in), collapse_cmp, (void *)h);
+	if (h->srclines)
+		mark_lazy_input(h, in, n);
 
 	t.root = RB_NONE;
 	for (size_t i = 0; i < n; i++) {
@@ -344,6 +420,8 @@ int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev)
 
 		while (cur != RB_NONE) {
 			p = cur;
+			if (h->srclines)
+				mark_lazy_sort(h, &ev->entries[z], &ev->entries[cur]);
 			go_left = perf_sort(h, &ev->entries[z], &ev->entries[cur]) > 0;
 			cur = go_left ? t.left[cur] : t.right[cur];
 		}
@@ -357,6 +435,8 @@ int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev)
 		else
 			t.right[p] = z;
 		rb_insert_fixup(&t, z);
+		/* hists__calc_col_len() right after the insert */
+		ev->entries[z].src_width = ev->entries[z].src_known;
 	}
 
 	/* in-order walk */

@@ -42,6 +42,7 @@
 #include <sampo/hist.h>
 #include <sampo/machine.h>
 #include <sampo/sample.h>
+#include <sampo/srclines.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 #include <sampo/unwind.h>
@@ -181,6 +182,13 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 	err = set_sort_keys(h, h->opts.sort_keys, h->opts.nr_sort_keys);
 	if (err)
 		goto out_err;
+	if (h->has_key[SAMPO_SORT_SRCLINE] || h->has_key[SAMPO_SORT_SRCFILE]) {
+		/* a symbol's addresses have lines of their own */
+		h->per_ip_frames = true;
+		err = sampo_srclines__new(symbolizer, &h->srclines);
+		if (err)
+			goto out_err;
+	}
 	err = copy_filters(h, &h->opts);
 	if (err)
 		goto out_err;
@@ -219,6 +227,7 @@ void sampo_hists__delete(struct sampo_hists *h)
 		sampo_map__put(h->frames[i].map);
 	free(h->frames);
 	sampo_hash_index__release(&h->frame_ix);
+	sampo_srclines__delete(h->srclines);
 	free(h->arena);
 	free(h->scratch);
 	free(h->rcache);
@@ -269,20 +278,23 @@ static char level_of(const struct sampo_machine *m, uint8_t cpumode)
 	}
 }
 
-static uint64_t frame_hash(const struct sampo_dso *dso, const struct sampo_symbol *sym,
-			   const struct sampo_map *map, uint64_t ip, char level)
+static uint64_t frame_hash(const struct sampo_hists *h, const struct sampo_dso *dso,
+			   const struct sampo_symbol *sym, const struct sampo_map *map, uint64_t ip,
+			   char level)
 {
+	if (sym && h->per_ip_frames)
+		return hash_combine(hash_combine(hash_mix64((uintptr_t)dso), (uintptr_t)sym), ip);
 	if (sym)
 		return hash_combine(hash_mix64((uintptr_t)dso), (uintptr_t)sym);
 	return hash_combine(hash_combine(hash_mix64((uintptr_t)map), ip), (uint64_t)level);
 }
 
-static bool frame_equal(const struct frame *f, const struct sampo_dso *dso,
-			const struct sampo_symbol *sym, const struct sampo_map *map, uint64_t ip,
-			char level)
+static bool frame_equal(const struct sampo_hists *h, const struct frame *f,
+			const struct sampo_dso *dso, const struct sampo_symbol *sym,
+			const struct sampo_map *map, uint64_t ip, char level)
 {
 	if (sym)
-		return f->sym == sym && f->dso == dso;
+		return f->sym == sym && f->dso == dso && (!h->per_ip_frames || f->ip == ip);
 	return !f->sym && f->map == map && f->ip == ip && f->level == level;
 }
 
@@ -307,7 +319,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 	struct sampo_dso *dso = NULL;
 	struct sampo_map *map;
 	char level = level_of(m, cpumode);
-	uint64_t hash;
+	uint64_t hash, sym_off = 0;
 	size_t j;
 	int err = 0;
 
@@ -321,7 +333,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 	if (map) {
 		dso = sampo_map__dso(map);
 		if (h->symbolizer)
-			sym = sampo_symbolizer__find(h->symbolizer, map, ip);
+			sym = sampo_symbolizer__find_offset(h->symbolizer, map, ip, &sym_off);
 		/* a guest's frames keep their level ('g', 'u'), as perf kvm shows them */
 		if (!guest)
 			level = sampo_dso__is_kernel(dso) ? 'k' : '.';
@@ -342,7 +354,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 		}
 	}
 
-	hash = frame_hash(dso, sym, map, ip, level);
+	hash = frame_hash(h, dso, sym, map, ip, level);
 	if ((h->frame_ix.nr + 1) * 2 > h->frame_ix.cap && sampo_hash_index__grow(&h->frame_ix)) {
 		err = -ENOMEM;
 		goto out;
@@ -352,7 +364,7 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 		uint32_t idx = h->frame_ix.slots[j] - 1;
 
 		if (h->frame_ix.hashes[j] == hash &&
-		    frame_equal(&h->frames[idx], dso, sym, map, ip, level)) {
+		    frame_equal(h, &h->frames[idx], dso, sym, map, ip, level)) {
 			*ret = idx;
 			goto cache;
 		}
@@ -387,6 +399,8 @@ static int resolve_frame(struct sampo_hists *h, struct sampo_machine *m,
 		if (sym) {
 			f->sym_start = sampo_symbol__start(sym);
 			f->sym_end = sampo_symbol__end(sym);
+			if (map)
+				f->file_delta = (int64_t)(f->sym_start + sym_off - f->rel_ip);
 		}
 		f->match_addr = sym ? f->sym_start : ip;
 	}
@@ -761,11 +775,63 @@ int sampo_hists__add_unwound(struct sampo_hists *h, int evsel, const struct samp
 
 /* ---- stage 3: entries ----------------------------------------------------- */
 
+/*
+ * perf's map__srcline() of a row: the row's address is the map-relative
+ * one for a sample's own frame, the raw one for a callchain's (perf's
+ * fill_callchain_info() sets al->addr = node->ip), looked up in the file
+ * as if map-relative (map__rip_2objdump()). Without a line: "sym+OFFSET"
+ * (decimal, from that address), "dso[ADDR]" without a symbol, "??:0"
+ * without a map. The srcfile is the text before the first ':' (perf's
+ * hist_entry__get_srcfile()), "" for "??:0" or a text without one.
+ * Return: 0 or -ENOMEM.
+ */
+static int frame_srcline(struct sampo_hists *h, struct frame *f, bool cumulative)
+{
+	const struct sampo_srcline_frame *fr = NULL;
+	uint64_t addr = cumulative ? f->ip : f->rel_ip;
+	char buf[512];
+	const char *colon;
+	size_t nr = 0;
+	int c = cumulative;
+
+	if (f->srcline[c])
+		return 0;
+	if (!f->map) {
+		snprintf(buf, sizeof(buf), "??:0");
+	} else {
+		if (f->dso && h->srclines &&
+		    sampo_srclines__find(h->srclines, f->dso, addr + (uint64_t)f->file_delta, &fr, &nr))
+			return -ENOMEM;
+		if (!nr || sampo_srcline_frame__format(&fr[0], buf, sizeof(buf)) < 0) {
+			if (f->sym)
+				snprintf(buf, sizeof(buf), "%s+%" PRIu64, sampo_symbol__name(f->sym),
+					 addr - f->sym_start);
+			else
+				snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
+					 f->dso_name ? f->dso_name : "", addr + (uint64_t)f->file_delta);
+		}
+	}
+	f->srcline[c] = sampo_strpool__intern(&h->strings, buf);
+	if (!f->srcline[c])
+		return -ENOMEM;
+	colon = strchr(buf, ':');
+	if (!strcmp(buf, "??:0") || !colon)
+		buf[0] = 0;
+	else
+		buf[colon - buf] = 0;
+	f->srcfile[c] = sampo_strpool__intern(&h->strings, buf);
+	return f->srcfile[c] ? 0 : -ENOMEM;
+}
+
 /* perf's hist_entry__cmp() over the sort keys, as a key to hash and compare */
 static void entry_key_init(const struct sampo_hists *h, struct entry_key *k, const struct stack *s,
 			   const struct frame *f, bool cumulative)
 {
 	memset(k, 0, sizeof(*k));
+	if (h->has_key[SAMPO_SORT_SRCLINE])
+		k->srcline = f->srcline[cumulative];
+	if (h->has_key[SAMPO_SORT_SRCFILE])
+		k->srcfile = f->srcfile[cumulative];
 	if (h->has_key[SAMPO_SORT_COMM])
 		k->comm = s->comm;
 	if (h->has_key[SAMPO_SORT_PID])
@@ -797,6 +863,7 @@ static uint64_t entry_key_hash(const struct entry_key *k)
 	uint64_t hash = hash_mix64((uintptr_t)k->comm);
 
 	hash = hash_combine(hash, (uintptr_t)k->dso);
+	hash = hash_combine(hash, (uintptr_t)k->srcline ^ ((uint64_t)(uintptr_t)k->srcfile << 7));
 	hash = hash_combine(hash, k->sym_start);
 	hash = hash_combine(hash, k->sym_end);
 	hash = hash_combine(hash, k->ip);
@@ -806,7 +873,8 @@ static uint64_t entry_key_hash(const struct entry_key *k)
 
 static bool entry_key_equal(const struct entry_key *a, const struct entry_key *b)
 {
-	return a->comm == b->comm && a->dso == b->dso && a->sym_start == b->sym_start &&
+	return a->comm == b->comm && a->dso == b->dso && a->srcline == b->srcline &&
+	       a->srcfile == b->srcfile && a->sym_start == b->sym_start &&
 	       a->sym_end == b->sym_end && a->ip == b->ip && a->tid == b->tid &&
 	       a->cpu == b->cpu && a->has_sym == b->has_sym;
 }
@@ -873,6 +941,8 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 	char level = h->frames[s->self].level;
 	int err;
 
+	if (h->srclines && frame_srcline(h, &h->frames[s->self], false))
+		return -ENOMEM;
 	entry_key_init(h, &k, s, &h->frames[s->self], false);
 	e = entry_findnew(h, ev, &k, s, s->self, level);
 	if (!e)
@@ -880,6 +950,7 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 	e->period += s->period;
 	e->period_acc += s->period;
 	e->nr_samples += s->count;
+	e->nr_adds += s->count;
 	if (h->opts.callchain) {
 		err = entry_append(h, e, s->off, s->off + s->nr, s->period);
 		if (err)
@@ -898,6 +969,8 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 
 		if (h->frames[fidx].map)
 			level = h->frames[fidx].level;
+		if (h->srclines && frame_srcline(h, &h->frames[fidx], true))
+			return -ENOMEM;
 		entry_key_init(h, &k, s, &h->frames[fidx], true);
 		/* a frame seen twice in one chain (recursion) counts once */
 		for (size_t c = 0; c < nr_cache && !dup; c++)
@@ -909,6 +982,7 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 			return -ENOMEM;
 		(*cache)[nr_cache++] = (size_t)(e - ev->entries);
 		e->period_acc += s->period;
+		e->nr_adds += s->count;
 		err = entry_append(h, e, s->off + i, s->off + s->nr, s->period);
 		if (err)
 			return err;
@@ -1259,4 +1333,14 @@ int sampo_hists__walk_stacks(const struct sampo_hists *h, sampo_hists_stack_fn f
 	}
 	free(frames);
 	return err;
+}
+
+const char *sampo_hist_entry__srcline(const struct sampo_hist_entry *e)
+{
+	return e->key.srcline;
+}
+
+const char *sampo_hist_entry__srcfile(const struct sampo_hist_entry *e)
+{
+	return e->key.srcfile;
 }

@@ -51,9 +51,15 @@ enum sampo_sort_key {
 	SAMPO_SORT_DSO,	 /* "dso": the shared object */
 	SAMPO_SORT_SYM,	 /* "sym" or "symbol": the symbol, or the address where none is known */
 	SAMPO_SORT_CPU,	 /* "cpu" */
+	/*
+	 * "srcline": the source line of the address, "file:line" from its
+	 * DWARF; without one, perf's stand-in ("sym+OFFSET", "dso[ADDR]", "??:0")
+	 */
+	SAMPO_SORT_SRCLINE,
+	SAMPO_SORT_SRCFILE, /* "srcfile": the source file of the line, "" when unknown */
 };
 
-/* more sort keys than this are an error (there are only five distinct ones) */
+/* more sort keys than this are an error (there are only seven distinct ones) */
 #define SAMPO_SORT_MAX_KEYS 8
 
 struct sampo_hists_opts {
@@ -104,7 +110,8 @@ struct sampo_hists_opts {
 
 /**
  * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys
- * @list: key names separated by commas: comm, pid, tid, dso, sym (or symbol), cpu
+ * @list: key names separated by commas: comm, pid, tid, dso, sym (or symbol), cpu,
+ *	  srcline, srcfile
  * @keys: where the keys go, in the order of @list, a repeated one once
  * @max_keys: room in @keys
  * @ret_nr: on success, how many keys were stored
@@ -317,6 +324,12 @@ SAMPO_API const char *sampo_hist_entry__symbol_name(const struct sampo_hist_entr
  * callchain's in children mode); else the first sample's
  */
 SAMPO_API uint64_t sampo_hist_entry__ip(const struct sampo_hist_entry *entry);
+/**
+ * sampo_hist_entry__srcline() / __srcfile() - the Source:Line and Source
+ * File columns (borrowed), NULL unless srcline / srcfile is a sort key
+ */
+SAMPO_API const char *sampo_hist_entry__srcline(const struct sampo_hist_entry *entry);
+SAMPO_API const char *sampo_hist_entry__srcfile(const struct sampo_hist_entry *entry);
 /**
  * sampo_hist_entry__level() - the letter between brackets before the
  * symbol: 'k' kernel, '.' user, 'g'/'u' a guest's kernel/user, 'H' hypervisor

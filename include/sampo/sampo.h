@@ -36,6 +36,7 @@
 #include <sampo/sample.h>
 #include <sampo/session.h>
 #include <sampo/srcline.h>
+#include <sampo/srclines.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 #include <sampo/synthesize.h>

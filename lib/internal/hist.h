@@ -37,6 +37,14 @@ struct frame {
 	uint64_t match_addr; /* what perf's match_chain compares: sym start or ip */
 	uint32_t dso_seq;    /* creation order of the DSO (perf compares dso pointers) */
 	char level;	     /* 'k', '.' or 'H' */
+	/*
+	 * the file address of rel_ip minus rel_ip (symbol tables keep file
+	 * addresses): what perf's map__rip_2objdump() gives, for DWARF lookups
+	 */
+	int64_t file_delta;
+	/* perf's srcline and srcfile of the frame as a row shows it, interned
+	 * ([0]: a sample's own address, [1]: a callchain's), NULL: not yet */
+	const char *srcline[2], *srcfile[2];
 };
 
 /*
@@ -97,6 +105,7 @@ struct stack {
 struct entry_key {
 	const char *comm;
 	const char *dso;
+	const char *srcline, *srcfile; /* interned */
 	uint64_t sym_start, sym_end, ip;
 	int32_t tid;
 	int32_t cpu;
@@ -119,6 +128,14 @@ struct sampo_hist_entry {
 	 */
 	bool filtered;
 	uint32_t row; /* position in the printed order, after resort */
+	/*
+	 * perf computes an entry's srcline (srcfile) lazily, when a comparison
+	 * reaches that key, and measures the column only with entries whose
+	 * text existed when they went into the output tree: bit 0 srcline,
+	 * bit 1 srcfile, set by sampo_hists__sort_entries()
+	 */
+	uint8_t src_known, src_width;
+	uint64_t nr_adds; /* samples perf added to it (hists__findnew_entry() calls) */
 	struct callchain_node root;
 };
 
@@ -138,7 +155,10 @@ struct sampo_hists {
 	struct sampo_hists_opts opts;
 	enum sampo_sort_key keys[SAMPO_SORT_MAX_KEYS]; /* SAMPO_SORT_TID is stored as _PID */
 	size_t nr_keys;
-	bool has_key[SAMPO_SORT_CPU + 1];
+	bool has_key[SAMPO_SORT_SRCFILE + 1];
+	/* frames are per address, not per symbol (srcline, srcfile, inlines) */
+	bool per_ip_frames;
+	struct sampo_srclines *srclines; /* NULL: not needed */
 
 	struct sampo_strpool strings;
 	char **comm_filter, **dso_filter;

@@ -250,7 +250,7 @@ static void setup_columns(struct diff_ctx *ctx)
 		[SAMPO_DIFF_RATIO] = COL_RATIO,
 		[SAMPO_DIFF_WDIFF] = COL_WDIFF,
 	};
-	bool elide[SAMPO_SORT_CPU + 1] = { false };
+	bool elide[SAMPO_SORT_SRCFILE + 1] = { false };
 	bool all_elided = true;
 
 	for (size_t i = 0; i < ctx->nr_files; i++) {
@@ -292,6 +292,10 @@ static const char *key_header(enum sampo_sort_key key)
 		return "Symbol";
 	case SAMPO_SORT_CPU:
 		return "CPU";
+	case SAMPO_SORT_SRCLINE:
+		return "Source:Line";
+	case SAMPO_SORT_SRCFILE:
+		return "Source File";
 	}
 	return "";
 }
@@ -335,6 +339,12 @@ static void key_widths(struct diff_ctx *ctx, const struct sampo_hist_diff *diff)
 				w = sym ? strlen(sym) + 4 : 16 + 4 + 2;
 				break;
 			case SAMPO_SORT_CPU:
+				break;
+			case SAMPO_SORT_SRCLINE:
+				w = strlen(sampo_hist_entry__srcline(e));
+				break;
+			case SAMPO_SORT_SRCFILE:
+				w = strlen(sampo_hist_entry__srcfile(e));
 				break;
 			}
 			if ((int)w > c->width)
@@ -492,6 +502,12 @@ static int key_cell(const struct diff_ctx *ctx, const struct sampo_hist_entry *e
 		break;
 	case SAMPO_SORT_CPU:
 		snprintf(buf, size, "%*.*d", w, w, (int)sampo_hist_entry__cpu(e));
+		break;
+	case SAMPO_SORT_SRCLINE:
+		snprintf(buf, size, "%-.*s", w, sampo_hist_entry__srcline(e));
+		break;
+	case SAMPO_SORT_SRCFILE:
+		snprintf(buf, size, "%-.*s", w, sampo_hist_entry__srcfile(e));
 		break;
 	}
 	unsep(ctx, buf);

@@ -39,6 +39,7 @@
 #include <sampo/reader.h>
 #include <sampo/sample.h>
 #include <sampo/session.h>
+#include <sampo/srclines.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 
@@ -81,6 +82,7 @@ enum script_field {
 	F_SYM,
 	F_SYMOFF,
 	F_DSO,
+	F_SRCLINE,
 	F_MAX,
 };
 
@@ -101,6 +103,7 @@ static const struct {
 	[F_SYM] = { "sym", SAMPO_SAMPLE_IP, "IP" },
 	[F_SYMOFF] = { "symoff", SAMPO_SAMPLE_IP, "IP" },
 	[F_DSO] = { "dso", SAMPO_SAMPLE_IP, "IP" },
+	[F_SRCLINE] = { "srcline", SAMPO_SAMPLE_IP, "IP" },
 };
 
 /* perf's default for hardware and software events */
@@ -138,6 +141,7 @@ struct script_ctx {
 	struct sampo_unwinder *unwinder; /* --call-graph dwarf files, chains shown */
 	struct sampo_sample unwound;	 /* a DWARF sample with its unwound chain */
 	size_t nr_unwound;		 /* its user frames, capped apart from the rest */
+	struct sampo_srclines *srclines; /* -F srcline: the lines of each DSO, cached */
 	struct folded *folded; /* --folded: the stacks, printed at the end */
 	struct outbuf ob;
 	bool json;		/* --format json (format-json.c) */
@@ -305,6 +309,8 @@ static int start_samples(struct script_ctx *ctx)
 	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
 	if (!ctx->symbolizer)
 		return cli_err(0, "%s", sampo_session__error(ctx->session));
+	if ((ctx->fields & (1u << F_SRCLINE)) && sampo_srclines__new(ctx->symbolizer, &ctx->srclines))
+		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->use_callchain)
 		return cli_unwinder_open(ctx->session, &ctx->unwinder);
 	return 0;
@@ -323,20 +329,24 @@ static const char *dso_name(struct script_ctx *ctx, const struct sampo_map *map)
 	return sampo_dso__long_name(dso);
 }
 
-/* " <sym>[+0x<off>]" and " (<dso>)" as selected, for @addr in @map (either may be NULL) */
+/*
+ * " <sym>[+0x<off>]" and " (<dso>)" as selected, for @addr in @map (either
+ * may be NULL); with srcline, "\n  file:line" after them (perf's
+ * map__fprintf_srcline())
+ */
 static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_map *map,
 			  uint64_t addr)
 {
+	struct cli_frame fr = { .map = map };
+	struct sampo_map *sampled_map = map;
 	struct outbuf *ob = &ctx->ob;
 	const struct sampo_symbol *sym = NULL;
 	const char *module = NULL;
 	uint64_t off = 0; /* @addr - the start of sym, both in the symbol table's addresses */
 
-	if (fields & ((1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))) {
-		struct cli_frame fr;
-
+	if (fields & ((1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO) | (1u << F_SRCLINE))) {
 		cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, addr,
-				  fields & ((1u << F_SYM) | (1u << F_SYMOFF)), &fr);
+				  fields & ((1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_SRCLINE)), &fr);
 		map = fr.map;
 		sym = fr.sym;
 		off = fr.symoff;
@@ -366,6 +376,18 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 			ob_puts(ob, "[unknown]");
 		}
 		ob_putc(ob, ')');
+	}
+	if (fields & (1u << F_SRCLINE)) {
+		char line[512];
+
+		/* the address in the map, as perf's al->addr (the kernel's: itself) */
+		if (fr.map && cli_srcline(ctx->srclines, &fr,
+					  fr.map == sampled_map ? sampo_map__map_ip(map, addr) : addr,
+					  line,
+					  sizeof(line))) {
+			ob_puts(ob, "\n  ");
+			ob_puts(ob, line);
+		}
 	}
 }
 
@@ -702,6 +724,7 @@ static void script_ctx_release(struct script_ctx *ctx)
 	sampo_addr_location__exit(&ctx->chain_al);
 	sampo_unwinder__delete(ctx->unwinder);
 	free(ctx->evsels);
+	sampo_srclines__delete(ctx->srclines);
 	folded_delete(ctx->folded);
 	sampo_session__close(ctx->session);
 }
@@ -772,7 +795,7 @@ int cmd_script(int argc, const char **argv)
 				"input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
 			OPT_CALLBACK('F', "fields", ctx, "fields",
 				     "fields to print (comm,tid,pid,time,cpu,event,period,ip,sym,"
-				     "symoff,dso)",
+				     "symoff,dso,srcline)",
 				     fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
@@ -823,7 +846,11 @@ int cmd_script(int argc, const char **argv)
 			argc = check_folded_opts(script_usage, opts, folded, ctx->user_fields,
 						 &fopts);
 	}
-	if (argc == 0 && format && strcmp(format, "text") && strcmp(format, "json") &&
+	if (argc == 0 && (ctx->fields & (1u << F_SRCLINE)) && !(ctx->fields & (1u << F_IP)))
+		argc = usage_error(script_usage, NULL,
+				   "-F srcline: sample IP is not selected, so there is no address "
+				   "to look the source line up (add ip)");
+	else if (argc == 0 && format && strcmp(format, "text") && strcmp(format, "json") &&
 	    strcmp(format, "speedscope"))
 		argc = usage_error(script_usage, NULL,
 				   "unknown --format '%s' (text, json, speedscope)", format);

@@ -7,7 +7,13 @@
  * returns), never guessed from the addresses around: with nested or
  * overlapping symbols the run of addresses naming a symbol is not one range.
  */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include <sampo/dso.h>
 #include <sampo/machine.h>
+#include <sampo/map.h>
+#include <sampo/srclines.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
 
@@ -34,4 +40,25 @@ void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine
 	} else if (want_sym && map) {
 		ret->sym = sampo_symbolizer__find_offset(symbolizer, map, addr, &ret->symoff);
 	}
+}
+
+bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, uint64_t rel,
+		 char *buf, size_t sz)
+{
+	const struct sampo_srcline_frame *lines = NULL;
+	struct sampo_dso *dso;
+	uint64_t addr = rel;
+	size_t nr = 0;
+
+	if (!fr->map)
+		return false;
+	dso = sampo_map__dso(fr->map);
+	/* symbol tables keep the file's addresses: the DWARF's */
+	if (fr->sym)
+		addr = sampo_symbol__start(fr->sym) + fr->symoff;
+	if (srclines && !sampo_srclines__find(srclines, dso, addr, &lines, &nr) && nr &&
+	    sampo_srcline_frame__format(&lines[0], buf, sz) >= 0)
+		return true;
+	snprintf(buf, sz, "%s[%" PRIx64 "]", sampo_dso__short_name(dso), rel);
+	return true;
 }

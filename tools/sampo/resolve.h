@@ -17,8 +17,11 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include <stddef.h>
+
 struct sampo_machine;
 struct sampo_map;
+struct sampo_srclines;
 struct sampo_symbol;
 struct sampo_symbolizer;
 
@@ -48,5 +51,19 @@ struct cli_frame {
  */
 void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine *machine,
 		       struct sampo_map *map, uint64_t addr, bool want_sym, struct cli_frame *ret);
+
+/**
+ * cli_srcline() - perf's map__srcline() without a symbol, as script's
+ * srcline field shows an address: "file:line" from the DWARF of @fr's
+ * object, else "dso[ADDR]" (its short name, the address in hex)
+ * @fr: the address resolved by cli_resolve_frame() (with want_sym: the
+ *	symbol places the address in the file)
+ * @rel: the address in the map (sampo_map__map_ip())
+ * @buf: where the text goes
+ *
+ * Return: false when there is nothing to print (no map: perf prints no line).
+ */
+bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, uint64_t rel,
+		 char *buf, size_t sz);
 
 #endif /* SAMPO_RESOLVE_H */
