@@ -812,7 +812,7 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('o', "output", &ctx.output, "file",
 			   "the file of --format pprof (default: profile.pb.gz)"),
 		OPT_STRING('s', "sort", &ctx.sort, "key[,key...]",
-			   "sort by comm, pid, tid, dso, sym, cpu (default: comm,dso,sym); "
+			   "sort by comm, pid, tid, dso, sym, cpu, srcline, srcfile (default: comm,dso,sym); "
 			   "several inputs: host, comm, dso, sym (default: host,comm,dso,sym)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples,
 			    "show the number of samples of each entry"),
