@@ -21,6 +21,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sampo/symbol.h>
+
 #include "internal/callchain.h"
 #include "internal/hist.h"
 
@@ -38,6 +40,13 @@ static int match_cmp(const struct sampo_hists *h, uint32_t a, uint32_t b)
 {
 	const struct frame *fa = &h->frames[a], *fb = &h->frames[b];
 
+	/* inlined frames share their function's start: perf compares their names */
+	if ((fa->inl_name || fb->inl_name) && fa->sym && fb->sym) {
+		int c = strcmp(fa->inl_name ? fa->inl_name : sampo_symbol__name(fa->sym),
+			       fb->inl_name ? fb->inl_name : sampo_symbol__name(fb->sym));
+
+		return c < 0 ? -1 : c > 0;
+	}
 	if (fa->dso_seq != fb->dso_seq)
 		return fa->dso_seq < fb->dso_seq ? -1 : 1;
 	if (fa->match_addr != fb->match_addr)

@@ -40,6 +40,11 @@ static const char *frame_name(const struct sampo_hists *h, uint32_t fidx, char *
 {
 	const struct frame *f = &h->frames[fidx];
 
+	if (f->inl_name) {
+		/* perf's callchain_list__sym_name() */
+		snprintf(buf, sz, "%s (inlined)", f->inl_name);
+		return buf;
+	}
 	if (f->sym)
 		return sampo_symbol__name(f->sym);
 	snprintf(buf, sz, "%#" PRIx64, f->ip);
@@ -63,7 +68,7 @@ static void print_graph_entry(const struct sampo_hists *h, FILE *fp,
 			      const struct callchain_node *node, uint32_t fidx, int depth,
 			      uint64_t depth_mask, int period, uint64_t total, int left_margin)
 {
-	char buf[32];
+	char buf[512];
 
 	print_margin(fp, left_margin);
 	for (int i = 0; i < depth; i++) {
@@ -113,7 +118,7 @@ static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct 
 	struct callchain_node **kids;
 	size_t nr = sampo_callchain__sorted_children(root, min_hit, &kids), printed = 0;
 	int left_margin = 0;
-	char buf[32];
+	char buf[512];
 
 	if (nr == 1 && callchain_cumul(kids[0]) == parent_samples) {
 		const struct callchain_node *c = kids[0];
@@ -217,7 +222,7 @@ static void print_folded(const struct sampo_hists *h, FILE *fp, const struct sam
 			 uint64_t total, uint64_t min_hit)
 {
 	struct folded_lines lines = { 0 };
-	char buf[32];
+	char buf[512];
 
 	collect_folded(&e->root, min_hit, &lines);
 	/* insertion sort: stable, as perf's rb-tree keeps equal hits in insertion order */
@@ -258,6 +263,8 @@ static void print_folded(const struct sampo_hists *h, FILE *fp, const struct sam
 
 static size_t entry_sym_width(const struct frame *f)
 {
+	if (f->inl_name)
+		return strlen(f->inl_name) + 4;
 	if (f->sym)
 		return strlen(sampo_symbol__name(f->sym)) + 4;
 	return 16 + 4 + 2;
@@ -425,7 +432,11 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 			case SAMPO_SORT_SYM: {
 				int n;
 
-				if (f->sym) {
+				if (f->inl_name) {
+					/* the name cut to the column, then the mark */
+					n = fprintf(fp, "[%c] %.*s (inlined)", e->level,
+						    w > 4 ? w - 4 : 0, f->inl_name);
+				} else if (f->sym) {
 					n = fprintf(fp, "[%c] %.*s", e->level, w > 4 ? w - 4 : 0,
 						    sampo_symbol__name(f->sym));
 				} else {

@@ -169,9 +169,10 @@ int sampo_hist_entry__sort_keys(const struct sampo_hist_entry *a, const struct s
 				    strcmp(fb->dso_name, fa->dso_name);
 			break;
 		case SAMPO_SORT_SYM:
-			c = (!fa->sym || !fb->sym) ? (fa->sym ? 1 : (fb->sym ? -1 : 0)) :
-						     strcmp(sampo_symbol__name(fb->sym),
-							    sampo_symbol__name(fa->sym));
+			c = (!fa->sym || !fb->sym) ?
+				    (fa->sym ? 1 : (fb->sym ? -1 : 0)) :
+				    strcmp(fb->inl_name ? fb->inl_name : sampo_symbol__name(fb->sym),
+					   fa->inl_name ? fa->inl_name : sampo_symbol__name(fa->sym));
 			break;
 		case SAMPO_SORT_CPU:
 			c = b->key.cpu > a->key.cpu ? 1 : -(b->key.cpu < a->key.cpu);
@@ -252,9 +253,24 @@ int sampo_hist_entry__collapse_cmp(const struct sampo_hist_entry *a,
 			c = cmp_str_last(a->key.dso, b->key.dso);
 			if (c)
 				break;
-			if (a->key.has_sym != b->key.has_sym)
+			if (a->key.has_sym != b->key.has_sym) {
 				c = a->key.has_sym ? -1 : 1;
-			else if (a->key.sym_start != b->key.sym_start)
+				break;
+			}
+			if (a->key.inl_name || b->key.inl_name) {
+				/* perf's _sort__sym_cmp(): an inlined one by name, then overlap */
+				const struct frame *fa = &a->hists->frames[a->frame];
+				const struct frame *fb = &b->hists->frames[b->frame];
+
+				c = strcmp(a->key.inl_name ? a->key.inl_name : sampo_symbol__name(fa->sym),
+					   b->key.inl_name ? b->key.inl_name : sampo_symbol__name(fb->sym));
+				if (c)
+					break;
+				if (a->key.sym_start <= b->key.sym_end &&
+				    a->key.sym_end >= b->key.sym_start)
+					break;
+			}
+			if (a->key.sym_start != b->key.sym_start)
 				c = addr_cmp(a->key.sym_start, b->key.sym_start);
 			else
 				c = addr_cmp(a->key.sym_end, b->key.sym_end);

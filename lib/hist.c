@@ -182,7 +182,8 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 	err = set_sort_keys(h, h->opts.sort_keys, h->opts.nr_sort_keys);
 	if (err)
 		goto out_err;
-	if (h->has_key[SAMPO_SORT_SRCLINE] || h->has_key[SAMPO_SORT_SRCFILE]) {
+	if (h->has_key[SAMPO_SORT_SRCLINE] || h->has_key[SAMPO_SORT_SRCFILE] ||
+	    (h->opts.inline_frames && h->opts.callchain)) {
 		/* a symbol's addresses have lines of their own */
 		h->per_ip_frames = true;
 		err = sampo_srclines__new(symbolizer, &h->srclines);
@@ -228,6 +229,7 @@ void sampo_hists__delete(struct sampo_hists *h)
 	free(h->frames);
 	sampo_hash_index__release(&h->frame_ix);
 	sampo_srclines__delete(h->srclines);
+	free(h->inl);
 	free(h->arena);
 	free(h->scratch);
 	free(h->rcache);
@@ -468,6 +470,50 @@ static bool prev_cpumode(const uint64_t *ips, size_t ent, uint8_t *cpumode)
  * recorded order), at most max_stack addresses. A marker that is no valid
  * context (-1 ends some chains) makes perf drop the whole chain.
  */
+/*
+ * The frames of the functions inlined at frame @fidx's address (perf's
+ * append_inlines(): the entries of its inline_node, which replace the
+ * callchain entry), made once per frame: innermost first. The outermost
+ * function of the DWARF chain is the symbol's own frame, kept as it is.
+ */
+static int inline_frames(struct sampo_hists *h, uint32_t fidx)
+{
+	const struct sampo_srcline_frame *lines = NULL;
+	struct frame *f = &h->frames[fidx];
+	size_t nr = 0;
+
+	if (f->inl_done)
+		return 0;
+	f->inl_done = true;
+	if (!f->map || !f->sym || !f->dso || f->inl_name ||
+	    sampo_srclines__find(h->srclines, f->dso, f->rel_ip + (uint64_t)f->file_delta, &lines, &nr))
+		return 0;
+	if (nr < 2)
+		return 0;
+	nr--; /* the function itself */
+	if (sampo_array_grow((void **)&h->frames, &h->cap_frames, h->nr_frames + nr, sizeof(*h->frames)) ||
+	    sampo_array_grow((void **)&h->inl, &h->inl_cap, h->inl_nr + nr, sizeof(*h->inl)))
+		return -ENOMEM;
+	f = &h->frames[fidx]; /* moved */
+	f->inl_off = (uint32_t)h->inl_nr;
+	for (size_t i = 0; i < nr; i++) {
+		struct frame *g = &h->frames[h->nr_frames];
+		const char *name = lines[i].function ? lines[i].function : "??";
+
+		*g = *f;
+		g->inl_name = sampo_strpool__intern(&h->strings, name);
+		if (!g->inl_name)
+			return -ENOMEM;
+		g->map = sampo_map__get(f->map);
+		g->inl_nr = 0;
+		memset(g->srcline, 0, sizeof(g->srcline));
+		memset(g->srcfile, 0, sizeof(g->srcfile));
+		h->inl[h->inl_nr++] = (uint32_t)h->nr_frames++;
+		f->inl_nr++;
+	}
+	return 0;
+}
+
 static int resolve_chain(struct sampo_hists *h, struct sampo_machine *m,
 			 struct sampo_thread *thread, const struct sampo_sample *sample,
 			 size_t nr_unwound, size_t *ret_nr)
@@ -500,6 +546,30 @@ static int resolve_chain(struct sampo_hists *h, struct sampo_machine *m,
 		err = resolve_frame(h, m, thread, cpumode, ip, &h->scratch[n]);
 		if (err)
 			return err;
+		if (h->opts.inline_frames && h->srclines) {
+			uint32_t fidx = h->scratch[n];
+			const struct frame *f;
+
+			err = inline_frames(h, fidx);
+			if (err)
+				return err;
+			f = &h->frames[fidx];
+			if (f->inl_nr) {
+				/* callee order: innermost first, then the function; caller: reversed */
+				if (sampo_array_grow((void **)&h->scratch, &h->scratch_cap,
+						     n + f->inl_nr + 1 + (nr - i), sizeof(*h->scratch)))
+					return -ENOMEM;
+				for (uint32_t k = 0; k < f->inl_nr; k++)
+					h->scratch[n + k] = h->inl[f->inl_off + (caller ? f->inl_nr - 1 - k : k)];
+				if (caller) {
+					memmove(h->scratch + n + 1, h->scratch + n, f->inl_nr * sizeof(*h->scratch));
+					h->scratch[n] = fidx;
+				} else {
+					h->scratch[n + f->inl_nr] = fidx;
+				}
+				n += f->inl_nr;
+			}
+		}
 		n++;
 	}
 	*ret_nr = n;
@@ -799,17 +869,27 @@ static int frame_srcline(struct sampo_hists *h, struct frame *f, bool cumulative
 	if (!f->map) {
 		snprintf(buf, sizeof(buf), "??:0");
 	} else {
-		if (f->dso && h->srclines &&
-		    sampo_srclines__find(h->srclines, f->dso, addr + (uint64_t)f->file_delta, &fr, &nr))
+		uint64_t faddr = addr + (uint64_t)f->file_delta; /* map__rip_2objdump() */
+		bool has_line;
+
+		if (f->dso && h->srclines && sampo_srclines__find(h->srclines, f->dso, faddr, &fr, &nr))
 			return -ENOMEM;
-		if (!nr || sampo_srcline_frame__format(&fr[0], buf, sizeof(buf)) < 0) {
-			if (f->sym)
-				snprintf(buf, sizeof(buf), "%s+%" PRIu64, sampo_symbol__name(f->sym),
-					 addr - f->sym_start);
-			else
-				snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]",
-					 f->dso_name ? f->dso_name : "", addr + (uint64_t)f->file_delta);
-		}
+		has_line = nr && sampo_srcline_frame__format(&fr[0], buf, sizeof(buf)) >= 0;
+		/*
+		 * addr2line found the function (in the file's symbol table: not a
+		 * PLT entry, which sampo names from the relocations) but no line:
+		 * perf shows its answer
+		 */
+		if (!has_line && f->sym && f->dso && faddr >= f->sym_start && faddr < f->sym_end &&
+		    !strstr(sampo_symbol__name(f->sym), "@plt") &&
+		    sampo_srclines__dso_has_file(h->srclines, f->dso))
+			snprintf(buf, sizeof(buf), "??:0");
+		else if (!has_line && f->sym)
+			snprintf(buf, sizeof(buf), "%s+%" PRIu64, sampo_symbol__name(f->sym),
+				 addr - f->sym_start);
+		else if (!has_line)
+			snprintf(buf, sizeof(buf), "%s[%" PRIx64 "]", f->dso_name ? f->dso_name : "",
+				 faddr);
 	}
 	f->srcline[c] = sampo_strpool__intern(&h->strings, buf);
 	if (!f->srcline[c])
@@ -828,6 +908,8 @@ static void entry_key_init(const struct sampo_hists *h, struct entry_key *k, con
 			   const struct frame *f, bool cumulative)
 {
 	memset(k, 0, sizeof(*k));
+	if (h->has_key[SAMPO_SORT_SYM])
+		k->inl_name = f->inl_name;
 	if (h->has_key[SAMPO_SORT_SRCLINE])
 		k->srcline = f->srcline[cumulative];
 	if (h->has_key[SAMPO_SORT_SRCFILE])
@@ -864,6 +946,7 @@ static uint64_t entry_key_hash(const struct entry_key *k)
 
 	hash = hash_combine(hash, (uintptr_t)k->dso);
 	hash = hash_combine(hash, (uintptr_t)k->srcline ^ ((uint64_t)(uintptr_t)k->srcfile << 7));
+	hash = hash_combine(hash, (uintptr_t)k->inl_name);
 	hash = hash_combine(hash, k->sym_start);
 	hash = hash_combine(hash, k->sym_end);
 	hash = hash_combine(hash, k->ip);
@@ -874,7 +957,8 @@ static uint64_t entry_key_hash(const struct entry_key *k)
 static bool entry_key_equal(const struct entry_key *a, const struct entry_key *b)
 {
 	return a->comm == b->comm && a->dso == b->dso && a->srcline == b->srcline &&
-	       a->srcfile == b->srcfile && a->sym_start == b->sym_start &&
+	       a->srcfile == b->srcfile && a->inl_name == b->inl_name &&
+	       a->sym_start == b->sym_start &&
 	       a->sym_end == b->sym_end && a->ip == b->ip && a->tid == b->tid &&
 	       a->cpu == b->cpu && a->has_sym == b->has_sym;
 }
@@ -1180,7 +1264,14 @@ const char *sampo_hists__frame_name(const struct sampo_hists *h, uint32_t frame)
 {
 	const struct frame *f = &h->frames[frame];
 
+	if (f->inl_name)
+		return f->inl_name;
 	return f->sym ? sampo_symbol__name(f->sym) : NULL;
+}
+
+bool sampo_hists__frame_inlined(const struct sampo_hists *h, uint32_t frame)
+{
+	return h->frames[frame].inl_name != NULL;
 }
 
 const char *sampo_hists__frame_dso_name(const struct sampo_hists *h, uint32_t frame)

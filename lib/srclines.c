@@ -33,6 +33,7 @@ struct sl_slot {
 
 struct sl_dso {
 	const struct sampo_dso *dso;
+	bool has_file; /* its symbols came from an ELF file */
 	struct sampo_srcline *src; /* NULL: no DWARF */
 	struct sl_slot *slots;
 	size_t cap, nr; /* cap: a power of two, or 0 */
@@ -96,6 +97,7 @@ static struct sl_dso *dso_entry(struct sampo_srclines *sl, struct sampo_dso *dso
 	d->dso = dso;
 	if (sl->symbolizer && !sampo_symbolizer__dso_info(sl->symbolizer, dso, &info) &&
 	    info.placement == SAMPO_PLACED_FILE && info.path) {
+		d->has_file = true;
 		id = sampo_dso__build_id(dso, &size);
 		if (id && size && size <= sizeof(bid.data)) {
 			memcpy(bid.data, id, size);
@@ -177,6 +179,13 @@ int sampo_srclines__find(struct sampo_srclines *sl, struct sampo_dso *dso, uint6
 	*ret_frames = d->frames + s->off;
 	*ret_nr = nr;
 	return 0;
+}
+
+bool sampo_srclines__dso_has_file(struct sampo_srclines *sl, struct sampo_dso *dso)
+{
+	const struct sl_dso *d = dso_entry(sl, dso);
+
+	return d && d->has_file;
 }
 
 int sampo_srcline_frame__format(const struct sampo_srcline_frame *fr, char *buf, size_t sz)

@@ -105,8 +105,15 @@ struct sampo_hists_opts {
 	bool graph_folded;
 	/* with graph_folded: VALUE is the period (-g folded,period), not "12.34%" */
 	bool graph_period;
+	/*
+	 * perf's --inline: each callchain entry whose address lies in code
+	 * the compiler inlined (DWARF inline chains, libdw) becomes the
+	 * inlined functions' frames ("name (inlined)"), innermost first, then
+	 * the entry's own; sampo_hists__frame_inlined() tells them apart
+	 */
+	bool inline_frames;
 };
-#define sampo_hists_opts__last_field graph_period
+#define sampo_hists_opts__last_field inline_frames
 
 /**
  * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys
@@ -271,6 +278,13 @@ SAMPO_API const char *sampo_hists__frame_name(const struct sampo_hists *hists, u
  * module's "[name]" (borrowed), NULL when no map covers the address
  */
 SAMPO_API const char *sampo_hists__frame_dso_name(const struct sampo_hists *hists, uint32_t frame);
+/**
+ * sampo_hists__frame_inlined() - true for the frame of a function inlined
+ * at its address (inline_frames): sampo_hists__frame_name() is then the
+ * inlined function's name, the other accessors those of the code it was
+ * inlined into
+ */
+SAMPO_API bool sampo_hists__frame_inlined(const struct sampo_hists *hists, uint32_t frame);
 /** sampo_hists__frame_ip() - the address as sampled */
 SAMPO_API uint64_t sampo_hists__frame_ip(const struct sampo_hists *hists, uint32_t frame);
 /**

@@ -21,6 +21,7 @@
 #ifndef SAMPO_SRCLINES_H
 #define SAMPO_SRCLINES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -61,6 +62,15 @@ SAMPO_API void sampo_srclines__delete(struct sampo_srclines *sl);
  */
 SAMPO_API int sampo_srclines__find(struct sampo_srclines *sl, struct sampo_dso *dso, uint64_t addr,
 				   const struct sampo_srcline_frame **ret_frames, size_t *ret_nr);
+
+/**
+ * sampo_srclines__dso_has_file() - whether @dso's symbols came from an ELF
+ * file (where a line would be looked for), as opposed to kallsyms, a perf
+ * map or nothing: perf's addr2line then answers "??:0" for an address of a
+ * function it has no line for, and perf shows its stand-ins only when there
+ * is no file at all
+ */
+SAMPO_API bool sampo_srclines__dso_has_file(struct sampo_srclines *sl, struct sampo_dso *dso);
 
 /**
  * sampo_srcline_frame__format() - perf's "file:line" of a frame: the base

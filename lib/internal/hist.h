@@ -45,6 +45,11 @@ struct frame {
 	/* perf's srcline and srcfile of the frame as a row shows it, interned
 	 * ([0]: a sample's own address, [1]: a callchain's), NULL: not yet */
 	const char *srcline[2], *srcfile[2];
+	/* the frame of a function inlined at ip (inline_frames): its name, interned */
+	const char *inl_name;
+	/* a real frame's inlined frames, innermost first, in hists->inl */
+	uint32_t inl_off, inl_nr;
+	bool inl_done;
 };
 
 /*
@@ -106,6 +111,7 @@ struct entry_key {
 	const char *comm;
 	const char *dso;
 	const char *srcline, *srcfile; /* interned */
+	const char *inl_name;	       /* an inlined function's row: its name, interned */
 	uint64_t sym_start, sym_end, ip;
 	int32_t tid;
 	int32_t cpu;
@@ -159,6 +165,8 @@ struct sampo_hists {
 	/* frames are per address, not per symbol (srcline, srcfile, inlines) */
 	bool per_ip_frames;
 	struct sampo_srclines *srclines; /* NULL: not needed */
+	uint32_t *inl; /* the frames' inlined frames (frame.inl_off) */
+	size_t inl_nr, inl_cap;
 
 	struct sampo_strpool strings;
 	char **comm_filter, **dso_filter;

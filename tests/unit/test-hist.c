@@ -416,13 +416,21 @@ static void test_hist__sort_keys_parse(void **state)
 	assert_int_equal(keys[3], SAMPO_SORT_DSO);
 	assert_int_equal(keys[4], SAMPO_SORT_COMM);
 	assert_string_equal(sampo_sort_key__name(SAMPO_SORT_TID), "tid");
+	assert_int_equal(sampo_sort_keys__parse("srcfile,srcline", keys, SAMPO_SORT_MAX_KEYS, &nr,
+						err, sizeof(err)),
+			 0);
+	assert_int_equal(nr, 2);
+	assert_int_equal(keys[0], SAMPO_SORT_SRCFILE);
+	assert_int_equal(keys[1], SAMPO_SORT_SRCLINE);
+	assert_string_equal(sampo_sort_key__name(SAMPO_SORT_SRCLINE), "srcline");
 	assert_null(sampo_sort_key__name((enum sampo_sort_key)42));
 
 	/* the messages sampo report prints */
 	assert_int_equal(sampo_sort_keys__parse("comm,nope", keys, SAMPO_SORT_MAX_KEYS, &nr, err,
 						sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, "unknown sort key 'nope' (known: comm, pid, tid, dso, sym, cpu)");
+	assert_string_equal(err, "unknown sort key 'nope' (known: comm, pid, tid, dso, sym, cpu, "
+				 "srcline, srcfile)");
 	assert_int_equal(sampo_sort_keys__parse("symb", keys, SAMPO_SORT_MAX_KEYS, &nr, err,
 						sizeof(err)),
 			 -EINVAL);

@@ -74,6 +74,7 @@ struct report_ctx {
 	const char *percent_limit;
 	int children; /* -1: the default for the file */
 	bool inverted;
+	bool inline_frames; /* --inline */
 	bool no_callchain;
 	bool show_nr_samples;
 	bool force;
@@ -384,6 +385,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	hopts->caller_order = ctx->children != 0;
 	if (ctx->inverted)
 		hopts->caller_order = true;
+	hopts->inline_frames = ctx->inline_frames;
 	if (ctx->call_graph) {
 		err = parse_call_graph(ctx->call_graph, hopts, &none);
 		if (err)
@@ -827,6 +829,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "children", &children, "add callees' samples to their callers"),
 		OPT_BOOLEAN(0, "no-children", &no_children, "self samples only"),
 		OPT_BOOLEAN('G', "inverted", &ctx.inverted, "caller-first graphs"),
+		OPT_BOOLEAN(0, "inline", &ctx.inline_frames,
+			    "inlined functions as frames of their own in call graphs (DWARF)"),
 		OPT_INTEGER(0, "max-stack", &ctx.max_stack, "n",
 			    "use at most n callchain entries (default 127)"),
 		OPT_GROUP("Filters"),

@@ -127,6 +127,7 @@ struct script_ctx {
 	unsigned fields;     /* F_* bits asked for */
 	bool user_fields;    /* -F given: a missing field is an error */
 	bool hide_callchain; /* -G */
+	bool inline_frames;  /* --inline: inlined functions in call chains */
 	bool use_callchain;  /* some event samples call chains and -G is off */
 
 	size_t nr_evsels;
@@ -309,7 +310,8 @@ static int start_samples(struct script_ctx *ctx)
 	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
 	if (!ctx->symbolizer)
 		return cli_err(0, "%s", sampo_session__error(ctx->session));
-	if ((ctx->fields & (1u << F_SRCLINE)) && sampo_srclines__new(ctx->symbolizer, &ctx->srclines))
+	if ((ctx->fields & (1u << F_SRCLINE) || ctx->inline_frames) &&
+	    sampo_srclines__new(ctx->symbolizer, &ctx->srclines))
 		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->use_callchain)
 		return cli_unwinder_open(ctx->session, &ctx->unwinder);
@@ -423,6 +425,51 @@ static void json_frame(struct script_ctx *ctx, unsigned fields, struct sampo_map
 }
 
 /*
+ * --inline: the functions inlined at a callchain entry, innermost first,
+ * each on a line of its own before the entry (perf's append_inlines() and
+ * sample__fprintf_callchain()): the address, the inlined function's name
+ * (with the entry's offset: it shares the symbol's start), no object, the
+ * entry's source line, then "(inlined)"
+ */
+static void print_inlined(struct script_ctx *ctx, unsigned fields, struct sampo_map *map,
+			  uint64_t ip, uint64_t shown_ip)
+{
+	const struct sampo_srcline_frame *lines = NULL;
+	struct outbuf *ob = &ctx->ob;
+	struct cli_frame fr;
+	char line[512];
+	bool has_line;
+	size_t nr = 0;
+
+	cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, ip, true, &fr);
+	if (!fr.map || !fr.sym ||
+	    sampo_srclines__find(ctx->srclines, sampo_map__dso(fr.map),
+				 sampo_symbol__start(fr.sym) + fr.symoff, &lines, &nr) ||
+	    nr < 2)
+		return;
+	has_line = (fields & (1u << F_SRCLINE)) &&
+		   cli_srcline(ctx->srclines, &fr, sampo_map__map_ip(fr.map, ip), line, sizeof(line));
+	for (size_t i = 0; i + 1 < nr; i++) {
+		ob_putc(ob, '\t');
+		if (fields & (1u << F_IP))
+			ob_hex(ob, shown_ip, 16, false);
+		if (fields & (1u << F_SYM)) {
+			ob_putc(ob, ' ');
+			ob_puts(ob, lines[i].function ? lines[i].function : "??");
+			if (fields & (1u << F_SYMOFF)) {
+				ob_puts(ob, "+0x");
+				ob_hex(ob, fr.symoff, 0, false);
+			}
+		}
+		if (has_line) {
+			ob_puts(ob, "\n  ");
+			ob_puts(ob, line);
+		}
+		ob_puts(ob, " (inlined)\n");
+	}
+}
+
+/*
  * A frame of a folded stack: its symbol as the chain prints it; "_[k]" for
  * the host kernel's own code (perf's script names its DSO "[kernel.kallsyms]")
  */
@@ -486,12 +533,16 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 			json_frame(ctx, fields, map, ip, user ? sampo_map__map_ip(map, ip) : ip, true);
 			continue;
 		}
-		ob_putc(ob, '\t');
-		if (fields & (1u << F_IP)) {
+		{
 			/* user space: the address in the DSO; the kernel: the address */
 			bool user = map && !sampo_dso__is_kernel(sampo_map__dso(map));
+			uint64_t shown = user ? sampo_map__map_ip(map, ip) : ip;
 
-			ob_hex(ob, user ? sampo_map__map_ip(map, ip) : ip, 16, false);
+			if (ctx->inline_frames)
+				print_inlined(ctx, fields, map, ip, shown);
+			ob_putc(ob, '\t');
+			if (fields & (1u << F_IP))
+				ob_hex(ob, shown, 16, false);
 		}
 		print_sym_dso(ctx, fields, map, ip);
 		ob_putc(ob, '\n');
@@ -779,6 +830,7 @@ int cmd_script(int argc, const char **argv)
 	const char *archive = NULL;
 	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
 	bool hide_callchain = false, guest = false, force = false, folded = false;
+	bool inline_frames = false;
 	struct folded_opts fopts = { 0 };
 	const char *format = NULL;
 	int ret;
@@ -799,6 +851,8 @@ int cmd_script(int argc, const char **argv)
 				     fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
+			OPT_BOOLEAN(0, "inline", &inline_frames,
+				    "inlined functions as entries of their own in call chains (DWARF)"),
 			OPT_STRING(0, "format", &format, "format",
 				   "output format: text (the default), json or speedscope"),
 			OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
@@ -876,6 +930,7 @@ int cmd_script(int argc, const char **argv)
 		return script_speedscope(input && *input ? input : cli_default_input(), &sym);
 	}
 	ctx->hide_callchain = hide_callchain;
+	ctx->inline_frames = inline_frames;
 	/* perf script turns guests on when given a guest's symbols */
 	ctx->guest = guest || guest_vmlinux || guest_kallsyms || guestmount;
 	/* fields left NULL (live_root, for tests) keep the library's defaults */

@@ -9,6 +9,7 @@
  */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include <sampo/dso.h>
 #include <sampo/machine.h>
@@ -59,6 +60,10 @@ bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, ui
 	if (srclines && !sampo_srclines__find(srclines, dso, addr, &lines, &nr) && nr &&
 	    sampo_srcline_frame__format(&lines[0], buf, sz) >= 0)
 		return true;
+	/* addr2line found the function but no line ("??:0"): perf prints nothing */
+	if (srclines && fr->sym && !strstr(sampo_symbol__name(fr->sym), "@plt") &&
+	    sampo_srclines__dso_has_file(srclines, dso))
+		return false;
 	snprintf(buf, sz, "%s[%" PRIx64 "]", sampo_dso__short_name(dso), rel);
 	return true;
 }

@@ -55,13 +55,16 @@ void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine
 /**
  * cli_srcline() - perf's map__srcline() without a symbol, as script's
  * srcline field shows an address: "file:line" from the DWARF of @fr's
- * object, else "dso[ADDR]" (its short name, the address in hex)
+ * object, else "dso[ADDR]" (its short name, the address in hex) when the
+ * object has no file or the address no symbol
  * @fr: the address resolved by cli_resolve_frame() (with want_sym: the
  *	symbol places the address in the file)
  * @rel: the address in the map (sampo_map__map_ip())
  * @buf: where the text goes
  *
- * Return: false when there is nothing to print (no map: perf prints no line).
+ * Return: false when there is nothing to print: no map, or a function of an
+ * ELF file without a line for the address (perf's addr2line says "??:0",
+ * which perf does not print).
  */
 bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, uint64_t rel,
 		 char *buf, size_t sz);
