@@ -99,7 +99,7 @@ static int write_output(const struct flame_set *set, const char *output, bool sv
 int cmd_flamegraph(int argc, const char **argv)
 {
 	const char *input = NULL, *output = NULL, *format = NULL, *title = NULL;
-	struct profile_sym_opts sym = { 0 };
+	struct profile_sym_opts sym = { .inlines = true };
 	struct flame_set set = { 0 };
 	bool diff = false, svg;
 	char title_buf[1024];
@@ -114,6 +114,8 @@ int cmd_flamegraph(int argc, const char **argv)
 		OPT_BOOLEAN(0, "diff", &diff,
 			    "differential flame graph of two files: <baseline> <new>"),
 		OPT_STRING(0, "title", &title, "text", "the title (default: the file names)"),
+		OPT_BOOLEAN(0, "inline", &sym.inlines,
+			    "inlined functions as frames of their own (the default; --no-inline: not)"),
 		OPT_GROUP("Symbols"),
 		OPT_STRING('k', "vmlinux", &sym.vmlinux, "file", "the kernel's vmlinux"),
 		OPT_STRING(0, "kallsyms", &sym.kallsyms, "file", "the kernel's kallsyms snapshot"),

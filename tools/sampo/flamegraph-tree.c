@@ -238,7 +238,9 @@ int flame_set_add_profile(struct flame_set *set, const struct profile *p)
 		/* root first: from the outermost caller to the leaf */
 		for (size_t d = sampo_hists__stack_depth(h, i); d-- > 0;) {
 			uint32_t f = sampo_hists__stack_frame(h, i, d);
-			uint8_t kind = (uint8_t)kind_of_level(sampo_hists__frame_level(h, f));
+			uint8_t kind = (uint8_t)(sampo_hists__frame_inlined(h, f) ?
+							 FLAME_INLINED :
+							 kind_of_level(sampo_hists__frame_level(h, f)));
 
 			if (!label[f]) {
 				char buf[512];

@@ -26,7 +26,7 @@ enum flame_kind {
 	FLAME_COMM,
 	FLAME_KERNEL,
 	FLAME_USER,
-	FLAME_INLINED, /* no symbolizer source gives these yet; drawn apart when one does */
+	FLAME_INLINED, /* a function inlined into the frame below it (DWARF inline chains) */
 };
 
 #define FLAME_NONE UINT32_MAX

@@ -59,7 +59,8 @@ int profile_load(struct profile *p, const char *input, const struct profile_sym_
 		   .features = SAMPO_SESSION_FEATURES_OPTIONAL, .symbolizer = &sopts,
 		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
 	/* every branch kept: a flame graph hides what is too narrow itself */
-	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain = true, .callchain_min_percent = 0);
+	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain = true, .callchain_min_percent = 0,
+		   .inline_frames = sym->inlines);
 	cli_debuginfod_apply(&sopts);
 	const struct sampo_tool tool = { .sample = profile_sample };
 	struct sampo_symbolizer *symbolizer;

@@ -19,6 +19,7 @@ struct profile_sym_opts {
 	const char *kallsyms;
 	const char *symfs;
 	bool force;
+	bool inlines; /* inlined functions as frames of their own (sampo_hists_opts.inline_frames) */
 };
 
 struct profile {

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * flamegraph-inline.js - check that a page of `sampo flamegraph` draws the
+ * functions the compiler inlined as frames of their own, on top of the
+ * function they were inlined into, in a colour of their own.
+ *
+ *	node flamegraph-inline.js PAGE.html OUTER INLINED... [--none]
+ *
+ * OUTER is the real function; INLINED the chain of functions inlined into
+ * it, outermost first (each must sit right on top of the one before). With
+ * --none, the page must have no inlined frame at all (--no-inline).
+ * What a user sees: each inlined frame is drawn above its caller and inside
+ * its width, its tooltip says "inlined", and it is green where user frames
+ * are warm and kernel frames cool.
+ */
+'use strict';
+
+const { launch, fileUrl, check } = require('./browser.js');
+
+async function main() {
+	const args = process.argv.slice(2);
+	const none = args.includes('--none');
+	const [pagePath, outer, ...inlined] = args.filter((a) => a !== '--none');
+	const { context, close } = await launch();
+	const errors = [];
+
+	try {
+		const page = await context.newPage();
+		page.on('pageerror', (e) => errors.push(e.message));
+		await page.goto(fileUrl(pagePath));
+		await page.waitForSelector('body[data-ready="1"]');
+		await page.waitForSelector('body[data-complete="1"]');
+
+		const pixels = await page.evaluate(() => {
+			const cv = document.getElementById('canvas'), x = cv.getContext('2d');
+			const dpr = cv.width / cv.clientWidth;
+			return window.sampoFlame.frames().map((f) => {
+				const d = f.w > 4 ?
+					x.getImageData(Math.round((f.x + 2) * dpr), Math.round((f.y + f.h - 2) * dpr), 1, 1).data :
+					[0, 0, 0];
+				return Object.assign(f, { rgb: [d[0], d[1], d[2]] });
+			});
+		});
+		const frames = pixels;
+		if (none) {
+			check(!frames.some((f) => f.kind === 'inlined'),
+			      'inlined frames drawn with --no-inline: ' +
+			      frames.filter((f) => f.kind === 'inlined').map((f) => f.name).join(', '));
+			check(!frames.some((f) => inlined.includes(f.name)), `${inlined} drawn with --no-inline`);
+			console.log('ok: no inlined frame');
+			return;
+		}
+		const base = frames.filter((f) => f.name === outer).reduce((a, b) => (b.w > a.w ? b : a));
+		check(base && base.kind === 'user', `'${outer}' is not drawn as a user frame`);
+		let below = base;
+		for (const name of inlined) {
+			const f = frames.find((g) => g.name === name && g.depth === below.depth + 1 &&
+					     g.x >= below.x - 0.5 && g.x + g.w <= below.x + below.w + 0.5);
+			check(f, `no frame '${name}' right on top of '${below.name}'`);
+			check(f.kind === 'inlined', `'${name}' is a ${f.kind} frame, not an inlined one`);
+			check(f.w > 4, `'${name}' is too narrow to see (${f.w}px)`);
+			/* its own colour: green, where user frames are warm and kernel ones cool */
+			const [r, g, b] = f.rgb;
+			check(g > r + 40 && g > b + 40, `inlined frame '${name}' drawn in rgb(${f.rgb})`);
+			check(JSON.stringify(f.rgb) !== JSON.stringify(base.rgb), `'${name}' has its caller's colour`);
+			const box = await page.locator('#canvas').boundingBox();
+			await page.mouse.move(box.x + f.x + f.w / 2, f.pageY + f.h / 2);
+			await page.waitForSelector('#tip', { state: 'visible' });
+			const tip = await page.textContent('#tip');
+			check(tip.startsWith(name) && tip.includes('\ninlined'), `tooltip over '${name}' reads '${tip}'`);
+			below = f;
+		}
+		const [r, , b] = base.rgb;
+		check(r > b + 60, `user frame '${outer}' drawn in rgb(${base.rgb})`);
+		check(errors.length === 0, 'page errors: ' + errors.join('; '));
+		console.log(`ok: ${outer} > ${inlined.join(' > ')}, inlined frames in their own colour`);
+	} finally {
+		await close();
+	}
+}
+
+main().catch((e) => {
+	if (!process.exitCode)
+		console.error(e.stack || String(e));
+	process.exitCode = 1;
+});
