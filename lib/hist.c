@@ -861,7 +861,6 @@ static int frame_srcline(struct sampo_hists *h, struct frame *f, bool cumulative
 	uint64_t addr = cumulative ? f->ip : f->rel_ip;
 	char buf[512];
 	const char *colon;
-	size_t nr = 0;
 	int c = cumulative;
 
 	if (f->srcline[c])
@@ -872,9 +871,10 @@ static int frame_srcline(struct sampo_hists *h, struct frame *f, bool cumulative
 		uint64_t faddr = addr + (uint64_t)f->file_delta; /* map__rip_2objdump() */
 		bool has_line;
 
-		if (f->dso && h->srclines && sampo_srclines__find(h->srclines, f->dso, faddr, &fr, &nr))
+		/* the line alone: perf's srcline sort asks addr2line without -i */
+		if (f->dso && h->srclines && sampo_srclines__find_line(h->srclines, f->dso, faddr, &fr))
 			return -ENOMEM;
-		has_line = nr && sampo_srcline_frame__format(&fr[0], buf, sizeof(buf)) >= 0;
+		has_line = fr && sampo_srcline_frame__format(fr, buf, sizeof(buf)) >= 0;
 		/*
 		 * addr2line found the function (in the file's symbol table: not a
 		 * PLT entry, which sampo names from the relocations) but no line:

@@ -196,3 +196,22 @@ int sampo_srcline__find(struct sampo_srcline *sl, uint64_t addr,
 	*ret_nr = n;
 	return n ? 0 : -ENOENT;
 }
+
+int sampo_srcline__find_line(struct sampo_srcline *sl, uint64_t addr,
+			     struct sampo_srcline_frame *ret)
+{
+	Dwarf_Die cu;
+	Dwarf_Line *line;
+	int l = 0;
+
+	memset(ret, 0, sizeof(*ret));
+	if (!dwarf_addrdie(sl->dw, addr, &cu))
+		return -ENOENT;
+	line = dwarf_getsrc_die(&cu, addr);
+	if (!line)
+		return -ENOENT;
+	ret->file = dwarf_linesrc(line, NULL, NULL);
+	if (dwarf_lineno(line, &l) == 0 && l > 0)
+		ret->line = (uint32_t)l;
+	return ret->file || ret->line ? 0 : -ENOENT;
+}

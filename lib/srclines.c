@@ -5,7 +5,8 @@
  *
  * A profile asks for the same addresses many times (every sample of a hot
  * loop, every chain through one call site), and a DWARF lookup walks the
- * unit's scopes: each (DSO, address) is looked up once, its chain copied
+ * unit's scopes (a line alone does not: sampo_srclines__find_line(), cached
+ * apart): each (DSO, address) is looked up once, its chain copied
  * into the DSO's array of frames and its place kept in an open-addressing
  * table keyed by the address. A repeated lookup is one hash probe: no
  * DWARF, no allocation. The DSOs are few; the last one asked for is
@@ -28,7 +29,8 @@ struct sl_slot {
 	uint64_t addr;
 	uint32_t off; /* first frame in sl_dso.frames */
 	uint16_t nr;  /* frames; 0: nothing known */
-	uint16_t used;
+	uint8_t used;
+	uint8_t line_only; /* a line, no function names: sampo_srclines__find_line() */
 };
 
 struct sl_dso {
@@ -125,7 +127,8 @@ static int slots_grow(struct sl_dso *d)
 
 		if (!d->slots[i].used)
 			continue;
-		for (j = hash_mix64(d->slots[i].addr) & (ncap - 1); n[j].used; j = (j + 1) & (ncap - 1))
+		for (j = hash_mix64(d->slots[i].addr ^ d->slots[i].line_only) & (ncap - 1); n[j].used;
+		     j = (j + 1) & (ncap - 1))
 			;
 		n[j] = d->slots[i];
 	}
@@ -135,22 +138,18 @@ static int slots_grow(struct sl_dso *d)
 	return 0;
 }
 
-int sampo_srclines__find(struct sampo_srclines *sl, struct sampo_dso *dso, uint64_t addr,
-			 const struct sampo_srcline_frame **ret_frames, size_t *ret_nr)
+/* the answer for (@d, @addr, @line_only), looked up and kept at first sight */
+static int lookup(struct sl_dso *d, uint64_t addr, bool line_only,
+		  const struct sampo_srcline_frame **ret_frames, size_t *ret_nr)
 {
 	struct sampo_srcline_frame fr[SAMPO_SRCLINES_MAX_INLINE];
-	struct sl_dso *d;
 	struct sl_slot *s;
 	size_t j, nr = 0;
 
-	*ret_frames = NULL;
-	*ret_nr = 0;
-	d = dso_entry(sl, dso);
-	if (!d)
-		return -ENOMEM;
 	if (d->cap) {
-		for (j = hash_mix64(addr) & (d->cap - 1); d->slots[j].used; j = (j + 1) & (d->cap - 1)) {
-			if (d->slots[j].addr == addr) {
+		for (j = hash_mix64(addr ^ line_only) & (d->cap - 1); d->slots[j].used;
+		     j = (j + 1) & (d->cap - 1)) {
+			if (d->slots[j].addr == addr && d->slots[j].line_only == line_only) {
 				*ret_frames = d->frames + d->slots[j].off;
 				*ret_nr = d->slots[j].nr;
 				return 0;
@@ -160,18 +159,22 @@ int sampo_srclines__find(struct sampo_srclines *sl, struct sampo_dso *dso, uint6
 	/* first sight of @addr: ask the DWARF, keep the answer */
 	if ((d->nr + 1) * 2 > d->cap && slots_grow(d))
 		return -ENOMEM;
-	if (d->src && sampo_srcline__find(d->src, addr, fr, ARRAY_SIZE(fr), &nr))
+	if (d->src && line_only)
+		nr = sampo_srcline__find_line(d->src, addr, fr) ? 0 : 1;
+	else if (d->src && sampo_srcline__find(d->src, addr, fr, ARRAY_SIZE(fr), &nr))
 		nr = 0;
 	if (nr && sampo_array_grow((void **)&d->frames, &d->cap_frames, d->nr_frames + nr,
 				   sizeof(*d->frames)))
 		return -ENOMEM;
-	for (j = hash_mix64(addr) & (d->cap - 1); d->slots[j].used; j = (j + 1) & (d->cap - 1))
+	for (j = hash_mix64(addr ^ line_only) & (d->cap - 1); d->slots[j].used;
+	     j = (j + 1) & (d->cap - 1))
 		;
 	s = &d->slots[j];
 	s->addr = addr;
 	s->off = (uint32_t)d->nr_frames;
 	s->nr = (uint16_t)nr;
 	s->used = 1;
+	s->line_only = line_only;
 	d->nr++;
 	if (nr)
 		memcpy(d->frames + d->nr_frames, fr, nr * sizeof(*fr));
@@ -179,6 +182,32 @@ int sampo_srclines__find(struct sampo_srclines *sl, struct sampo_dso *dso, uint6
 	*ret_frames = d->frames + s->off;
 	*ret_nr = nr;
 	return 0;
+}
+
+int sampo_srclines__find(struct sampo_srclines *sl, struct sampo_dso *dso, uint64_t addr,
+			 const struct sampo_srcline_frame **ret_frames, size_t *ret_nr)
+{
+	struct sl_dso *d = dso_entry(sl, dso);
+
+	*ret_frames = NULL;
+	*ret_nr = 0;
+	return d ? lookup(d, addr, false, ret_frames, ret_nr) : -ENOMEM;
+}
+
+int sampo_srclines__find_line(struct sampo_srclines *sl, struct sampo_dso *dso, uint64_t addr,
+			      const struct sampo_srcline_frame **ret)
+{
+	struct sl_dso *d = dso_entry(sl, dso);
+	size_t nr = 0;
+	int err;
+
+	*ret = NULL;
+	if (!d)
+		return -ENOMEM;
+	err = lookup(d, addr, true, ret, &nr);
+	if (!nr)
+		*ret = NULL;
+	return err;
 }
 
 bool sampo_srclines__dso_has_file(struct sampo_srclines *sl, struct sampo_dso *dso)

@@ -68,4 +68,15 @@ SAMPO_API void sampo_srcline__close(struct sampo_srcline *sl);
 SAMPO_API int sampo_srcline__find(struct sampo_srcline *sl, uint64_t addr,
 				  struct sampo_srcline_frame *frames, size_t max, size_t *ret_nr);
 
+/**
+ * sampo_srcline__find_line() - the source line of @addr alone: frames[0] of
+ *	sampo_srcline__find() without the function names (NULL) and the inline
+ *	chain, for much less work (no walk of the unit's scopes)
+ * @ret: the line; file NULL and line 0 when unknown
+ *
+ * Return: 0, or -ENOENT when no compilation unit or line covers @addr.
+ */
+SAMPO_API int sampo_srcline__find_line(struct sampo_srcline *sl, uint64_t addr,
+				       struct sampo_srcline_frame *ret);
+
 #endif /* SAMPO_SRCLINE_H */

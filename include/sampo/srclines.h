@@ -12,6 +12,8 @@
  *	sampo_srclines__new(symbolizer, &sl);
  *	if (!sampo_srclines__find(sl, dso, file_addr, &fr, &n) && n)
  *		... fr[0] the innermost (inlined) function and its line ...
+ *	if (!sampo_srclines__find_line(sl, dso, file_addr, &fr) && fr)
+ *		... the line alone, for less ...
  *	sampo_srclines__delete(sl);
  *
  * A DSO's DWARF is opened on its first lookup (sampo_srcline__open(), from
@@ -62,6 +64,19 @@ SAMPO_API void sampo_srclines__delete(struct sampo_srclines *sl);
  */
 SAMPO_API int sampo_srclines__find(struct sampo_srclines *sl, struct sampo_dso *dso, uint64_t addr,
 				   const struct sampo_srcline_frame **ret_frames, size_t *ret_nr);
+
+/**
+ * sampo_srclines__find_line() - the line alone: sampo_srclines__find()'s
+ * [0] without the function names, looked up for much less (no inline
+ * chain); cached apart, a later sampo_srclines__find() of the same address
+ * still gets the whole chain
+ * @ret: borrowed, valid until sampo_srclines__delete(); NULL when no line
+ *	 is known
+ *
+ * Return: 0, or -ENOMEM.
+ */
+SAMPO_API int sampo_srclines__find_line(struct sampo_srclines *sl, struct sampo_dso *dso,
+					uint64_t addr, const struct sampo_srcline_frame **ret);
 
 /**
  * sampo_srclines__dso_has_file() - whether @dso's symbols came from an ELF

@@ -46,10 +46,9 @@ void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine
 bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, uint64_t rel,
 		 char *buf, size_t sz)
 {
-	const struct sampo_srcline_frame *lines = NULL;
+	const struct sampo_srcline_frame *line = NULL;
 	struct sampo_dso *dso;
 	uint64_t addr = rel;
-	size_t nr = 0;
 
 	if (!fr->map)
 		return false;
@@ -57,8 +56,8 @@ bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, ui
 	/* symbol tables keep the file's addresses: the DWARF's */
 	if (fr->sym)
 		addr = sampo_symbol__start(fr->sym) + fr->symoff;
-	if (srclines && !sampo_srclines__find(srclines, dso, addr, &lines, &nr) && nr &&
-	    sampo_srcline_frame__format(&lines[0], buf, sz) >= 0)
+	if (srclines && !sampo_srclines__find_line(srclines, dso, addr, &line) && line &&
+	    sampo_srcline_frame__format(line, buf, sz) >= 0)
 		return true;
 	/* addr2line found the function but no line ("??:0"): perf prints nothing */
 	if (srclines && fr->sym && !strstr(sampo_symbol__name(fr->sym), "@plt") &&
