@@ -5,10 +5,11 @@
 # Targets (issue 11): at least 10 million cached lookups a second; report at least 20x
 # faster than perf's.
 #
-# usage: bench/run-srcline.sh [-n RUNS] [--seconds S]
+# usage: bench/run-srcline.sh [-n RUNS] [--seconds S] [--keep]
 #
 #   -n RUNS       runs of each report, alternating sampo/perf (default 3)
 #   --seconds S   how long the workload runs under perf record (default 4)
+#   --keep        time the recording made last time (no new recording)
 #
 # The recording: perf record -g of `sampo report` reading a fixture again and again, so
 # that the samples spread over many addresses of libsampo and sampo (built -O2 -g: every
@@ -29,11 +30,12 @@ bench=$builddir/bench/srcline
 perf=${PERF:-perf}
 fixture=${SAMPO_SHARED:-$srcdir/../shared}/fixtures/perf-6.1/b-callchain-fp/perf.data
 
-runs=3 seconds=4
+runs=3 seconds=4 keep=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
 	--seconds) seconds=$2; shift 2 ;;
+	--keep) keep=1; shift ;;
 	-h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "run-srcline.sh: unknown option '$1'" >&2; exit 129 ;;
 	esac
@@ -45,8 +47,8 @@ export HOME=$datadir/srcline-home
 mkdir -p "$HOME"
 unset PERF_BUILDID_DIR
 data=$datadir/srcline.data
-echo "recording $seconds s of sampo report..." >&2
-"$perf" record -q -g -e cpu-clock -F 2000 -o "$data" -- sh -c \
+[ -n "$keep" ] && [ -f "$data" ] || echo "recording $seconds s of sampo report..." >&2
+[ -n "$keep" ] && [ -f "$data" ] || "$perf" record -q -g -e cpu-clock -F 2000 -o "$data" -- sh -c \
 	"end=\$((\$(date +%s) + $seconds)); while [ \$(date +%s) -lt \$end ]; do \
 	 '$sampo' report --stdio -i '$fixture' >/dev/null 2>&1; done" >/dev/null 2>&1
 
