@@ -366,8 +366,11 @@ static const struct record_desc record_descs[SAMPO_RECORD_MAX] = {
 
 	[SAMPO_RECORD_HEADER_ATTR] = { "ATTR", HDR + SAMPO_ATTR_SIZE_VER0, HDR, TAIL_ATTR,
 				       SWAP_FIELDS, 0, NULL },
-	[SAMPO_RECORD_HEADER_EVENT_TYPE] = { "EVENT_TYPE", sizeof(struct sampo_record_event_type),
-					     sizeof(struct sampo_record_event_type), TAIL_NONE,
+	/* perf 3.x cut the name to its length rounded up to 8 bytes (a 24-byte
+	 * "cycles"), so only the id is required */
+	[SAMPO_RECORD_HEADER_EVENT_TYPE] = { "EVENT_TYPE",
+					     offsetof(struct sampo_record_event_type, name),
+					     offsetof(struct sampo_record_event_type, name), TAIL_NONE,
 					     SWAP_FIELDS, FIELDS(event_type_fields) },
 	/* the tracing data follow the record */
 	[SAMPO_RECORD_HEADER_TRACING_DATA] = { "TRACING_DATA",
