@@ -97,7 +97,9 @@ static const struct {
 	[F_PID] = { "pid", SAMPO_SAMPLE_TID, "TID" },
 	[F_CPU] = { "cpu", SAMPO_SAMPLE_CPU, "CPU" },
 	[F_TIME] = { "time", SAMPO_SAMPLE_TIME, "TIME" },
-	[F_PERIOD] = { "period", SAMPO_SAMPLE_PERIOD, "PERIOD" },
+	/* without PERIOD in sample_type a sample's period is the event's fixed
+	 * sample_period (sample.c): perf prints that column too */
+	[F_PERIOD] = { "period", 0, NULL },
 	[F_EVENT] = { "event", 0, NULL },
 	[F_IP] = { "ip", SAMPO_SAMPLE_IP, "IP" },
 	[F_SYM] = { "sym", SAMPO_SAMPLE_IP, "IP" },
