@@ -9,6 +9,7 @@
 
 #include <sampo/archive.h>
 #include <sampo/bpf.h>
+#include <sampo/branch-hists.h>
 #include <sampo/buildid-cache.h>
 #include <sampo/buildid.h>
 #include <sampo/common.h>

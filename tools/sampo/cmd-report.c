@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sampo/branch-hists.h>
 #include <sampo/cpuset.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
@@ -73,6 +74,7 @@ struct report_ctx {
 	const char *comms, *dsos, *pids, *tids, *cpus;
 	const char *percent_limit;
 	int children; /* -1: the default for the file */
+	int branch_stack; /* -b: 1, --no-branch-stack: 0, -1: the file's default */
 	bool inverted;
 	bool inline_frames; /* --inline */
 	bool no_callchain;
@@ -90,6 +92,7 @@ struct report_ctx {
 	struct sampo_hists *hists;
 	struct sampo_unwind_pool *unwind_pool; /* --call-graph dwarf files: on every CPU */
 	unsigned int hists_max_stack;	       /* --max-stack, for the unwound part */
+	struct sampo_branch_hists *bhists; /* the branch view, instead of hists' rows */
 	struct progress progress;
 
 	/* the hists' options, parsed from the strings above */
@@ -341,6 +344,45 @@ static int parse_hists_lists(struct report_ctx *ctx, struct sampo_hists_opts *ho
 static int report_unwound(void *arg, struct sampo_machine *machine, struct sampo_thread *thread,
 			  const struct sampo_sample *sample, size_t nr_user, int evsel);
 
+/*
+ * perf's branch view: the default when the file's header has the BRANCH_STACK
+ * feature (so never for a pipe), -b asks for it, --no-branch-stack not.
+ * sampo's has perf's default keys only: with options it does not take, the
+ * plain report follows (with -b: an error).
+ */
+static int setup_branch_view(struct report_ctx *ctx, const struct sampo_hists_opts *hopts,
+			     bool is_pipe)
+{
+	bool has_data = false, other;
+	int err;
+
+	if (!ctx->branch_stack ||
+	    (ctx->branch_stack < 0 && !sampo_reader__has_feature(ctx->reader, SAMPO_FEAT_BRANCH_STACK)))
+		return 0;
+	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
+		if (sampo_reader__attr(ctx->reader, i)->sample_type & SAMPO_SAMPLE_BRANCH_STACK)
+			has_data = true;
+	if (!has_data && !is_pipe)
+		return ctx->branch_stack > 0 ?
+			       cli_err(0, "'%s' has no branch stacks (recorded without -b): remove -b",
+				       ctx->input) :
+			       0;
+	other = ctx->sort || ctx->format || hopts->graph_folded || ctx->comms || ctx->dsos ||
+		ctx->pids || ctx->tids || ctx->cpus || ctx->show_nr_samples || ctx->percent_limit;
+	if (other) {
+		if (ctx->branch_stack > 0)
+			return cli_err(0, "the branch view (-b) takes none of -s, -n, --percent-limit, "
+					  "the filters, -g folded or --format in sampo (yet)");
+		cli_warn("'%s' has branch stacks: perf shows its branch view, which sampo does not "
+			 "combine with these options (yet); the plain report follows",
+			 ctx->input);
+		return 0;
+	}
+	err = sampo_branch_hists__new(sampo_session__machine(ctx->session), ctx->symbolizer,
+				      &ctx->bhists);
+	return err ? cli_err(err, "cannot set up the branch view") : 0;
+}
+
 static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 {
 	char errbuf[256] = "";
@@ -428,7 +470,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		if (err)
 			return err;
 	}
-	return 0;
+	return setup_branch_view(ctx, hopts, is_pipe);
 }
 
 /*
@@ -479,7 +521,10 @@ static int report_sample(void *arg, struct sampo_session *session, const struct 
 	struct sampo_thread *thread;
 	int err;
 
-	if (ctx->unwind_pool && s->cpumode != SAMPO_CPUMODE_GUEST_KERNEL &&
+	if (ctx->bhists) {
+		/* the branch view counts branches: no call chains to unwind */
+		err = sampo_branch_hists__add_sample(ctx->bhists, ev->attr_idx, s);
+	} else if (ctx->unwind_pool && s->cpumode != SAMPO_CPUMODE_GUEST_KERNEL &&
 	    s->cpumode != SAMPO_CPUMODE_GUEST_USER) {
 		thread = sampo_machine__findnew_thread(m, (int32_t)s->pid, (int32_t)s->tid);
 		if (!thread)
@@ -589,6 +634,19 @@ static int print_json(struct report_ctx *ctx, const struct sampo_hists_opts *hop
 	return 0;
 }
 
+/* an event's "Samples" and "Event count": of its branches in the branch view */
+static uint64_t ev_nr_samples(const struct report_ctx *ctx, int evsel)
+{
+	return ctx->bhists ? sampo_branch_hists__nr_branches(ctx->bhists, evsel) :
+			     sampo_hists__nr_samples(ctx->hists, evsel);
+}
+
+static uint64_t ev_total_period(const struct report_ctx *ctx, int evsel)
+{
+	return ctx->bhists ? sampo_branch_hists__nr_branches(ctx->bhists, evsel) :
+			     sampo_hists__total_period(ctx->hists, evsel);
+}
+
 static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *hopts)
 {
 	FILE *fp = stdout;
@@ -604,7 +662,7 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 	if (ctx->format && !strcmp(ctx->format, "json"))
 		return print_json(ctx, hopts);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
-		total += sampo_hists__nr_samples(ctx->hists, (int)i);
+		total += ev_nr_samples(ctx, (int)i);
 	if (!total) {
 		/* perf says so on stderr, prints no table and exits 0 */
 		fprintf(stderr, "sampo report: '%s' has no samples%s\n", ctx->input,
@@ -627,7 +685,7 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 		sampo_session__lost(ctx->session)->lost +
 			sampo_session__lost(ctx->session)->lost_samples);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++) {
-		uint64_t nr = sampo_hists__nr_samples(ctx->hists, (int)i);
+		uint64_t nr = ev_nr_samples(ctx, (int)i);
 		char unit = ' ';
 		const char *name;
 
@@ -649,8 +707,9 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 		}
 		fprintf(fp, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, name);
 		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n",
-			sampo_hists__total_period(ctx->hists, (int)i));
-		if (sampo_hists__fprintf(ctx->hists, (int)i, fp))
+			ev_total_period(ctx, (int)i));
+		if (ctx->bhists ? sampo_branch_hists__fprintf(ctx->bhists, (int)i, fp) :
+				  sampo_hists__fprintf(ctx->hists, (int)i, fp))
 			break;
 		fputs("\n\n", fp);
 	}
@@ -787,6 +846,7 @@ static void report_ctx_release(struct report_ctx *ctx)
 	free(ctx->inputs);
 	sampo_unwind_pool__delete(ctx->unwind_pool);
 	sampo_hists__delete(ctx->hists);
+	sampo_branch_hists__delete(ctx->bhists);
 	sampo_session__close(ctx->session);
 	word_list_release(&ctx->comm_list);
 	word_list_release(&ctx->dso_list);
@@ -797,9 +857,10 @@ static void report_ctx_release(struct report_ctx *ctx)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report_ctx ctx = { .children = -1 };
+	struct report_ctx ctx = { .children = -1, .branch_stack = -1 };
 	const char *archive = NULL;
 	bool children = false, no_children = false, stdio = false, graph = false;
+	bool branch_stack = false, no_branch_stack = false;
 	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain_min_percent = -1);
 	const struct option opts[] = {
 		OPT_CALLBACK('i', "input", &ctx, "file",
@@ -820,6 +881,11 @@ int cmd_report(int argc, const char **argv)
 			    "show the number of samples of each entry"),
 		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent",
 			   "hide entries (and graph branches) under this percentage"),
+		OPT_BOOLEAN('b', "branch-stack", &branch_stack,
+			    "the branch view: the taken branches of the branch stacks (the default "
+			    "when the file has them)"),
+		OPT_BOOLEAN(0, "no-branch-stack", &no_branch_stack,
+			    "the plain report of a file with branch stacks"),
 		OPT_GROUP("Call graphs"),
 		OPT_BOOLEAN('g', NULL, &graph,
 			    "show call graphs (the default when the file has callchains)"),
@@ -887,6 +953,13 @@ int cmd_report(int argc, const char **argv)
 		ret = usage_error(report_usage, opts, "unexpected argument '%s'", argv[0]);
 		goto out;
 	}
+	if (branch_stack && no_branch_stack) {
+		ret = usage_error(report_usage, opts,
+				  "--branch-stack and --no-branch-stack conflict");
+		goto out;
+	}
+	if (branch_stack || no_branch_stack)
+		ctx.branch_stack = branch_stack;
 	if (children && no_children) {
 		ret = usage_error(report_usage, opts, "--children and --no-children conflict");
 		goto out;
