@@ -212,25 +212,22 @@ int sampo_branch_hists__add_sample(struct sampo_branch_hists *bh, int evsel,
 		return -ENOMEM;
 	memset(&key, 0, sizeof(key));
 	key.comm = sampo_strpool__intern(&bh->strings, sampo_thread__comm(thread));
-	if (!key.comm)
-		return -ENOMEM;
-	for (uint64_t i = 0; i < sample->branch_nr; i++) {
+	err = key.comm ? 0 : -ENOMEM;
+	for (uint64_t i = 0; i < sample->branch_nr && !err; i++) {
 		const struct sampo_branch_entry *b = &sample->branch[i];
 
 		err = resolve(bh, thread, b->to, &key.to);
 		if (!err)
 			err = resolve(bh, thread, b->from, &key.from);
-		if (err)
-			return err;
 		/* flags: mispred:1, predicted:1, in_tx:1, abort:1, cycles:16, ... */
 		key.cycles = (uint16_t)(b->flags >> 4);
-		err = add_branch(ev, &key, thread);
-		if (err)
-			return err;
+		if (!err)
+			err = add_branch(ev, &key, thread);
 		/* perf's pseudo period of 1: the branches are counted, not the samples */
 		ev->nr_branches++;
 	}
-	return 0;
+	sampo_thread__put(thread);
+	return err;
 }
 
 uint64_t sampo_branch_hists__nr_branches(const struct sampo_branch_hists *bh, int evsel)

@@ -78,13 +78,13 @@ expect_status 129 report --zzz
 grep -q "^sampo report: unknown option '--zzz'\$" "$tmpdir/stderr" || die "--zzz: $(head -n 1 "$tmpdir/stderr")"
 "$PERF" report --zzz >/dev/null 2>"$tmpdir/perf.err" && die "perf takes --zzz now?"
 grep -q "unknown option \`zzz'" "$tmpdir/perf.err" || die "perf's message on --zzz changed"
-expect_status 129 report -b
-grep -q "^sampo report: perf's -b (--branch-stack) is not supported by sampo (yet)\$" "$tmpdir/stderr" ||
-	die "-b: $(head -n 1 "$tmpdir/stderr")"
+expect_status 129 report --branch-history
+grep -q "^sampo report: perf's --branch-history is not supported by sampo (yet)\$" "$tmpdir/stderr" ||
+	die "--branch-history: $(head -n 1 "$tmpdir/stderr")"
 # a prefix perf would take names perf's whole option
-expect_status 129 report --branch-st
-grep -q "^sampo report: perf's --branch-stack is not supported by sampo (yet)\$" "$tmpdir/stderr" ||
-	die "--branch-st: $(head -n 1 "$tmpdir/stderr")"
+expect_status 129 report --branch-hist
+grep -q "^sampo report: perf's --branch-history is not supported by sampo (yet)\$" "$tmpdir/stderr" ||
+	die "--branch-hist: $(head -n 1 "$tmpdir/stderr")"
 
 # --- perf's commands that sampo lacks
 "$PERF" --list-cmds | tr " " "\n" >perf-cmds; grep -qx annotate perf-cmds || die "perf has no annotate?"
