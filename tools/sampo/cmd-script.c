@@ -786,17 +786,19 @@ static int run_script(struct script_ctx *ctx)
 {
 	char errbuf[256] = "";
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true,
-		   .features = SAMPO_SESSION_FEATURES_OPTIONAL, .guests = ctx->guest,
+		   .features = SAMPO_SESSION_FEATURES_EACH, .guests = ctx->guest,
 		   .symbolizer = &ctx->sym_opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
 	const struct sampo_tool tool = { .sample = script_sample };
-	int err, ret;
+	const struct sampo_feature_error *ferr;
+	int err, ret, nr_damaged;
 
 	err = sampo_session__open(ctx->input, &opts, &ctx->session);
 	if (err)
 		return cli_err_open(err, ctx->input, errbuf);
-	/* the samples can still be printed without the features: say so and go on */
-	if (sampo_session__error(ctx->session)[0])
-		cli_warn("%s", sampo_session__error(ctx->session));
+	/* a damaged feature is left out with one warning; the others (build-ids) are read */
+	nr_damaged = sampo_session__damaged_features(ctx->session, &ferr);
+	if (nr_damaged)
+		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
 	ctx->reader = sampo_session__reader(ctx->session);
 	ctx->machine = sampo_session__machine(ctx->session);
 	if (ctx->json)

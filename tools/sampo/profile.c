@@ -56,7 +56,7 @@ int profile_load(struct profile *p, const char *input, const struct profile_sym_
 	SAMPO_OPTS(sampo_symbolizer_opts, sopts, .symfs = sym->symfs, .vmlinux = sym->vmlinux,
 		   .kallsyms = sym->kallsyms, .force = sym->force);
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = true,
-		   .features = SAMPO_SESSION_FEATURES_OPTIONAL, .symbolizer = &sopts,
+		   .features = SAMPO_SESSION_FEATURES_EACH, .symbolizer = &sopts,
 		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
 	/* every branch kept: a flame graph hides what is too narrow itself */
 	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain = true, .callchain_min_percent = 0,
@@ -65,7 +65,8 @@ int profile_load(struct profile *p, const char *input, const struct profile_sym_
 	const struct sampo_tool tool = { .sample = profile_sample };
 	struct sampo_symbolizer *symbolizer;
 	struct sampo_unwinder *unwinder;
-	int err;
+	const struct sampo_feature_error *ferr;
+	int err, nr_damaged;
 
 	memset(p, 0, sizeof(*p));
 	p->input = input;
@@ -73,8 +74,10 @@ int profile_load(struct profile *p, const char *input, const struct profile_sym_
 	err = sampo_session__open(input, &opts, &p->session);
 	if (err)
 		return cli_err(0, "%s", errbuf);
-	if (sampo_session__error(p->session)[0])
-		cli_warn("%s", sampo_session__error(p->session));
+	/* a damaged feature is left out with one warning; the others (build-ids) are read */
+	nr_damaged = sampo_session__damaged_features(p->session, &ferr);
+	if (nr_damaged)
+		cli_warn_damaged_features(input, nr_damaged, ferr);
 	symbolizer = sampo_session__symbolizer(p->session);
 	if (!symbolizer)
 		return cli_err(0, "%s", sampo_session__error(p->session));
