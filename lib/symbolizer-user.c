@@ -51,6 +51,11 @@ static bool try_user_file(const struct sampo_symbolizer *s, struct sampo_sym_src
 		sampo_symbolizer__note_tried(tried, path, "not found", NULL);
 		return false;
 	}
+	/* a file of the same path built for another machine names nothing of this one */
+	if (!sampo_symbolizer__elf_fits(s, path, errbuf, sizeof(errbuf))) {
+		sampo_symbolizer__note_tried(tried, path, errbuf, NULL);
+		return false;
+	}
 	chk = sampo_symbolizer__check_elf_bid(src, path, &found);
 	if (chk == BID_MISMATCH || chk == BID_UNREADABLE) {
 		sampo_symbolizer__note_tried(tried, path, found.size ? "" : "no build-id", &found);

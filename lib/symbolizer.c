@@ -368,6 +368,9 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 		s->e_machine = sampo_symbolizer__arch_machine(features->arch);
 	if (!err)
 		err = sampo_debuginfod__new(opts, &s->dbgd);
+	if (!err && features && sampo_features__has(features, SAMPO_FEAT_ARCH) && features->arch &&
+	    *features->arch)
+		err = sampo_symbolizer__dup_opt(&s->arch, features->arch);
 	if (err)
 		goto out_delete;
 	s->buildid_dir = sampo_buildid_cache__dir(OPTS_GET(opts, buildid_dir, NULL));
@@ -458,6 +461,7 @@ void sampo_symbolizer__delete(struct sampo_symbolizer *s)
 	free(s->buildid_dir);
 	free(s->live_root);
 	free(s->osrelease);
+	free(s->arch);
 	sampo_module_files__free(s->mod_files, s->nr_mod_files);
 	pthread_mutex_destroy(&s->mod_lock);
 	pthread_mutex_destroy(&s->lock);

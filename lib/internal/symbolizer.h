@@ -143,6 +143,7 @@ struct sampo_symbolizer {
 	char *buildid_dir; /* NULL: no cache */
 	char *live_root;
 	char *osrelease; /* recorded */
+	char *arch;	 /* recorded (ARCH): which ELF machines may name its samples */
 	bool force;
 	bool no_demangle;
 	const struct sampo_module_sections *modsecs;
@@ -229,6 +230,15 @@ enum bid_check sampo_symbolizer__check_elf_bid(const struct sampo_sym_src *src, 
 /* adds "'PATH' (WHAT)" or "'PATH' (build-id HEX)" to the list of files tried */
 void sampo_symbolizer__note_tried(struct sampo_strbuf *tried, const char *path,
 				  const char *what, const struct sampo_build_id *found);
+/*
+ * sampo_symbolizer__elf_fits() - @path, if an ELF file, is for a machine the
+ * recording's ARCH runs: its e_machine, class and byte order (lib/symbolizer-elfarch.c).
+ * False with @why ("x86-64 ELF, recorded on armv7l") when not; true for
+ * other files and when the ARCH is unknown.
+ */
+bool sampo_symbolizer__elf_fits(const struct sampo_symbolizer *s, const char *path, char *why,
+				size_t why_sz);
+
 int sampo_symbolizer__load_elf(const struct sampo_symbolizer *s, const char *path,
 			       struct sampo_symtab **ret, char *errbuf, size_t errbuf_sz);
 
