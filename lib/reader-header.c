@@ -320,6 +320,38 @@ static bool feature_table_fits(struct sampo_reader *r)
 	return off == r->header.data.offset + r->header.data.size ? off == r->file_size : true;
 }
 
+/*
+ * perf's first format (magic "PERFFILE", perf before 2.6.38?) has the
+ * layout of the second; its magic reads the same in either byte order, so
+ * perf tells the order by the attr size, one of the attr ABI sizes plus
+ * the ids section, in the file's order (try_all_file_abis()).
+ */
+static int read_v1_byte_order(struct sampo_reader *r)
+{
+	static const uint64_t attr_sizes[] = { 64, 72, 80, 96, 104, 112, 120, 128, 136 };
+	uint64_t size, swapped;
+	int err;
+
+	err = sampo_reader__read_at(r, 16, &size, sizeof(size), "file header");
+	if (err)
+		return err;
+	swapped = bswap_64(size);
+	r->v1 = true;
+	r->header.magic = SAMPO_MAGIC2;
+	for (size_t i = 0; i < sizeof(attr_sizes) / sizeof(attr_sizes[0]); i++) {
+		if (size == attr_sizes[i] + 16)
+			return 0;
+		if (swapped == attr_sizes[i] + 16) {
+			r->swap = true;
+			return 0;
+		}
+	}
+	return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
+				  "perf.data version 1 (magic PERFFILE): attr size %" PRIu64
+				  " at offset 0x10 is no perf attr size plus 16, in either byte order",
+				  size);
+}
+
 int sampo_reader__read_header(struct sampo_reader *r)
 {
 	struct sampo_file_header *h = &r->header;
@@ -337,11 +369,12 @@ int sampo_reader__read_header(struct sampo_reader *r)
 	if (h->magic == SAMPO_MAGIC2_SWAPPED) {
 		r->swap = true;
 	} else if (h->magic != SAMPO_MAGIC2) {
-		if (!memcmp(first, "PERFFILE", 8))
-			return sampo_reader__fail(r, -SAMPO_ERR_UNSUPPORTED,
-					   "perf.data version 1 (magic PERFFILE) is not supported");
-		return sampo_reader__fail(r, -SAMPO_ERR_BAD_MAGIC,
-				   "bad magic at offset 0: not a perf.data file (expected PERFILE2)");
+		if (memcmp(first, "PERFFILE", 8))
+			return sampo_reader__fail(r, -SAMPO_ERR_BAD_MAGIC,
+					   "bad magic at offset 0: not a perf.data file (expected PERFILE2)");
+		err = read_v1_byte_order(r);
+		if (err)
+			return err;
 	}
 	if (r->swap) {
 		h->magic = SAMPO_MAGIC2;
@@ -364,6 +397,8 @@ int sampo_reader__read_header(struct sampo_reader *r)
 	err = sampo_reader__read_at(r, 0, h, sizeof(*h), "file header");
 	if (err)
 		return err;
+	if (r->v1)
+		h->magic = SAMPO_MAGIC2; /* the format is the second's from here on */
 	if (r->swap) {
 		h->magic = SAMPO_MAGIC2;
 		h->size = bswap_64(h->size);

@@ -840,6 +840,11 @@ bool sampo_reader__is_pipe(const struct sampo_reader *r)
 	return r->pipe;
 }
 
+int sampo_reader__version(const struct sampo_reader *r)
+{
+	return r->v1 ? 1 : 2;
+}
+
 bool sampo_reader__needs_swap(const struct sampo_reader *r)
 {
 	return r->swap;

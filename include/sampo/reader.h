@@ -130,6 +130,11 @@ SAMPO_API const char *sampo_reader__error(const struct sampo_reader *reader);
 
 SAMPO_API const char *sampo_reader__name(const struct sampo_reader *reader);
 SAMPO_API bool sampo_reader__is_pipe(const struct sampo_reader *reader);
+/**
+ * sampo_reader__version() - the file format: 2 (magic PERFILE2), or 1 for
+ * perf's first format (magic PERFFILE, its byte order told by the attr size)
+ */
+SAMPO_API int sampo_reader__version(const struct sampo_reader *reader);
 /** sampo_reader__needs_swap() - the file's byte order is not the host's */
 SAMPO_API bool sampo_reader__needs_swap(const struct sampo_reader *reader);
 /**

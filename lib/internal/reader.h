@@ -83,6 +83,7 @@ struct sampo_reader {
 	 * by the end of the file ends them (with a warning) instead of failing
 	 */
 	bool unfinished;
+	bool v1; /* magic PERFFILE: perf's first file format, the layout of the second */
 	uint64_t offset_base; /* subtracted from source offsets for sampo_event.offset */
 
 	union sampo_record *recbuf; /* aligned copy of the current record (64 KiB + 8) */

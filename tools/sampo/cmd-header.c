@@ -1040,7 +1040,8 @@ static void print_frame_head(struct header_ctx *ctx)
 
 	fprintf(fp, "# ========\n");
 	fprintf(fp, "# captured on    : %s", ctime_r(&mtime, when) ? when : "(null)\n");
-	fprintf(fp, "# header version : %u\n", 1u);
+	/* perf's enum: PERF_HEADER_VERSION_1 is 0, _2 is 1 */
+	fprintf(fp, "# header version : %d\n", sampo_reader__version(ctx->reader) - 1);
 	fprintf(fp, "# data offset    : %" PRIu64 "\n", h->data.offset);
 	fprintf(fp, "# data size      : %" PRIu64 "\n", h->data.size);
 	fprintf(fp, "# feat offset    : %" PRIu64 "\n", h->data.offset + h->data.size);
