@@ -571,6 +571,28 @@ static int report_quiet(void *arg, struct sampo_session *session, const struct s
 	return 0;
 }
 
+/*
+ * perf's perf_session__warn_about_errors() on what the kernel dropped: LOST
+ * records are lost chunks of the ring buffer; LOST_SAMPLES over 5% of the
+ * samples are worth a word too
+ */
+static void warn_lost(const struct report_ctx *ctx)
+{
+	const struct sampo_reader_stats *st = sampo_reader__stats(ctx->reader);
+	uint64_t total = 0, lost_samples = sampo_session__lost(ctx->session)->lost_samples;
+	uint64_t nr_samples = st->nr_records[SAMPO_RECORD_SAMPLE];
+
+	for (size_t i = 0; i < SAMPO_RECORD_MAX; i++)
+		total += st->nr_records[i];
+	if (st->nr_records[SAMPO_RECORD_LOST])
+		cli_warn("'%s': processed %" PRIu64 " events and lost %" PRIu64
+			 " chunks! Check IO/CPU overload!",
+			 ctx->input, total, st->nr_records[SAMPO_RECORD_LOST]);
+	if (lost_samples && (double)lost_samples / (double)(nr_samples + lost_samples) > 0.05)
+		cli_warn("'%s': processed %" PRIu64 " samples and lost %3.2f%%!", ctx->input,
+			 nr_samples, 100.0 * (double)lost_samples / (double)(nr_samples + lost_samples));
+}
+
 static int process(struct report_ctx *ctx)
 {
 	const struct sampo_tool tool = { .sample = report_sample,
@@ -593,6 +615,7 @@ static int process(struct report_ctx *ctx)
 	if (sampo_hists__resort(ctx->hists))
 		return cli_err(-ENOMEM, "out of memory");
 	note_layout_modules(ctx);
+	warn_lost(ctx);
 	return 0;
 }
 
@@ -610,8 +633,7 @@ static int print_json(struct report_ctx *ctx, const struct sampo_hists_opts *hop
 		.nr_sort_keys = nr_keys,
 		.children = hopts->children,
 		.percent_limit = hopts->percent_limit,
-		.lost_samples = sampo_session__lost(ctx->session)->lost +
-				sampo_session__lost(ctx->session)->lost_samples,
+		.lost_samples = sampo_session__lost(ctx->session)->lost_samples,
 		.graph = hopts->callchain && !hopts->no_graph,
 		.caller_order = hopts->caller_order,
 		.graph_min_percent = hopts->callchain_min_percent < 0 ? 0.5 :
@@ -663,16 +685,17 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 		return print_json(ctx, hopts);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
 		total += ev_nr_samples(ctx, (int)i);
+	/* perf prints this line before it reads the samples */
+	fputs("# To display the perf.data header info, please use --header/--header-only "
+	      "options.\n#\n",
+	      fp);
 	if (!total) {
 		/* perf says so on stderr, prints no table and exits 0 */
 		fprintf(stderr, "sampo report: '%s' has no samples%s\n", ctx->input,
 			ctx->cpus ? " on these CPUs" : "");
-		return 0;
+		return fflush(fp) ? -EIO : 0;
 	}
 
-	fputs("# To display the perf.data header info, please use --header/--header-only "
-	      "options.\n#\n",
-	      fp);
 	/*
 	 * Objects without symbols, in one line: for a person reading (a terminal
 	 * or the pager), so that what perf prints stays byte for byte the same
@@ -681,9 +704,9 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 	if (isatty(STDOUT_FILENO) || pager_running())
 		report_provenance_summary(fp, ctx->hists, ctx->symbolizer);
 	sampo_hists__fprintf_filters(ctx->hists, fp);
+	/* perf's total_lost_samples: LOST_SAMPLES records (LOST ones are chunks, warned about) */
 	fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
-		sampo_session__lost(ctx->session)->lost +
-			sampo_session__lost(ctx->session)->lost_samples);
+		sampo_session__lost(ctx->session)->lost_samples);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++) {
 		uint64_t nr = ev_nr_samples(ctx, (int)i);
 		char unit = ' ';
