@@ -35,6 +35,8 @@
 #include <unistd.h>
 
 #include <sampo/event.h>
+#include <sampo/feature.h>
+#include <sampo/kmodule.h>
 #include <sampo/machine.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
@@ -135,6 +137,11 @@ struct script_ctx {
 	size_t nr_evsels;
 	struct script_evsel *evsels;
 	int name_width; /* perf's evlist__max_name_len(), fixed at the first sample */
+	/* the host modules of the build-id table: "[name]" and the recorded path */
+	char **kmod_names;
+	const char **kmod_paths;
+	size_t nr_kmods;
+	bool kmods_read;
 	bool started;	/* the first sample was seen */
 
 	bool guest;			      /* --guest: guest samples too, in their machines */
@@ -322,15 +329,50 @@ static int start_samples(struct script_ctx *ctx)
 
 /* ---- symbols ------------------------------------------------------------ */
 
-/* perf's dso->name: the kernel's name, a module's "[name]", or the mapped path */
+/* the modules of the build-id table, once: perf made their DSOs from it, named by path */
+static void read_kmods(struct script_ctx *ctx)
+{
+	const struct sampo_features *f = sampo_session__features(ctx->session);
+
+	ctx->kmods_read = true;
+	if (!f || !f->nr_build_ids)
+		return;
+	ctx->kmod_names = calloc(f->nr_build_ids, sizeof(*ctx->kmod_names));
+	ctx->kmod_paths = calloc(f->nr_build_ids, sizeof(*ctx->kmod_paths));
+	if (!ctx->kmod_names || !ctx->kmod_paths)
+		return; /* out of memory: modules keep their "[name]" */
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		const struct sampo_feat_build_id *b = &f->build_ids[i];
+		char *name = NULL;
+
+		if (b->pid != -1 || b->cpumode != SAMPO_CPUMODE_KERNEL || !b->filename ||
+		    b->filename[0] != '/' || !sampo_kmod__is_module(b->filename) ||
+		    sampo_kmod__name(b->filename, &name))
+			continue;
+		ctx->kmod_names[ctx->nr_kmods] = name;
+		ctx->kmod_paths[ctx->nr_kmods++] = b->filename;
+	}
+}
+
+/*
+ * perf's dso->name: the kernel's name, the mapped path, and for a module its
+ * "[name]", or the path of its build-id table entry (perf's DSO was made from it)
+ */
 static const char *dso_name(struct script_ctx *ctx, const struct sampo_map *map)
 {
 	struct sampo_map *kmap = sampo_machine__kernel_map(ctx->machine);
 	struct sampo_dso *dso = sampo_map__dso(map);
+	const char *name;
 
-	if (sampo_dso__is_kernel(dso) && !(kmap && sampo_map__dso(kmap) == dso))
-		return sampo_dso__short_name(dso);
-	return sampo_dso__long_name(dso);
+	if (!sampo_dso__is_kernel(dso) || (kmap && sampo_map__dso(kmap) == dso))
+		return sampo_dso__long_name(dso);
+	name = sampo_dso__short_name(dso);
+	if (!ctx->kmods_read)
+		read_kmods(ctx);
+	for (size_t i = 0; i < ctx->nr_kmods; i++)
+		if (ctx->kmod_names[i] && name && !strcmp(ctx->kmod_names[i], name))
+			return ctx->kmod_paths[i];
+	return name;
 }
 
 /*
@@ -779,6 +821,10 @@ static void script_ctx_release(struct script_ctx *ctx)
 	free(ctx->evsels);
 	sampo_srclines__delete(ctx->srclines);
 	folded_delete(ctx->folded);
+	for (size_t i = 0; i < ctx->nr_kmods; i++)
+		free(ctx->kmod_names[i]);
+	free(ctx->kmod_names);
+	free(ctx->kmod_paths);
 	sampo_session__close(ctx->session);
 }
 
