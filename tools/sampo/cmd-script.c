@@ -137,6 +137,7 @@ struct script_ctx {
 	size_t nr_evsels;
 	struct script_evsel *evsels;
 	int name_width; /* perf's evlist__max_name_len(), fixed at the first sample */
+	int pid_width;	/* of the pid and tid columns: 5, or perf 6.12's 7 (pid_width()) */
 	/* the host modules of the build-id table: "[name]" and the recorded path */
 	char **kmod_names;
 	const char **kmod_paths;
@@ -305,9 +306,27 @@ static bool has_callchain(const struct sampo_event_attr *attr)
  * The names the session gives now stick (perf's evsel__name() stores them),
  * unless an EVENT_UPDATE renames an event later.
  */
+/*
+ * perf 6.1 refuses the files (not the pipes) of perf 6.3 and later, which
+ * perf 6.12 reads: sampo prints those as perf 6.12 does, which widened the
+ * pid and tid columns from 5 to 7 digits (pid_max can reach 4 million)
+ */
+static int pid_width(const struct script_ctx *ctx)
+{
+	const struct sampo_features *f = sampo_session__features(ctx->session);
+	unsigned int major = 0, minor = 0;
+
+	if (sampo_reader__is_pipe(ctx->reader) || !f ||
+	    !sampo_features__has(f, SAMPO_FEAT_VERSION) || !f->version ||
+	    sscanf(f->version, "%u.%u", &major, &minor) != 2)
+		return 5;
+	return major > 6 || (major == 6 && minor >= 3) ? 7 : 5;
+}
+
 static int start_samples(struct script_ctx *ctx)
 {
 	ctx->started = true;
+	ctx->pid_width = pid_width(ctx);
 	for (size_t i = 0; i < ctx->nr_evsels; i++) {
 		int len = (int)strlen(sampo_session__evsel_name(ctx->session, (int)i));
 
@@ -734,15 +753,15 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		ob_putc(ob, ' ');
 	}
 	if ((fields & (1u << F_PID)) && (fields & (1u << F_TID))) {
-		ob_dec_s64_width(ob, (int32_t)s->pid, 5, false);
+		ob_dec_s64_width(ob, (int32_t)s->pid, ctx->pid_width, false);
 		ob_putc(ob, '/');
-		ob_dec_left(ob, (int32_t)s->tid, 5);
+		ob_dec_left(ob, (int32_t)s->tid, ctx->pid_width);
 		ob_putc(ob, ' ');
 	} else if (fields & (1u << F_PID)) {
-		ob_dec_s64_width(ob, (int32_t)s->pid, 5, false);
+		ob_dec_s64_width(ob, (int32_t)s->pid, ctx->pid_width, false);
 		ob_putc(ob, ' ');
 	} else if (fields & (1u << F_TID)) {
-		ob_dec_s64_width(ob, (int32_t)s->tid, 5, false);
+		ob_dec_s64_width(ob, (int32_t)s->tid, ctx->pid_width, false);
 		ob_putc(ob, ' ');
 	}
 	if (fields & (1u << F_CPU)) {
