@@ -329,7 +329,7 @@ static bool feature_table_fits(struct sampo_reader *r)
 static int read_v1_byte_order(struct sampo_reader *r)
 {
 	static const uint64_t attr_sizes[] = { 64, 72, 80, 96, 104, 112, 120, 128, 136 };
-	uint64_t size, swapped;
+	uint64_t size = 0, swapped;
 	int err;
 
 	err = sampo_reader__read_at(r, 16, &size, sizeof(size), "file header");
