@@ -49,6 +49,25 @@
  *    64-p-n) after swapping the u64; writer-record.c mirrors, then stores the
  *    u64.
  *
+ * Killed while writing (keep_readable, for `sampo record`): the header is
+ * written as soon as the attrs are out and rewritten after every flush, so
+ * a file cut at any moment reads up to its last flushed record. The order
+ * of the writes is what makes this hold (see writer_checkpoint()):
+ *
+ *	1. header without feature bits (only when it had some): the table
+ *	   after the data is about to be overwritten by more data
+ *	2. the buffered records, at the end of the data
+ *	3. feature table + payloads of the features set so far, after them
+ *	4. header with the new data size and those feature bits
+ *
+ * A process killed between any two of these leaves a header that claims
+ * only bytes already written: data it counts and, when it has feature
+ * bits, a complete table. close() does the same around the final features:
+ * header without bits, final table and payloads, final header. (A crash of
+ * the machine may lose any page the kernel had not yet written back, in
+ * any order; then the reader stops at the first damaged record, with what
+ * came before it.)
+ *
  * I/O errors are sticky: the first one is kept in w->err and returned by
  * every later call and by close. Argument errors (-EINVAL) are not sticky.
  *
@@ -141,9 +160,16 @@ static int write_all_nosigpipe(int fd, const uint8_t *p, size_t n)
 	return err;
 }
 
+static int writer_checkpoint(struct sampo_writer *w);
+static void writer_encode_header(const struct sampo_writer *w, uint8_t *hdr, uint64_t data_size,
+				 const uint64_t words[4]);
+
 static int writer_flush(struct sampo_writer *w)
 {
 	int err;
+
+	if (w->keep_readable && w->data_started && !w->closing)
+		return writer_checkpoint(w);
 
 	if (w->err)
 		return w->err;
@@ -235,6 +261,18 @@ int sampo_writer__start_data(struct sampo_writer *w)
 
 	w->data_offset = w->pos;
 	w->data_started = true;
+	if (w->keep_readable) {
+		const uint64_t zero[4] = { 0, 0, 0, 0 };
+
+		/*
+		 * The first valid header (attrs, no data yet), in the buffer
+		 * when the placeholder is still there: then the file is never
+		 * seen non-empty with a zeroed header.
+		 */
+		if (w->pos == w->buf_len)
+			writer_encode_header(w, w->buf, 0, zero);
+		return writer_checkpoint(w);
+	}
 	return w->err;
 }
 
@@ -371,13 +409,17 @@ int sampo_writer__open_fd(int fd, const struct sampo_writer_opts *opts,
 		w->data_offset = PIPE_HEADER_SIZE;
 		w->data_started = true;
 	} else {
-		/* the header is rewritten in place at close */
-		if (lseek(fd, 0, SEEK_CUR) < 0) {
+		/* the header is rewritten in place at close (and at each flush) */
+		off_t base = lseek(fd, 0, SEEK_CUR);
+
+		if (base < 0) {
 			int err = -errno;
 
 			writer_free(w);
 			return err;
 		}
+		w->base = (uint64_t)base;
+		w->keep_readable = OPTS_GET(opts, keep_readable, false);
 		dst = sampo_writer__reserve(w, FILE_HEADER_SIZE);
 		memset(dst, 0, FILE_HEADER_SIZE);
 		sampo_writer__commit(w, FILE_HEADER_SIZE);
@@ -508,29 +550,12 @@ static int writer_write_features(struct sampo_writer *w)
 	return w->err;
 }
 
-static int writer_write_header(struct sampo_writer *w, uint64_t data_size, uint64_t base)
+static int pwrite_all(int fd, const uint8_t *p, size_t n, uint64_t off)
 {
-	uint8_t hdr[FILE_HEADER_SIZE] = { 0 };
-	uint64_t words[4] = { 0 };
 	size_t done = 0;
 
-	sampo_writer__store_u64(w, hdr + 0, SAMPO_MAGIC2);
-	sampo_writer__store_u64(w, hdr + 8, FILE_HEADER_SIZE);
-	sampo_writer__store_u64(w, hdr + 16, w->attr_size + 16u);
-	sampo_writer__store_u64(w, hdr + 24, w->attrs_offset);
-	sampo_writer__store_u64(w, hdr + 32, w->nr_attrs * (w->attr_size + 16u));
-	sampo_writer__store_u64(w, hdr + 40, w->data_offset);
-	sampo_writer__store_u64(w, hdr + 48, data_size);
-	/* event_types (56..71) stays zero, as in perf 6.1 */
-	for (size_t i = 0; i < ARRAY_SIZE(w->feats); i++) {
-		if (w->feats[i].set)
-			words[i / 64] |= 1ULL << (i % 64);
-	}
-	for (size_t i = 0; i < 4; i++)
-		sampo_writer__store_u64(w, hdr + 72 + 8 * i, words[i]);
-
-	while (done < sizeof(hdr)) {
-		ssize_t r = pwrite(w->fd, hdr + done, sizeof(hdr) - done, (off_t)(base + done));
+	while (done < n) {
+		ssize_t r = pwrite(fd, p + done, n - done, (off_t)(off + done));
 
 		if (r < 0) {
 			if (errno == EINTR)
@@ -544,6 +569,119 @@ static int writer_write_header(struct sampo_writer *w, uint64_t data_size, uint6
 	return 0;
 }
 
+/* The file header into @hdr (FILE_HEADER_SIZE bytes); @words: the feature bits it claims. */
+static void writer_encode_header(const struct sampo_writer *w, uint8_t *hdr, uint64_t data_size,
+				 const uint64_t words[4])
+{
+	memset(hdr, 0, FILE_HEADER_SIZE);
+
+	sampo_writer__store_u64(w, hdr + 0, SAMPO_MAGIC2);
+	sampo_writer__store_u64(w, hdr + 8, FILE_HEADER_SIZE);
+	sampo_writer__store_u64(w, hdr + 16, w->attr_size + 16u);
+	sampo_writer__store_u64(w, hdr + 24, w->attrs_offset);
+	sampo_writer__store_u64(w, hdr + 32, w->nr_attrs * (w->attr_size + 16u));
+	sampo_writer__store_u64(w, hdr + 40, w->data_offset);
+	sampo_writer__store_u64(w, hdr + 48, data_size);
+	/* event_types (56..71) stays zero, as in perf 6.1 */
+	for (size_t i = 0; i < 4; i++)
+		sampo_writer__store_u64(w, hdr + 72 + 8 * i, words[i]);
+}
+
+/* The file header, in place at w->base. */
+static int writer_write_header(struct sampo_writer *w, uint64_t data_size, const uint64_t words[4])
+{
+	uint8_t hdr[FILE_HEADER_SIZE];
+
+	writer_encode_header(w, hdr, data_size, words);
+	return pwrite_all(w->fd, hdr, sizeof(hdr), w->base);
+}
+
+/* The feature bits of every feature set. */
+static void writer_feature_words(const struct sampo_writer *w, uint64_t words[4])
+{
+	memset(words, 0, 4 * sizeof(*words));
+	for (size_t i = 0; i < ARRAY_SIZE(w->feats); i++) {
+		if (w->feats[i].set)
+			words[i / 64] |= 1ULL << (i % 64);
+	}
+}
+
+/*
+ * A checkpoint's features: those set so far, in bit order, as long as they
+ * add up to at most this (hostname, CPU and memory descriptions, event
+ * names, cmdline: a few KB). Each checkpoint rewrites them after the data.
+ */
+#define CHECKPOINT_FEATS_MAX (64u * 1024u)
+
+/*
+ * Flush the buffer and make the file on disk readable up to its last byte
+ * (keep_readable): the four steps listed at the top of this file. The
+ * data size is counted from w->pos, so it only ever covers whole records:
+ * the buffer only ever holds committed records.
+ */
+static int writer_checkpoint(struct sampo_writer *w)
+{
+	uint64_t words[4] = { 0, 0, 0, 0 }, zero[4] = { 0, 0, 0, 0 };
+	uint8_t *blob = NULL;
+	size_t nr = 0, payload = 0, off;
+	int err;
+
+	if (w->err)
+		return w->err;
+	if (w->hdr_has_feats) {
+		err = writer_write_header(w, w->pos - w->buf_len - w->data_offset, zero);
+		if (err)
+			goto fail;
+		w->hdr_has_feats = false;
+	}
+	if (w->buf_len) {
+		err = write_all(w->fd, w->buf, w->buf_len);
+		w->buf_len = 0;
+		if (err)
+			goto fail;
+	}
+
+	for (size_t i = 0; i < ARRAY_SIZE(w->feats); i++) {
+		if (!w->feats[i].set || payload + w->feats[i].size > CHECKPOINT_FEATS_MAX)
+			continue;
+		words[i / 64] |= 1ULL << (i % 64);
+		payload += w->feats[i].size;
+		nr++;
+	}
+	if (nr) {
+		size_t len = nr * 16 + payload;
+
+		blob = malloc(len);
+		if (!blob) {
+			err = -ENOMEM;
+			goto fail;
+		}
+		off = nr * 16;
+		for (size_t i = 0, t = 0; i < ARRAY_SIZE(w->feats); i++) {
+			if (!(words[i / 64] & (1ULL << (i % 64))))
+				continue;
+			sampo_writer__store_u64(w, blob + 16 * t, w->pos + off);
+			sampo_writer__store_u64(w, blob + 16 * t + 8, w->feats[i].size);
+			if (w->feats[i].size)
+				memcpy(blob + off, w->feats[i].data, w->feats[i].size);
+			off += w->feats[i].size;
+			t++;
+		}
+		err = pwrite_all(w->fd, blob, len, w->base + w->pos);
+		free(blob);
+		if (err)
+			goto fail;
+	}
+	err = writer_write_header(w, w->pos - w->data_offset, words);
+	if (err)
+		goto fail;
+	w->hdr_has_feats = nr != 0;
+	return 0;
+fail:
+	w->err = err;
+	return err;
+}
+
 int sampo_writer__close(struct sampo_writer *w)
 {
 	int err;
@@ -552,17 +690,21 @@ int sampo_writer__close(struct sampo_writer *w)
 		return 0;
 
 	if (!w->pipe && !w->err) {
-		/* where the file started: the fd has advanced by all we wrote so far */
-		off_t cur = lseek(w->fd, 0, SEEK_CUR);
-		uint64_t base = cur >= 0 ? (uint64_t)cur - (w->pos - w->buf_len) : 0;
-		uint64_t data_size;
+		uint64_t data_size, words[4], zero[4] = { 0, 0, 0, 0 };
 
-		if (cur < 0 && !w->err)
-			w->err = -errno;
-		if (!w->err && !sampo_writer__start_data(w)) {
+		if (!sampo_writer__start_data(w) && !writer_flush(w)) {
 			data_size = w->pos - w->data_offset;
-			if (!writer_write_features(w) && !writer_flush(w)) {
-				err = writer_write_header(w, data_size, base);
+			w->closing = true;
+			/* keep_readable: the table the header points at is overwritten next */
+			if (w->hdr_has_feats) {
+				err = writer_write_header(w, data_size, zero);
+				if (err)
+					w->err = err;
+				w->hdr_has_feats = false;
+			}
+			if (!w->err && !writer_write_features(w) && !writer_flush(w)) {
+				writer_feature_words(w, words);
+				err = writer_write_header(w, data_size, words);
 				if (err)
 					w->err = err;
 			}

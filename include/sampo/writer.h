@@ -53,8 +53,18 @@ struct sampo_writer_opts {
 	 * data size. Needs no seeking, so it can go to a pipe or stdout.
 	 */
 	bool pipe;
+	/*
+	 * File mode: keep the file readable at every moment, for a recorder
+	 * that may be killed (SIGKILL, OOM killer) or cut by a crash. The
+	 * header is written as soon as the attrs are out and rewritten in
+	 * place after each flush, with the size of the data on disk and a
+	 * feature table of the features set so far (written after the data,
+	 * up to 64 KiB of them); the header never claims more than what was
+	 * written before it. Costs two or three extra writes per flush.
+	 */
+	bool keep_readable;
 };
-#define sampo_writer_opts__last_field pipe
+#define sampo_writer_opts__last_field keep_readable
 
 /**
  * sampo_writer__open() - create (or truncate) a file and start writing perf.data
@@ -356,8 +366,10 @@ SAMPO_API int sampo_writer__add_build_id(struct sampo_writer *w, uint16_t cpumod
 /**
  * sampo_writer__flush() - hand the buffered bytes to the descriptor now
  *
- * For a live pipe reader; the writer flushes by itself when its buffer is
- * full and at close.
+ * For a live pipe reader, or, with the keep_readable option, to make the
+ * file on disk readable up to the last record written (the header is
+ * rewritten); the writer flushes by itself when its buffer is full and at
+ * close.
  * Return: 0 or a sticky I/O error.
  */
 SAMPO_API int sampo_writer__flush(struct sampo_writer *w);

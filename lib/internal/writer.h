@@ -45,6 +45,12 @@ struct sampo_writer {
 	uint64_t data_offset;
 	uint32_t attr_size; /* file mode: the size every attr is written with */
 
+	/* file mode, keep_readable: what the header on disk says (see writer_checkpoint()) */
+	bool keep_readable;
+	bool closing;	      /* the final features are being written: no checkpoints */
+	bool hdr_has_feats;   /* the header on disk points at a feature table */
+	uint64_t base;	      /* where the perf.data starts in the descriptor */
+
 	struct sampo_writer_attr *attrs;
 	size_t nr_attrs;
 

@@ -13,10 +13,13 @@
  *	   (+ their section maps), threads (all with -a, the targets' with
  *	   -p/-t, "sampo-exec" COMM for a command), FINISHED_INIT; the header
  *	   features known now (host, cmdline, event_desc); meanwhile a second
- *	   thread puts the kallsyms snapshot into the build-id cache
+ *	   thread puts the kallsyms snapshot into the build-id cache. From the
+ *	   attrs on, the file's header is valid and rewritten at each flush
+ *	   (the writer's keep_readable): SIGKILL leaves a readable file
  *	-> start (the command's exec enables the counters: enable_on_exec)
  *	-> loop: poll, drain every ring (records go to the file as they are and
- *	   to the DSO hit tracker), FINISHED_ROUND after each pass with data
+ *	   to the DSO hit tracker), FINISHED_ROUND and a flush after each pass
+ *	   with data
  *	-> command exit, SIGINT/SIGTERM, or every target gone: disable, drain
  *	-> SAMPLE_TIME, build-id table of the DSOs with samples, close (on a
  *	   write error: recover the complete records); build-id cache; summary.
@@ -423,6 +426,9 @@ static int drain_round(struct record_ctx *ctx)
 	err = sampo_dsohits__flush(ctx->hits);
 	if (!err)
 		err = sampo_writer__write_finished_round(ctx->writer);
+	/* file mode: on disk, with a header that counts it, should we be killed now */
+	if (!err && !ctx->pipe_output)
+		err = sampo_writer__flush(ctx->writer);
 	if (err)
 		ctx->write_err = err;
 	return err;
@@ -552,7 +558,13 @@ static int synthesize_state(struct record_ctx *ctx)
 
 static int open_output(struct record_ctx *ctx)
 {
-	SAMPO_OPTS(sampo_writer_opts, wo, .pipe = ctx->pipe_output);
+	/*
+	 * keep_readable: a valid header from the first record on, rewritten at
+	 * each flush (after each round), so that a recording killed by
+	 * SIGKILL reads up to its last round (perf's is then unreadable).
+	 */
+	SAMPO_OPTS(sampo_writer_opts, wo, .pipe = ctx->pipe_output,
+		   .keep_readable = !ctx->pipe_output);
 	const char *out = ctx->opts.output;
 	struct stat st;
 	int err;
@@ -973,6 +985,12 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 		err = synthesize_state(ctx);
 	if (!err)
 		err = set_features(ctx);
+	if (!err && !ctx->pipe_output) {
+		/* the synthesized state and the first features, readable from now on */
+		err = sampo_writer__flush(ctx->writer);
+		if (err)
+			return cli_err(err, "cannot write '%s'", ctx->opts.output);
+	}
 	if (err)
 		return err;
 	(void)sampo_dsohits__flush(ctx->hits);
