@@ -57,7 +57,10 @@
  *	1. header without feature bits (only when it had some): the table
  *	   after the data is about to be overwritten by more data
  *	2. the buffered records, at the end of the data
- *	3. feature table + payloads of the features set so far, after them
+ *	3. feature table + payloads of the features set so far, after them;
+ *	   when the header on disk still says no data, first a header with
+ *	   the data size and no feature bits (readers take a zero data size
+ *	   for a killed recorder and read records to the end of the file)
  *	4. header with the new data size and those feature bits
  *
  * A process killed between any two of these leaves a header that claims
@@ -629,7 +632,7 @@ static int writer_checkpoint(struct sampo_writer *w)
 	if (w->err)
 		return w->err;
 	if (w->hdr_has_feats) {
-		err = writer_write_header(w, w->pos - w->buf_len - w->data_offset, zero);
+		err = writer_write_header(w, w->hdr_data_size, zero);
 		if (err)
 			goto fail;
 		w->hdr_has_feats = false;
@@ -641,7 +644,7 @@ static int writer_checkpoint(struct sampo_writer *w)
 			goto fail;
 	}
 
-	for (size_t i = 0; i < ARRAY_SIZE(w->feats); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(w->feats) && w->pos > w->data_offset; i++) {
 		if (!w->feats[i].set || payload + w->feats[i].size > CHECKPOINT_FEATS_MAX)
 			continue;
 		words[i / 64] |= 1ULL << (i % 64);
@@ -651,6 +654,18 @@ static int writer_checkpoint(struct sampo_writer *w)
 	if (nr) {
 		size_t len = nr * 16 + payload;
 
+		/*
+		 * A header with a zero data size is read (by perf and sampo) as
+		 * an unfinished recording: records up to the end of the file. A
+		 * table there would be read as records: first a header that
+		 * counts the data.
+		 */
+		if (w->hdr_data_size == 0) {
+			err = writer_write_header(w, w->pos - w->data_offset, zero);
+			if (err)
+				goto fail;
+			w->hdr_data_size = w->pos - w->data_offset;
+		}
 		blob = malloc(len);
 		if (!blob) {
 			err = -ENOMEM;
@@ -675,6 +690,7 @@ static int writer_checkpoint(struct sampo_writer *w)
 	err = writer_write_header(w, w->pos - w->data_offset, words);
 	if (err)
 		goto fail;
+	w->hdr_data_size = w->pos - w->data_offset;
 	w->hdr_has_feats = nr != 0;
 	return 0;
 fail:

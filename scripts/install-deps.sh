@@ -17,7 +17,7 @@ packages="
 	libcmocka-dev linux-perf zstd xz-utils bzip2 python3 binutils time
 	pandoc man-db
 	chromium nodejs
-	cppcheck clang-tidy valgrind
+	cppcheck clang-tidy valgrind strace
 	debuginfod
 "
 # libclang-rt-14-dev: libFuzzer runtime (libclang_rt.fuzzer-x86_64.a) for make fuzz
@@ -31,6 +31,7 @@ packages="
 #   nodejs that ships it) installs tests/browser's packages at the end
 # cppcheck, clang-tidy, valgrind: the 'lint' suite and t0100 (make check)
 # debuginfod: the server the t74xx tests fetch from (libdebuginfod-dev: the client sampo links)
+# strace: t6901 kills sampo record before each of its writes (inject=...:signal=SIGKILL)
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
 	echo "install-deps: not a Debian system; install the equivalents of:" $packages >&2

@@ -49,6 +49,7 @@ struct sampo_writer {
 	bool keep_readable;
 	bool closing;	      /* the final features are being written: no checkpoints */
 	bool hdr_has_feats;   /* the header on disk points at a feature table */
+	uint64_t hdr_data_size; /* the data size the header on disk says */
 	uint64_t base;	      /* where the perf.data starts in the descriptor */
 
 	struct sampo_writer_attr *attrs;
