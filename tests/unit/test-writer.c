@@ -916,6 +916,103 @@ static void test_writer__streams_many_records(void **state)
 	sampo_reader__close(r);
 }
 
+/* Samples in the file at @path as it is now; the writer may still be open. */
+static unsigned count_samples(uint64_t *ret_data_size)
+{
+	struct sampo_reader *r = open_reader();
+	struct sampo_event ev;
+	unsigned n = 0;
+	int ret;
+
+	*ret_data_size = sampo_reader__file_header(r)->data.size;
+	while ((ret = sampo_reader__next(r, &ev)) == 1) {
+		if (ev.record->header.type == SAMPO_RECORD_SAMPLE) {
+			assert_int_equal(ev.sample.ip, n);
+			n++;
+		}
+	}
+	assert_int_equal(ret, 0);
+	sampo_reader__close(r);
+	return n;
+}
+
+/*
+ * keep_readable: the file on disk is a valid perf.data at each step, as a
+ * recorder killed there would leave it: after the attrs (no data), after
+ * each flush (the data so far and the features set so far), after close.
+ */
+static void keep_readable(enum sampo_byte_order order)
+{
+	SAMPO_OPTS(sampo_writer_opts, opts, .byte_order = order, .keep_readable = true);
+	struct sampo_event_attr a = simple_attr();
+	struct sampo_writer *w = NULL;
+	struct sampo_reader *r;
+	const uint8_t *p;
+	uint64_t data_size;
+	unsigned n = 0;
+	size_t size;
+
+	assert_int_equal(sampo_writer__open(path, &opts, &w), 0);
+	assert_int_equal(sampo_writer__add_attr(w, &a, NULL, 0), 0);
+	assert_int_equal(sampo_writer__set_feature_string(w, SAMPO_FEAT_HOSTNAME, "vm"), 0);
+	assert_int_equal(sampo_writer__offset(w), 248); /* the attrs are out */
+	assert_int_equal(count_samples(&data_size), 0);
+	assert_int_equal(data_size, 0);
+
+	for (unsigned round = 0; round < 4; round++) {
+		/* round 2 spans several automatic flushes of the 256 KiB buffer */
+		unsigned nr = round == 2 ? 20000 : 10;
+
+		for (unsigned i = 0; i < nr; i++, n++) {
+			struct sampo_sample s = { .ip = n, .pid = 1, .tid = 2, .time = n };
+
+			assert_int_equal(sampo_writer__write_sample(w, 0, SAMPO_CPUMODE_USER, &s), 0);
+		}
+		/* not flushed yet (round 2: all but the last part): not claimed */
+		assert_true(count_samples(&data_size) < n);
+		assert_int_equal(sampo_writer__flush(w), 0);
+		assert_int_equal(count_samples(&data_size), n);
+		assert_int_equal(data_size, (uint64_t)n * 40);
+		r = open_reader();
+		p = feature(r, SAMPO_FEAT_HOSTNAME, &size);
+		assert_int_equal(size, 68);
+		assert_string_equal((const char *)p + 4, "vm");
+		assert_false(sampo_reader__has_feature(r, SAMPO_FEAT_NRCPUS));
+		sampo_reader__close(r);
+		if (round == 1) /* a feature set later joins the next flush's table */
+			assert_int_equal(sampo_writer__set_feature_string(w, SAMPO_FEAT_OSRELEASE,
+									  "6.1"), 0);
+		if (round == 3) {
+			r = open_reader();
+			assert_true(sampo_reader__has_feature(r, SAMPO_FEAT_OSRELEASE));
+			sampo_reader__close(r);
+		}
+	}
+
+	assert_int_equal(sampo_writer__set_feature_u32s(w, SAMPO_FEAT_NRCPUS,
+							(const uint32_t[]){ 4, 2 }, 2),
+			 0);
+	assert_int_equal(sampo_writer__close(w), 0);
+	assert_int_equal(count_samples(&data_size), n);
+	r = open_reader();
+	assert_true(sampo_reader__has_feature(r, SAMPO_FEAT_HOSTNAME));
+	assert_true(sampo_reader__has_feature(r, SAMPO_FEAT_OSRELEASE));
+	assert_true(sampo_reader__has_feature(r, SAMPO_FEAT_NRCPUS));
+	sampo_reader__close(r);
+}
+
+static void test_writer__keep_readable_little_endian(void **state)
+{
+	(void)state;
+	keep_readable(SAMPO_BYTE_ORDER_LITTLE);
+}
+
+static void test_writer__keep_readable_big_endian(void **state)
+{
+	(void)state;
+	keep_readable(SAMPO_BYTE_ORDER_BIG);
+}
+
 /* ---- errors --------------------------------------------------------------- */
 
 static void test_writer__enospc_is_returned_and_sticky(void **state)
@@ -1201,6 +1298,8 @@ int main(void)
 		cmocka_unit_test(test_writer__round_trip_pipe_big_endian),
 		cmocka_unit_test(test_writer__round_trip_attr_ver8_host_order),
 		cmocka_unit_test(test_writer__streams_many_records),
+		cmocka_unit_test(test_writer__keep_readable_little_endian),
+		cmocka_unit_test(test_writer__keep_readable_big_endian),
 		cmocka_unit_test(test_writer__enospc_is_returned_and_sticky),
 		cmocka_unit_test(test_writer__epipe_does_not_kill),
 		cmocka_unit_test(test_writer__ebadf),
