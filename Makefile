@@ -78,6 +78,7 @@ fuzz-run: fuzz
 		name=$${t##*/fuzz-}; mkdir -p fuzz/corpus-out/$$name; \
 		echo "==> $$t ($(FUZZ_TIME) s)"; \
 		$$t -max_total_time=$(FUZZ_TIME) -print_final_stats=1 \
+			$$( [ -f fuzz/dict/$$name.dict ] && echo -dict=fuzz/dict/$$name.dict) \
 			fuzz/corpus-out/$$name $$( [ -d fuzz/corpus/$$name ] && echo fuzz/corpus/$$name) \
 			|| exit 1; \
 	done

@@ -17,10 +17,14 @@ mkdir -p "$findings"
 
 dirs=$scratch
 [ -n "$seeds" ] && [ -d "$seeds" ] && dirs="$scratch $seeds"
+# fuzz/dict/NAME.dict, when there is one: tokens libFuzzer splices in
+dict=
+[ -n "$seeds" ] && [ -f "$(dirname "$seeds")/../dict/$(basename "$seeds").dict" ] &&
+	dict="-dict=$(dirname "$seeds")/../dict/$(basename "$seeds").dict"
 # one worker: make check runs the targets one after another on a busy machine
 # shellcheck disable=SC2086
 "$target" -max_total_time="$seconds" -timeout=25 -error_exitcode=1 -timeout_exitcode=1 -rss_limit_mb=2048 -print_final_stats=1 \
-	-artifact_prefix="$findings/$(basename "$target")-" $dirs 2>"$scratch.log"
+	-artifact_prefix="$findings/$(basename "$target")-" $dict $dirs 2>"$scratch.log"
 rc=$?
 grep -E '^(stat::number_of_executed_units|stat::new_units_added)' "$scratch.log"
 if [ "$rc" -ne 0 ]; then
