@@ -699,17 +699,25 @@ static uint64_t event_time(const struct sampo_reader *r, const struct sampo_even
 	return ev->sample.time;
 }
 
-/* The next record the queue releases, decoded again (it decoded when it was queued). */
-static bool reader_pop(struct sampo_reader *r, struct sampo_event *ev)
+/*
+ * The next record the queue releases, decoded again (it decoded when it was
+ * queued). In a pipe, a HEADER_ATTR read meanwhile may have given its id to
+ * another attr, whose fields the record does not hold: then the reader
+ * fails there, as for any such record, rather than hand out a sample half
+ * decoded (a callchain count without its callchain).
+ * Return: 1 (a record in @ev), 0 (none), or the reader's error.
+ */
+static int reader_pop(struct sampo_reader *r, struct sampo_event *ev)
 {
 	union sampo_record *rec;
+	int err;
 
 	if (!sampo_ordered_events__pop(&r->queue, &rec, &ev->offset, &ev->decompressed))
-		return false;
+		return 0;
 	ev->payload = NULL; /* records with a payload are never queued */
 	ev->payload_size = 0;
-	(void)decode_event(r, rec, ev);
-	return true;
+	err = decode_event(r, rec, ev);
+	return err ? err : 1;
 }
 
 static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev);
@@ -759,8 +767,9 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 		uint64_t offset = 0, time;
 		int ret, err;
 
-		if (reader_pop(r, ev))
-			return 1;
+		ret = reader_pop(r, ev);
+		if (ret)
+			return ret;
 		if (r->state == ST_DRAIN) {
 			r->state = ST_FAILED;
 			return r->last_err;
@@ -768,9 +777,7 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 		if (r->state == ST_END) {
 			/* the final flush */
 			sampo_ordered_events__flush(q, UINT64_MAX);
-			if (reader_pop(r, ev))
-				return 1;
-			return 0;
+			return reader_pop(r, ev);
 		}
 		ret = read_one(r, &rec, &offset, &decompressed, &payload, &payload_size);
 		if (ret < 0) {
