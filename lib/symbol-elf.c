@@ -45,9 +45,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <sampo/buildid.h>
+#include <sampo/debuginfo.h>
 #include <sampo/symbol.h>
 #include "internal/demangle.h"
 #include "internal/log.h"
@@ -56,7 +56,6 @@
 #include "internal/util.h"
 #include "internal/opts.h"
 
-#define DEFAULT_DEBUG_ROOT "/usr/lib/debug"
 /* An embedded MiniDebugInfo is a few hundred KB; refuse to inflate absurd sizes */
 #define DEBUGDATA_MAX (256u << 20)
 /* SHF_COMPRESSED sections (and MiniDebugInfo) inflate to at most this ratio of the file */
@@ -68,6 +67,13 @@ struct elf_load_ctx {
 	const char *path; /* NULL for an image in memory */
 	bool demangle, plt, debug_file;
 	const char *debug_root;
+	const char *recorded_name, *symfs, *buildid_dir;
+	char *warnbuf;
+	size_t warnbuf_sz;
+	const struct sampo_build_id *build_id;
+	/* symbols of a debug file: moved by the delta of their section (prelink) */
+	const int64_t *sec_delta;
+	size_t nr_sec_delta;
 	const struct sampo_section_addr *sections;
 	size_t nr_sections;
 	char *errbuf;
@@ -378,6 +384,8 @@ static int load_symbols(struct elf_load_ctx *c, Elf *elf, Elf_Scn *symscn)
 			continue;
 
 		addr = sym.st_value;
+		if (c->sec_delta && shndx < c->nr_sec_delta)
+			addr += (uint64_t)c->sec_delta[shndx];
 		if (ehdr.e_machine == EM_ARM && stype == SAMPO_SYMBOL_FUNC)
 			addr &= ~1ULL; /* Thumb bit */
 		if (ehdr.e_type == ET_REL) {
@@ -598,148 +606,78 @@ out:
 
 /* ---- separate debug files ---------------------------------------------------------------- */
 
-static bool file_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
-}
-
-static int file_crc32(const char *path, uint32_t *ret)
-{
-	unsigned char buf[65536];
-	uLong crc = crc32(0, Z_NULL, 0);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -errno;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		crc = crc32(crc, buf, (uInt)n);
-	close(fd);
-	if (n < 0)
-		return -EIO;
-	*ret = (uint32_t)crc;
-	return 0;
-}
-
-/* The .gnu_debuglink of @elf_path: name (malloc'd) and CRC32; -ENOENT when it has none. */
-static int read_debuglink(const char *elf_path, char **ret_name, uint32_t *ret_crc)
-{
-	GElf_Ehdr ehdr;
-	Elf_Scn *scn;
-	Elf_Data *data;
-	size_t shstrndx, nlen, crc_off;
-	const uint8_t *p;
-	Elf *elf;
-	int fd, err = -ENOENT;
-
-	fd = open(elf_path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!elf || !gelf_getehdr(elf, &ehdr) || elf_getshdrstrndx(elf, &shstrndx))
-		goto out;
-	scn = find_section(elf, shstrndx, ".gnu_debuglink", NULL);
-	data = scn ? scn_data(NULL, elf, scn) : NULL;
-	if (!data || !data->d_buf)
-		goto out;
-	p = data->d_buf;
-	nlen = strnlen((const char *)p, data->d_size);
-	crc_off = ALIGN_UP(nlen + 1, (size_t)4);
-	if (nlen == 0 || nlen == data->d_size || crc_off + 4 > data->d_size)
-		goto out;
-	*ret_crc = ehdr.e_ident[EI_DATA] == ELFDATA2MSB ?
-			   (uint32_t)p[crc_off] << 24 | (uint32_t)p[crc_off + 1] << 16 |
-				   (uint32_t)p[crc_off + 2] << 8 | p[crc_off + 3] :
-			   (uint32_t)p[crc_off + 3] << 24 | (uint32_t)p[crc_off + 2] << 16 |
-				   (uint32_t)p[crc_off + 1] << 8 | p[crc_off];
-	*ret_name = strndup((const char *)p, nlen);
-	err = *ret_name ? 0 : -ENOMEM;
-	/* the link is joined to directories: one file name, nothing that climbs */
-	if (!err && !sampo_path__is_name(*ret_name)) {
-		free(*ret_name);
-		*ret_name = NULL;
-		err = -ENOENT;
-	}
-out:
-	elf_end(elf);
-	close(fd);
-	return err;
-}
-
 int sampo_elf__find_debug_file(const char *elf_path, const struct sampo_build_id *build_id,
 			       const char *debug_root, char **ret_path)
 {
-	char path[PATH_MAX], dir[PATH_MAX], self[PATH_MAX], cand_real[PATH_MAX];
-	char *link = NULL, *slash;
-	uint32_t want_crc = 0;
-	int err;
+	SAMPO_OPTS(sampo_debuginfo_opts, o, .build_id = build_id, .debug_root = debug_root);
 
-	(void)elf_version(EV_CURRENT);
-	if (!debug_root)
-		debug_root = DEFAULT_DEBUG_ROOT;
+	return sampo_debuginfo__find(elf_path, &o, ret_path, NULL);
+}
 
-	if (build_id && build_id->size >= 2 && build_id->size <= SAMPO_BUILD_ID_SIZE) {
-		char hex[SAMPO_BUILD_ID_HEX_SIZE];
+/*
+ * How far each section of the debug file @delf is from the same section of
+ * the running file @elf (matched by index and name, as objcopy
+ * --only-keep-debug keeps both): 0 for a debug file of the same link, the
+ * prelink offset for a file prelinked after its debug file was split off.
+ * perf reaches the same addresses by turning both into file offsets
+ * (adjust_symbols for .gnu.prelink_undo); here the symbols are moved into
+ * the running file's address space, which its PT_LOAD headers describe.
+ * Return: a calloc'ed array of shnum(@delf) deltas, NULL when all are 0.
+ */
+static int64_t *debug_section_deltas(Elf *elf, Elf *delf)
+{
+	size_t dnum, rnum, dstr, rstr;
+	int64_t *d = NULL;
+	bool any = false;
 
-		(void)sampo_build_id__to_hex(build_id, hex, sizeof(hex));
-		if (snprintf(path, sizeof(path), "%s/.build-id/%.2s/%s.debug", debug_root, hex,
-			     hex + 2) < (int)sizeof(path) &&
-		    file_exists(path)) {
-			*ret_path = strdup(path);
-			return *ret_path ? 0 : -ENOMEM;
+	if (elf_getshdrnum(delf, &dnum) || elf_getshdrnum(elf, &rnum) ||
+	    elf_getshdrstrndx(delf, &dstr) || elf_getshdrstrndx(elf, &rstr))
+		return NULL;
+	for (size_t i = 1; i < dnum; i++) {
+		Elf_Scn *ds = elf_getscn(delf, i), *rs;
+		GElf_Shdr dsh, rsh;
+		const char *dn, *rn;
+
+		if (!ds || !gelf_getshdr(ds, &dsh) || !(dsh.sh_flags & SHF_ALLOC))
+			continue;
+		dn = elf_strptr(delf, dstr, dsh.sh_name);
+		rs = i < rnum ? elf_getscn(elf, i) : NULL;
+		rn = rs && gelf_getshdr(rs, &rsh) ? elf_strptr(elf, rstr, rsh.sh_name) : NULL;
+		if (!dn || !rn || strcmp(dn, rn)) {
+			/* another section order: find it by name */
+			rs = dn ? find_section(elf, rstr, dn, &rsh) : NULL;
+			if (!rs)
+				continue;
 		}
-	}
-
-	err = read_debuglink(elf_path, &link, &want_crc);
-	if (err)
-		return err == -ENOENT || err == -ENOMEM ? err : -ENOENT;
-	/* the directory of the file, absolute, so that DEBUG_ROOT/<dir> makes sense */
-	if (!realpath(elf_path, self)) {
-		err = errno ? -errno : -ENOENT; /* the caller reads *ret_path only on 0 */
-		goto out;
-	}
-	snprintf(dir, sizeof(dir), "%s", self);
-	slash = strrchr(dir, '/');
-	if (slash)
-		*slash = '\0';
-
-	const char *fmts[] = { "%s%s/%s", "%s%s/.debug/%s", "%s%s/%s" };
-	const char *roots[] = { "", "", debug_root };
-
-	err = -ENOENT;
-	for (size_t i = 0; i < ARRAY_SIZE(fmts); i++) {
-		uint32_t crc = 0;
-
-		if (snprintf(path, sizeof(path), fmts[i], roots[i], dir, link) >= (int)sizeof(path))
+		if (rsh.sh_addr == dsh.sh_addr)
 			continue;
-		if (!file_exists(path))
-			continue;
-		/* the link may name the file itself (e.g. same basename in the same directory) */
-		if (realpath(path, cand_real) && !strcmp(cand_real, self))
-			continue;
-		if (file_crc32(path, &crc) || crc != want_crc) {
-			pr_debug("'%s': CRC32 does not match the debuglink of '%s'\n", path,
-				 elf_path);
-			continue;
+		if (!d) {
+			d = calloc(dnum, sizeof(*d));
+			if (!d)
+				return NULL;
 		}
-		*ret_path = strdup(path);
-		err = *ret_path ? 0 : -ENOMEM;
-		break;
+		d[i] = (int64_t)(rsh.sh_addr - dsh.sh_addr);
+		any = true;
 	}
-out:
-	free(link);
-	return err;
+	if (!any) {
+		free(d);
+		d = NULL;
+	}
+	return d;
 }
 
 /* ---- loading ----------------------------------------------------------------------------- */
 
-/* 1 when the debug file gave symbols, 0 when there is none or it is unusable. */
+/*
+ * 1 when the debug file gave symbols, 0 when there is none or it is
+ * unusable. A debug file of another build is refused by
+ * sampo_debuginfo__find(); that is said once, as a warning, since the user
+ * has a debug file and sees no symbols from it.
+ */
 static int load_debug_file(struct elf_load_ctx *c, Elf *elf)
 {
 	struct sampo_build_id bid;
-	char *dpath = NULL;
+	char *dpath = NULL, why[PATH_MAX + 256];
 	Elf_Scn *symscn;
 	Elf *delf;
 	int fd, err;
@@ -748,8 +686,22 @@ static int load_debug_file(struct elf_load_ctx *c, Elf *elf)
 		return 0;
 	if (sampo_elf__read_build_id(elf, &bid))
 		bid.size = 0;
-	if (sampo_elf__find_debug_file(c->path, bid.size ? &bid : NULL, c->debug_root, &dpath))
+	/* the recorded build-id wins: the file may be a copy we could not check */
+	SAMPO_OPTS(sampo_debuginfo_opts, fo, .name = c->recorded_name,
+		   .build_id = c->build_id && c->build_id->size ? c->build_id :
+			       bid.size				  ? &bid :
+								    NULL,
+		   .debug_root = c->debug_root, .symfs = c->symfs, .buildid_dir = c->buildid_dir,
+		   .errbuf = why, .errbuf_sz = sizeof(why));
+	if (sampo_debuginfo__find(c->path, &fo, &dpath, NULL)) {
+		const char *who = c->recorded_name ? c->recorded_name : c->path;
+
+		if (why[0] && c->warnbuf && c->warnbuf_sz)
+			snprintf(c->warnbuf, c->warnbuf_sz, "'%s': %s", who, why);
+		else if (why[0])
+			pr_warn("'%s': %s\n", who, why);
 		return 0;
+	}
 	fd = open(dpath, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		free(dpath);
@@ -760,18 +712,20 @@ static int load_debug_file(struct elf_load_ctx *c, Elf *elf)
 						       NULL;
 	err = 0;
 	if (symscn) {
-		struct sampo_build_id dbid;
+		int64_t *delta = debug_section_deltas(elf, delf);
+		size_t dnum = 0;
 
-		/* a build-id path is trusted by name; still, never mix two different builds */
-		if (bid.size && !sampo_elf__read_build_id(delf, &dbid) &&
-		    !sampo_build_id__equal(&bid, &dbid))
-			pr_debug("'%s': build-id differs from '%s', ignored\n", dpath, c->path);
-		else {
-			pr_debug("'%s': symbols from '%s'\n", c->path, dpath);
-			err = load_symbols(c, delf, symscn);
-			if (!err)
-				err = 1;
-		}
+		(void)elf_getshdrnum(delf, &dnum);
+		pr_debug("'%s': symbols from '%s'%s\n", c->path, dpath,
+			 delta ? ", moved by section (prelinked)" : "");
+		c->sec_delta = delta;
+		c->nr_sec_delta = delta ? dnum : 0;
+		err = load_symbols(c, delf, symscn);
+		c->sec_delta = NULL;
+		c->nr_sec_delta = 0;
+		free(delta);
+		if (!err)
+			err = 1;
 	}
 	elf_end(delf);
 	close(fd);
@@ -852,6 +806,14 @@ static int ctx_init(struct elf_load_ctx *c, const char *name, const char *path,
 	c->plt = !OPTS_GET(opts, no_plt, false);
 	c->debug_file = !OPTS_GET(opts, no_debug_file, false);
 	c->debug_root = OPTS_GET(opts, debug_root, NULL);
+	c->recorded_name = OPTS_GET(opts, recorded_name, NULL);
+	c->build_id = OPTS_GET(opts, build_id, NULL);
+	c->symfs = OPTS_GET(opts, symfs, NULL);
+	c->buildid_dir = OPTS_GET(opts, buildid_dir, NULL);
+	c->warnbuf = OPTS_GET(opts, warnbuf, NULL);
+	c->warnbuf_sz = OPTS_GET(opts, warnbuf_sz, 0);
+	if (c->warnbuf && c->warnbuf_sz)
+		c->warnbuf[0] = '\0';
 	c->sections = OPTS_GET(opts, sections, NULL);
 	c->nr_sections = OPTS_GET(opts, nr_sections, 0);
 	c->errbuf = OPTS_GET(opts, errbuf, NULL);

@@ -12,6 +12,7 @@
  * only the source (see lib/symbolizer.c).
  */
 #include <errno.h>
+#include <limits.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +35,33 @@
 #include "internal/symbol.h"
 #include "internal/symbolizer.h"
 #include "internal/util.h"
+
+/*
+ * The symbols of a user DSO's file: when it has no .symtab, its debug file
+ * is looked up by the DSO's recorded path and build-id (@path may be the
+ * build-id cache's copy), under --symfs and in the build-id cache too
+ * (lib/debuginfo-find.c). A debug file refused for its build-id becomes
+ * the source's warning.
+ */
+static int load_user_elf(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
+			 const char *path, bool verified, char *errbuf, size_t errbuf_sz)
+{
+	char warn[PATH_MAX + 512];
+	int err;
+
+	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_demangle = s->no_demangle, .errbuf = errbuf,
+		   .errbuf_sz = errbuf_sz,
+		   .recorded_name = src->name[0] == '/' && sampo_path__is_clean(src->name) ?
+					    src->name :
+					    NULL,
+		   .build_id = verified ? &src->bid : NULL, .symfs = s->symfs,
+		   .buildid_dir = s->buildid_dir, .warnbuf = warn, .warnbuf_sz = sizeof(warn),
+		   .no_plt = s->plt_perf61);
+	err = sampo_symtab__load_elf(path, &eo, &src->symtab);
+	if (!err && warn[0] && !src->warning)
+		src->warning = strdup(warn);
+	return err;
+}
 
 /*
  * Try one user candidate; true when the source is settled (loaded, or forced).
@@ -64,7 +92,7 @@ static bool try_user_file(const struct sampo_symbolizer *s, struct sampo_sym_src
 		if (!s->force)
 			return false;
 	}
-	err = sampo_symbolizer__load_elf(s, path, &src->symtab, errbuf, sizeof(errbuf));
+	err = load_user_elf(s, src, path, chk == BID_MATCH, errbuf, sizeof(errbuf));
 	if (err) {
 		sampo_symbolizer__note_tried(tried, path, errbuf[0] ? errbuf : "cannot load", NULL);
 		sampo_symbolizer__note_found(s, src, path, NULL, true);

@@ -14,6 +14,7 @@
 #include <sampo/buildid.h>
 #include <sampo/common.h>
 #include <sampo/cpuset.h>
+#include <sampo/debuginfo.h>
 #include <sampo/dso.h>
 #include <sampo/dsohits.h>
 #include <sampo/dsos.h>

@@ -149,8 +149,25 @@ struct sampo_symtab_elf_opts {
 	/* Where a one-line description of a failure goes ("'FILE': what"). */
 	char *errbuf;
 	size_t errbuf_sz;
+	/*
+	 * The separate debug file's lookup (sampo_debuginfo__find()): the DSO's
+	 * recorded path when @path is a copy (its directory holds the
+	 * .gnu_debuglink targets), the build-id it was recorded with, perf's
+	 * --symfs root and the build-id cache ("debug" entries). NULL: @path,
+	 * @path's own build-id, none, none.
+	 */
+	const char *recorded_name;
+	const struct sampo_build_id *build_id;
+	const char *symfs;
+	const char *buildid_dir;
+	/*
+	 * Where a one-line warning goes when a debug file was found but refused
+	 * (another build-id); NULL: it is logged as a warning.
+	 */
+	char *warnbuf;
+	size_t warnbuf_sz;
 };
-#define sampo_symtab_elf_opts__last_field errbuf_sz
+#define sampo_symtab_elf_opts__last_field warnbuf_sz
 
 /**
  * sampo_symtab__load_elf() - build the symbol table of an ELF file
@@ -159,7 +176,9 @@ struct sampo_symtab_elf_opts {
  * @ret_symtab: on success, the table; free with sampo_symtab__delete()
  *
  * Symbols come from .symtab; failing that, from a separate debug file (see
- * sampo_elf__find_debug_file()); failing that, from .dynsym plus the
+ * sampo_debuginfo__find(); its symbols are moved by the difference of the
+ * two files' section addresses, so a prelinked file works with the debug
+ * file of its unprelinked build); failing that, from .dynsym plus the
  * MiniDebugInfo (.gnu_debugdata, an xz-compressed ELF) when there is one.
  * Functions, objects and labels are kept as perf keeps them; PLT entries
  * become NAME@plt; compressed sections are inflated; zero-size and duplicate
@@ -194,10 +213,12 @@ struct sampo_build_id;
  * @debug_root: NULL for "/usr/lib/debug"
  * @ret_path: on success, the path found; free() it
  *
- * Tries DEBUG_ROOT/.build-id/NN/REST.debug, then the .gnu_debuglink name in
- * the file's directory, in its .debug/ subdirectory and under
+ * sampo_debuginfo__find() without the build-id cache: tries
+ * DEBUG_ROOT/.build-id/NN/REST.debug, then the .gnu_debuglink name in the
+ * file's directory, in its .debug/ subdirectory and under
  * DEBUG_ROOT/<directory>; a debuglink candidate is taken only if its CRC32
- * matches the one in the link.
+ * matches the one in the link, and none whose build-id differs. With
+ * @build_id NULL, the file's own build-id is used.
  * Return: 0, -ENOENT when none is found, or -errno
  */
 SAMPO_API int sampo_elf__find_debug_file(const char *elf_path,

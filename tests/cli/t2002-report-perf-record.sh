@@ -9,6 +9,7 @@ burn=$SAMPO_BUILDDIR/demo/burn
 [ -x "$burn" ] || skip "no demo workload at $burn"
 export HOME=$tmpdir # a fresh build-id cache, filled by perf record
 unset PERF_BUILDID_DIR
+perf_plt_names # other processes' PLT stubs are named as the installed perf names them
 
 fails=0
 # check FILE [REPORT OPTIONS...]; rows_ok=--rows before it forgives the order

@@ -7,6 +7,7 @@ need_perf_record
 # from) is this test's own, not shared with tests that record at the same time
 export HOME=$tmpdir/home
 unset PERF_BUILDID_DIR
+perf_plt_names # other processes' PLT stubs are named as the installed perf names them
 mkdir -p "$HOME"
 
 record() {
