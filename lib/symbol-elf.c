@@ -677,7 +677,7 @@ static int64_t *debug_section_deltas(Elf *elf, Elf *delf)
 static int load_debug_file(struct elf_load_ctx *c, Elf *elf)
 {
 	struct sampo_build_id bid;
-	char *dpath = NULL, why[PATH_MAX + 256];
+	char *dpath = NULL, why[PATH_MAX + 256] = "";
 	Elf_Scn *symscn;
 	Elf *delf;
 	int fd, err;

@@ -46,7 +46,7 @@
 static int load_user_elf(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
 			 const char *path, bool verified, char *errbuf, size_t errbuf_sz)
 {
-	char warn[PATH_MAX + 512];
+	char warn[PATH_MAX + 512] = "";
 	int err;
 
 	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_demangle = s->no_demangle, .errbuf = errbuf,
