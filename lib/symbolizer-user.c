@@ -55,8 +55,7 @@ static int load_user_elf(const struct sampo_symbolizer *s, struct sampo_sym_src 
 					    src->name :
 					    NULL,
 		   .build_id = verified ? &src->bid : NULL, .symfs = s->symfs,
-		   .buildid_dir = s->buildid_dir, .warnbuf = warn, .warnbuf_sz = sizeof(warn),
-		   .no_plt = s->plt_perf61);
+		   .buildid_dir = s->buildid_dir, .warnbuf = warn, .warnbuf_sz = sizeof(warn));
 	err = sampo_symtab__load_elf(path, &eo, &src->symtab);
 	if (!err && warn[0] && !src->warning)
 		src->warning = strdup(warn);

@@ -322,19 +322,6 @@ static int check_readable(const char *path, const char *what)
 	return 0;
 }
 
-/*
- * SAMPO_PLT_NAMES=perf-6.1: the tests that compare with a perf 6.1 report
- * made here and now (t2002, t3001) read whatever else ran on the machine,
- * PLT stubs included, and need perf 6.1's names for them
- * (docs/report-differences.md).
- */
-bool sampo_symbolizer__env_perf61_plt(void)
-{
-	const char *v = getenv("SAMPO_PLT_NAMES");
-
-	return v && !strcmp(v, "perf-6.1");
-}
-
 int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_features *features,
 			  const struct sampo_symbolizer_opts *opts, struct sampo_symbolizer **ret)
 {
@@ -349,7 +336,6 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 	s->features = features;
 	s->force = OPTS_GET(opts, force, false);
 	s->no_demangle = OPTS_GET(opts, no_demangle, false);
-	s->plt_perf61 = OPTS_GET(opts, perf61_plt, false) || sampo_symbolizer__env_perf61_plt();
 	s->modsecs = OPTS_GET(opts, module_sections, NULL);
 	err = sampo_symbolizer__dup_opt(&s->symfs, OPTS_GET(opts, symfs, NULL));
 	if (!err)

@@ -108,22 +108,6 @@ need_perf_record() {
 	rm -f "$tmpdir/.probe.data"
 }
 
-# perf_plt_names: sampo names a sample in a PLT stub NAME@plt as perf 6.3 and
-# later do; perf 6.1 gives it to the symbol before the PLT (_init+0x..). A test
-# that compares with a recording made here and now, where anything on the
-# machine may run through a PLT stub, asks for the installed perf's naming
-# (SAMPO_PLT_NAMES, docs/report-differences.md).
-perf_plt_names() {
-	local v
-	v=$("$PERF" --version 2>/dev/null | sed -n 's/^perf version \([0-9]*\)\.\([0-9]*\).*/\1 \2/p')
-	# shellcheck disable=SC2086
-	set -- $v
-	if [ $# -eq 2 ] && { [ "$1" -lt 6 ] || { [ "$1" -eq 6 ] && [ "$2" -lt 3 ]; }; }; then
-		export SAMPO_PLT_NAMES=perf-6.1
-	fi
-	return 0
-}
-
 # need_cmd NAME...: skip unless each program is installed (cc, xz, ...)
 need_cmd() {
 	local c

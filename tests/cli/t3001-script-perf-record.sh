@@ -7,7 +7,6 @@ need_perf_record
 # from) is this test's own, not shared with tests that record at the same time
 export HOME=$tmpdir/home
 unset PERF_BUILDID_DIR
-perf_plt_names # other processes' PLT stubs are named as the installed perf names them
 mkdir -p "$HOME"
 
 record() {
@@ -28,6 +27,14 @@ check() {
 			>"$tmpdir/$name.$i.perf" 2>/dev/null || return 1
 		# shellcheck disable=SC2086
 		run_sampo script -i "$tmpdir/$name.data" ${sets[$i]} >"$tmpdir/$name.$i.sampo"
+		# perf 6.1 names a PLT stub NAME@plt or _init+0x.., depending on the
+		# binary; sampo always NAME@plt (docs/report-differences.md)
+		if ! cmp -s "$tmpdir/$name.$i.perf" "$tmpdir/$name.$i.sampo" &&
+			python3 "$SAMPO_SRCDIR/tests/cli/plt-canon.py" script "$tmpdir/$name.$i.perf" \
+				"$tmpdir/$name.$i.sampo" >/dev/null; then
+			say "$name ${sets[$i]}: differs from perf's only by PLT stub names"
+			continue
+		fi
 		compare_files "$tmpdir/$name.$i.perf" "$tmpdir/$name.$i.sampo"
 	done
 	grep -q 'kernel.kallsyms' "$tmpdir/$name.0.perf" || say "$name: no kernel sample"

@@ -10,7 +10,6 @@ grep_all() { grep "$@" >/dev/null; }
 export HOME=$tmpdir/home
 mkdir -p "$HOME"
 need_perf_record
-perf_plt_names # PLT stubs named as the installed perf names them
 burn=$SAMPO_BUILDDIR/demo/burn
 [ -x "$burn" ] || skip "no demo/burn in the build"
 cd "$tmpdir"

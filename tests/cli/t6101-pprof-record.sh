@@ -4,7 +4,6 @@
 # the inlined function as a line of its own above its caller, the labels asked for
 . "$(dirname "$0")/lib.sh"
 need_perf_record
-perf_plt_names # PLT stubs named as the installed perf names them
 need_cmd go python3 cc
 
 export HOME=$tmpdir GOCACHE=$tmpdir/gocache # a fresh build-id cache, filled by perf record

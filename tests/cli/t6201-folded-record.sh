@@ -3,7 +3,6 @@
 . "$(dirname "$0")/lib.sh"
 
 need_perf_record
-perf_plt_names # PLT stubs named as the installed perf names them
 burn=$SAMPO_BUILDDIR/demo/burn
 [ -x "$burn" ] || skip "no demo/burn in the build"
 stackcollapse=

@@ -4,7 +4,6 @@
 # doubled function comes first, with a ratio near 2 and a positive delta
 . "$(dirname "$0")/lib.sh"
 need_perf_record
-perf_plt_names # PLT stubs named as the installed perf names them
 need_cmd cc
 
 cat >"$tmpdir/work.c" <<'C'
