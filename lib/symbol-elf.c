@@ -9,7 +9,8 @@
  *      holds the local functions) together with the file's .dynsym;
  *   4. the file's .dynsym.
  * PLT entries are then synthesized from the file's .rela.plt (or .rel.plt) as
- * NAME@plt, as perf's dso__synthesize_plt_symbols() does.
+ * NAME@plt, as perf's dso__synthesize_plt_symbols() does, and x86-64's
+ * .plt.got entries from the GLOB_DAT relocations of their GOT slots.
  *
  * What is kept follows perf 6.1's dso__load_sym(): functions (STT_FUNC,
  * STT_GNU_IFUNC) and objects that are defined and named, in any section,
@@ -525,6 +526,105 @@ static int load_plt(struct elf_load_ctx *c, Elf *elf)
 	return 0;
 }
 
+struct got_slot {
+	uint64_t offset;
+	uint32_t sym;
+};
+
+static int got_slot_cmp(const void *a, const void *b)
+{
+	const struct got_slot *x = a, *y = b;
+
+	return x->offset < y->offset ? -1 : x->offset > y->offset;
+}
+
+/*
+ * .plt.got entries (x86-64): the stubs of functions whose GOT slot the
+ * loader fills at start (a function whose address is also taken, such as
+ * __cxa_finalize). Each is "jmp *SLOT(%rip)", after an endbr64 and a bnd
+ * prefix in IBT binaries; the R_X86_64_GLOB_DAT relocation of SLOT in
+ * .rela.dyn names it. Named NAME@plt, as objdump labels them. The
+ * relocations are sorted once: a hostile file with many of both costs
+ * n log n, not n * m.
+ */
+static int load_plt_got(struct elf_load_ctx *c, Elf *elf)
+{
+	GElf_Ehdr ehdr;
+	GElf_Shdr got, rd, dynsym;
+	Elf_Scn *got_scn, *rd_scn, *dynsym_scn;
+	Elf_Data *code, *reldata, *symdata;
+	struct got_slot *slots = NULL;
+	size_t shstrndx, shnum, nrel, nslots = 0, ent, fsz;
+	int err = 0;
+
+	if (!gelf_getehdr(elf, &ehdr) || ehdr.e_machine != EM_X86_64 ||
+	    ehdr.e_ident[EI_CLASS] != ELFCLASS64 || elf_getshdrstrndx(elf, &shstrndx) ||
+	    elf_getshdrnum(elf, &shnum))
+		return 0;
+	got_scn = find_section(elf, shstrndx, ".plt.got", &got);
+	rd_scn = find_section(elf, shstrndx, ".rela.dyn", &rd);
+	if (!got_scn || !rd_scn || got.sh_type != SHT_PROGBITS || rd.sh_type != SHT_RELA ||
+	    rd.sh_link == 0 || rd.sh_link >= shnum)
+		return 0;
+	dynsym_scn = elf_getscn(elf, rd.sh_link);
+	if (!dynsym_scn || !gelf_getshdr(dynsym_scn, &dynsym) || dynsym.sh_link >= shnum)
+		return 0;
+	code = elf_getdata(got_scn, NULL);
+	reldata = elf_getdata(rd_scn, NULL);
+	symdata = elf_getdata(dynsym_scn, NULL);
+	fsz = gelf_fsize(elf, ELF_T_RELA, 1, EV_CURRENT);
+	if (!code || !code->d_buf || !reldata || !reldata->d_buf || !symdata || !fsz)
+		return 0;
+	nrel = MIN(reldata->d_size / fsz, (size_t)INT_MAX);
+	slots = malloc((nrel ? nrel : 1) * sizeof(*slots));
+	if (!slots)
+		return -ENOMEM;
+	for (size_t i = 0; i < nrel; i++) {
+		GElf_Rela ra;
+
+		if (!gelf_getrela(reldata, (int)i, &ra))
+			break;
+		if (ELF64_R_TYPE(ra.r_info) == R_X86_64_GLOB_DAT && ELF64_R_SYM(ra.r_info))
+			slots[nslots++] = (struct got_slot){ ra.r_offset, ELF64_R_SYM(ra.r_info) };
+	}
+	qsort(slots, nslots, sizeof(*slots), got_slot_cmp);
+	ent = got.sh_entsize == 8 || got.sh_entsize == 16 ? got.sh_entsize : 8;
+	for (size_t off = 0; nslots && off + ent <= code->d_size; off += ent) {
+		const uint8_t *p = (const uint8_t *)code->d_buf + off;
+		struct got_slot key, *hit;
+		GElf_Sym sym;
+		const char *name;
+		char buf[1024], *dm;
+		size_t k = 0;
+		int32_t disp;
+
+		if (ent >= 4 && p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+			k = 4; /* endbr64 */
+		if (k < ent && p[k] == 0xf2)
+			k++; /* bnd */
+		if (k + 6 > ent || p[k] != 0xff || p[k + 1] != 0x25)
+			continue;
+		disp = (int32_t)((uint32_t)p[k + 2] | (uint32_t)p[k + 3] << 8 |
+				 (uint32_t)p[k + 4] << 16 | (uint32_t)p[k + 5] << 24);
+		key.offset = got.sh_addr + off + k + 6 + (uint64_t)(int64_t)disp;
+		hit = bsearch(&key, slots, nslots, sizeof(*slots), got_slot_cmp);
+		if (!hit || hit->sym > INT_MAX || !gelf_getsym(symdata, (int)hit->sym, &sym))
+			continue;
+		name = elf_strptr(elf, dynsym.sh_link, sym.st_name);
+		if (!name || !name[0])
+			continue;
+		dm = c->demangle ? demangle(name) : NULL;
+		snprintf(buf, sizeof(buf), "%s@plt", dm ? dm : name);
+		free(dm);
+		err = ctx_add_name(c, got.sh_addr + off, ent, buf, SAMPO_SYMBOL_GLOBAL,
+				   SAMPO_SYMBOL_FUNC, 0, false);
+		if (err)
+			break;
+	}
+	free(slots);
+	return err;
+}
+
 /* ---- MiniDebugInfo ----------------------------------------------------------------------- */
 
 static int xz_inflate(const void *in, size_t in_len, uint8_t **ret_buf, size_t *ret_len)
@@ -783,6 +883,8 @@ static int elf_load(struct elf_load_ctx *c, Elf *elf, struct sampo_symtab **ret_
 		return err;
 	if (c->plt && ehdr.e_type != ET_REL) {
 		err = load_plt(c, elf);
+		if (!err)
+			err = load_plt_got(c, elf);
 		if (err)
 			return err;
 	}

@@ -17,7 +17,8 @@ merged per other columns
 (comm, dso, ...; their percentages summed, allowing 0.01 of rounding per
 merged row) and their call graphs set aside; every other row must be the
 same, with the same call graph (its branches of equal weight in any order,
-graph-canon.py) unless the graph names a stub. Header lines must be equal.
+graph-canon.py) unless the graph names a stub. Header lines must be equal
+but for the width of the last column.
 script: line by line, '_init+0x..', 'NAME@plt+0x..' and '[unknown]' are the
 same word.
 Exit 0 when the two are equal that way; else 1, with the first difference.
@@ -47,7 +48,9 @@ def split(text):
     head, entries = [], []
     for line in text.split('\n'):
         if line.startswith('#'):
-            head.append(line)
+            # the last column (Symbol) is as wide as its longest name: a
+            # stub's name may set it
+            head.append(re.sub(r'\.+$', '..', line.rstrip()))
         elif ROW.match(line):
             entries.append((line, []))
         elif line.strip() and entries:

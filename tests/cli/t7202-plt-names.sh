@@ -1,6 +1,7 @@
 #!/bin/bash
 # t7202-plt-names: a sample in a PLT stub is NAME@plt (perf 6.3's naming) at the address objdump
-# labels NAME@plt, for the classic .plt and for IBT's .plt.sec; against perf record's files,
+# labels NAME@plt, for the classic .plt, IBT's .plt.sec and .plt.got (a function whose address is
+# also taken); against perf record's files,
 # report and script equal perf's, or differ from perf 6.1's only where perf gives the stub to
 # _init or leaves it unresolved (IBT's .plt.sec), which plt-canon.py, the normaliser of t2002 and t3001, forgives
 . "$(dirname "$0")/lib.sh"
@@ -31,20 +32,42 @@ int main(void)
 	while ((len = fread(buf, 1, sizeof(buf), in)) > 0)
 		fwrite(buf, 1, len, o);
 	fclose(in);
+#ifdef TAKE_ADDRESS
+	printf("%p\n", (void *)labs); /* labs's GOT slot filled at load: its stub is in .plt.got */
+#endif
 	return fclose(o) ? 1 : 0;
 }
 EOF
 gcc -O1 -fno-builtin -o pl pl.c || skip "gcc cannot build the test program"
-gcc -O1 -fno-builtin -fcf-protection=full -Wl,-z,ibtplt -o pl-ibt pl.c 2>/dev/null || {
-	say "no IBT PLT here (gcc/ld without -z ibtplt)"
-	rm -f pl-ibt
+gcc -O1 -fno-builtin -DTAKE_ADDRESS -o pl-got pl.c || die "gcc cannot build pl-got"
+for p in pl pl-got; do
+	gcc -O1 -fno-builtin -fcf-protection=full -Wl,-z,ibtplt -o $p-ibt pl.c \
+		$([ $p = pl-got ] && echo -DTAKE_ADDRESS) 2>/dev/null || {
+		say "no IBT PLT here (gcc/ld without -z ibtplt)"
+		rm -f $p-ibt
+	}
+	[ ! -e $p-ibt ] || readelf -SW $p-ibt | grep '\.plt\.sec' >/dev/null || die "$p-ibt has no .plt.sec"
+done
+# stub_section PROG: the section of PROG's labs@plt stub
+stub_section() {
+	local at
+	at=$(objdump -d "$1" | sed -n 's/^0*\([0-9a-f]*\) <labs@plt>:$/\1/p')
+	[ -n "$at" ] || die "$1 calls labs through no PLT stub"
+	readelf -SW "$1" | python3 -c '
+import re, sys
+at = int(sys.argv[1], 16)
+for line in sys.stdin:
+    m = re.search(r"\]\s+(\S+)\s+\S+\s+([0-9a-f]+)\s+[0-9a-f]+\s+([0-9a-f]+)", line)
+    if m and int(m.group(2), 16) <= at < int(m.group(2), 16) + int(m.group(3), 16):
+        print(m.group(1))' "$at"
 }
-[ ! -e pl-ibt ] || readelf -SW pl-ibt | grep '\.plt\.sec' >/dev/null || die "pl-ibt has no .plt.sec"
-objdump -d pl | grep '<labs@plt>:' >/dev/null || die "pl calls labs through no PLT stub"
+[ "$(stub_section pl)" = .plt ] || die "pl's stub is in $(stub_section pl), not .plt"
+[ "$(stub_section pl-got)" = .plt.got ] || die "pl-got's stub is in $(stub_section pl-got), not .plt.got"
+[ ! -e pl-ibt ] || [ "$(stub_section pl-ibt)" = .plt.sec ] || die "pl-ibt's stub is not in .plt.sec"
 
 canon=$SAMPO_SRCDIR/tests/cli/plt-canon.py
 stub_not_named=0
-for p in pl pl-ibt; do
+for p in pl pl-ibt pl-got pl-got-ibt; do
 	[ -e $p ] || continue
 	"$SAMPO" record -q -e cpu-clock -F 2000 -o $p.s.data -- env MAPS_OUT=$p.s.maps ./$p \
 		>/dev/null 2>&1 || die "sampo record ./$p failed"
