@@ -224,9 +224,15 @@ static int find_by_link(struct find_ctx *c, const char *name, const char *debug_
 	if (slash)
 		*slash = '\0';
 
-	struct link_cand cands[4];
+	struct link_cand cands[6];
 	size_t n = 0;
 
+	/* under --symfs first: a tree of another machine's files (perf archive's) */
+	if (symfs && *symfs && strcmp(symfs, "/")) {
+		cands[n++] = (struct link_cand){ symfs, "%s%s/%s", SAMPO_DEBUGINFO_LINK_DIR };
+		cands[n++] = (struct link_cand){ symfs, "%s%s/.debug/%s",
+						 SAMPO_DEBUGINFO_LINK_DOT_DEBUG };
+	}
 	cands[n++] = (struct link_cand){ "", "%s%s/%s", SAMPO_DEBUGINFO_LINK_DIR };
 	cands[n++] = (struct link_cand){ "", "%s%s/.debug/%s", SAMPO_DEBUGINFO_LINK_DOT_DEBUG };
 	nroots = debug_roots(symfs, debug_root, roots);

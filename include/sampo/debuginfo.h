@@ -9,8 +9,9 @@
  *      (perf's layout, see buildid-cache.h);
  *   2. SYMFS/DEBUG_ROOT/.build-id/NN/REST.debug, then DEBUG_ROOT/.build-id/...
  *      (DEBUG_ROOT is /usr/lib/debug);
- *   3. the file's .gnu_debuglink name LINK, looked up in DIR/LINK,
- *      DIR/.debug/LINK, SYMFS/DEBUG_ROOT/DIR/LINK and DEBUG_ROOT/DIR/LINK,
+ *   3. the file's .gnu_debuglink name LINK, looked up in SYMFS/DIR/LINK,
+ *      SYMFS/DIR/.debug/LINK, DIR/LINK, DIR/.debug/LINK,
+ *      SYMFS/DEBUG_ROOT/DIR/LINK and DEBUG_ROOT/DIR/LINK,
  *      DIR being the directory of the DSO's recorded path; a candidate is
  *      taken only when its CRC32 (zlib's) is the link's.
  *

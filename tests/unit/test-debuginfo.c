@@ -148,6 +148,19 @@ static void test_debuginfo__order_of_the_rules(void **state)
 	assert_int_equal(sampo_debuginfo__find(path, &o2, &found, NULL), -ENOENT);
 	assert_int_equal(sampo_debuginfo__find(path, &o, &found, NULL), 0);
 	free(found);
+	found = NULL;
+	/* with --symfs, the recorded directory under it comes first */
+	char symfs[4200];
+
+	tpath(symfs, sizeof(symfs), "sym");
+	assert_int_equal(run("mkdir -p '%s%s/rec/.debug' && cp '%s/ord.debug' '%s%s/rec/.debug/'",
+			     symfs, tmpdir, tmpdir, symfs, tmpdir),
+			 0);
+	SAMPO_OPTS(sampo_debuginfo_opts, o3, .name = name, .debug_root = root, .symfs = symfs);
+	assert_int_equal(sampo_debuginfo__find(path, &o3, &found, &rule), 0);
+	assert_int_equal(rule, SAMPO_DEBUGINFO_LINK_DOT_DEBUG);
+	assert_non_null(strstr(found, "/sym/"));
+	free(found);
 }
 
 /* a debug file of another build, at the build-id path and in the cache: refused, and said */
