@@ -591,7 +591,7 @@ static int load_plt_got(struct elf_load_ctx *c, Elf *elf)
 	ent = got.sh_entsize == 8 || got.sh_entsize == 16 ? got.sh_entsize : 8;
 	for (size_t off = 0; nslots && off + ent <= code->d_size; off += ent) {
 		const uint8_t *p = (const uint8_t *)code->d_buf + off;
-		struct got_slot key, *hit;
+		struct got_slot key = { 0 }, *hit;
 		GElf_Sym sym;
 		const char *name;
 		char buf[1024], *dm;
