@@ -147,7 +147,10 @@ def report(text_path, json_path):
                     if r['symbol'] is not None:
                         cols.append('[%s] %s' % (r['level'], r['symbol']))
                     else:
-                        cols.append('[%s] 0x%016x' % (r['level'], int(r['ip'], 16)))
+                        # perf prints the address with C's "%#.16llx", which
+                        # adds no 0x to a zero address
+                        ip = int(r['ip'], 16)
+                        cols.append('[%s] %s%016x' % (r['level'], '0x' if ip else '', ip))
                 elif key == 'cpu':
                     cols.append('%03d' % r['cpu'])
             want.append(squash(' '.join(cols)))
