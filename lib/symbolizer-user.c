@@ -81,6 +81,13 @@ static bool try_user_file(const struct sampo_symbolizer *s, struct sampo_sym_src
 	/* a file of the same path built for another machine names nothing of this one */
 	if (!sampo_symbolizer__elf_fits(s, path, errbuf, sizeof(errbuf))) {
 		sampo_symbolizer__note_tried(tried, path, errbuf, NULL);
+		/* --provenance names it: the file is there, for another machine */
+		if (!src->found_path) {
+			memset(&found, 0, sizeof(found));
+			(void)sampo_symbolizer__check_elf_bid(src, path, &found);
+			sampo_symbolizer__note_found(s, src, path, &found, false);
+			src->found_wrong_arch = true;
+		}
 		return false;
 	}
 	chk = sampo_symbolizer__check_elf_bid(src, path, &found);
