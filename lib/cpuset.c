@@ -162,6 +162,11 @@ int sampo_cpu_map__parse(const char *list, int **ret_cpus)
 		} else {
 			end = start;
 		}
+		/* a file's list may span 2^31 CPUs: perf then allocates 8 GiB */
+		if (end - start >= SAMPO_CPU_SET_MAX - nr) {
+			err = -E2BIG;
+			goto out_free;
+		}
 		for (; start <= end; start++) {
 			if (nr == alloc) {
 				int *grown;

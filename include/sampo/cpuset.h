@@ -71,9 +71,12 @@ SAMPO_API struct sampo_cpu_set *sampo_cpu_set__dup(const struct sampo_cpu_set *s
  * "dummy" map, the one CPU -1. A list that starts with anything but a digit,
  * a CPU of INT_MAX or more, a range that ends before it starts or an
  * unexpected character right after a number is invalid, as it is for perf
- * (which then has no map at all).
+ * (which then has no map at all). Unlike perf, a list of more than
+ * SAMPO_CPU_SET_MAX CPUs is refused before anything is allocated for it:
+ * "0-2147483646" from a hostile file would cost 8 GiB.
  *
- * Return: the number of CPUs (at least 1), -EINVAL, or -ENOMEM.
+ * Return: the number of CPUs (at least 1), -EINVAL, -E2BIG (more than
+ * SAMPO_CPU_SET_MAX CPUs), or -ENOMEM.
  */
 SAMPO_API int sampo_cpu_map__parse(const char *list, int **ret_cpus);
 

@@ -141,4 +141,20 @@ run 0 script dsos.data
 # 12. 200000 maps of one file in descending order (t6804)
 "$mk" maps maps.data -n 200000 --samples
 run 0 report maps.data
+
+# 13. a NUMA node whose CPU list spans 2^31 CPUs (perf allocates 8 GiB for it):
+# header warns once about NUMA_TOPOLOGY and prints the other features
+numa_off=$(python3 -c "
+import struct; d = open('good.data','rb').read()
+bits = struct.unpack_from('<Q', d, 72)[0]
+n = sum(1 for i in range(14) if bits >> i & 1)  # table entries before NUMA_TOPOLOGY (bit 14)
+print(struct.unpack_from('<Q', d, $feat_table + 16 * n)[0])")
+# node 0's list: u32 nr, u32 node, u64 total, u64 free, u32 len (64), then the text
+cp good.data numa.data && printf '0-2147483646\0' |
+	dd of=numa.data bs=1 seek=$((numa_off + 28)) conv=notrunc status=none
+(limit_memory $MEM_KB && exec timeout 120 "$SAMPO" header -I -i numa.data) >numa.data.header \
+	2>numa.data.header.err || die "numa.data: header -I failed: $(cat numa.data.header.err)"
+grep -q "NUMA_TOPOLOGY.*node 0: too long a cpu list '0-2147483646'" numa.data.header.err ||
+	die "numa.data: no warning about the NUMA list: $(cat numa.data.header.err)"
+grep -q '^# hostname : ' numa.data.header || die "numa.data: the other features were not printed"
 pass

@@ -530,7 +530,9 @@ static int print_numa_topology(struct header_ctx *ctx)
 	for (uint32_t i = 0; i < f->nr_numa_nodes; i++) {
 		int *cpus = NULL;
 
-		if (sampo_cpu_map__parse(f->numa_nodes[i].cpus, &cpus) < 0) {
+		int nr = sampo_cpu_map__parse(f->numa_nodes[i].cpus, &cpus);
+
+		if (nr < 0) {
 			struct sampo_feature_error fe = {
 				.feat = SAMPO_FEAT_NUMA_TOPOLOGY,
 				.section_offset = sampo_reader__feature_offset(
@@ -538,8 +540,9 @@ static int print_numa_topology(struct header_ctx *ctx)
 			};
 
 			/* damaged: perf's processing fails, it prints no node */
-			snprintf(fe.msg, sizeof(fe.msg), "node %u: invalid cpu list '%.64s'",
-				 f->numa_nodes[i].node, f->numa_nodes[i].cpus);
+			snprintf(fe.msg, sizeof(fe.msg), "node %u: %s cpu list '%.64s'",
+				 f->numa_nodes[i].node,
+				 nr == -E2BIG ? "too long a" : "invalid", f->numa_nodes[i].cpus);
 			note_damage(ctx, &fe);
 			return 0;
 		}
