@@ -25,81 +25,12 @@
 #include <sampo/reader.h>
 #include <sampo/sample.h>
 
+#include "fixture-machine.h"
+
 #define A 0x401000
 #define B 0x402000
 #define C 0x403000
 #define D 0x404000
-
-struct rec_buf {
-	union {
-		union sampo_record rec;
-		uint8_t bytes[512];
-	} u;
-	struct sampo_event ev;
-};
-
-static void process(struct sampo_machine *m, struct rec_buf *b, uint32_t type, size_t size)
-{
-	b->u.rec.header.type = type;
-	b->u.rec.header.misc = SAMPO_CPUMODE_USER;
-	b->u.rec.header.size = (uint16_t)((size + 7) & ~(size_t)7);
-	memset(&b->ev, 0, sizeof(b->ev));
-	b->ev.record = &b->u.rec;
-	b->ev.sample.cpumode = SAMPO_CPUMODE_USER;
-	b->ev.sample.time = (uint64_t)-1;
-	assert_int_equal(sampo_machine__process_event(m, &b->ev), 0);
-}
-
-static void comm(struct sampo_machine *m, uint32_t pid, const char *name)
-{
-	struct rec_buf b = { 0 };
-
-	b.u.rec.comm.pid = pid;
-	b.u.rec.comm.tid = pid;
-	strcpy(b.u.rec.comm.comm, name);
-	process(m, &b, SAMPO_RECORD_COMM, sizeof(b.u.rec.comm) + strlen(name) + 1);
-}
-
-static void mmap2(struct sampo_machine *m, uint32_t pid, uint64_t start, uint64_t pgoff,
-		  uint64_t ino, const char *name)
-{
-	struct rec_buf b = { 0 };
-
-	b.u.rec.mmap2.pid = pid;
-	b.u.rec.mmap2.tid = pid;
-	b.u.rec.mmap2.start = start;
-	b.u.rec.mmap2.len = 0x10000;
-	b.u.rec.mmap2.pgoff = pgoff;
-	b.u.rec.mmap2.maj = 8;
-	b.u.rec.mmap2.ino = ino;
-	b.u.rec.mmap2.prot = 5; /* r-x */
-	b.u.rec.mmap2.flags = 2;
-	strcpy(b.u.rec.mmap2.filename, name);
-	process(m, &b, SAMPO_RECORD_MMAP2, sizeof(b.u.rec.mmap2) + strlen(name) + 1);
-}
-
-/* a user sample of pid 100 at @ip; @chain (leaf first, no markers) may be NULL */
-static void add(struct sampo_hists *h, uint32_t pid, uint64_t ip, const uint64_t *chain, size_t nr,
-		uint64_t period)
-{
-	uint64_t ips[16];
-	struct sampo_sample s = { 0 };
-
-	s.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_PERIOD;
-	s.pid = s.tid = pid;
-	s.ip = ip;
-	s.period = period;
-	s.cpu = 0;
-	s.cpumode = SAMPO_CPUMODE_USER;
-	if (chain) {
-		ips[0] = SAMPO_CONTEXT_USER;
-		memcpy(ips + 1, chain, nr * sizeof(*chain));
-		s.sample_type |= SAMPO_SAMPLE_CALLCHAIN;
-		s.callchain = ips;
-		s.callchain_nr = nr + 1;
-	}
-	assert_int_equal(sampo_hists__add_sample(h, 0, &s), 0);
-}
 
 struct two {
 	struct sampo_machine *m[2];
@@ -123,24 +54,24 @@ static void build_with(struct two *t, const struct sampo_hist_diff_opts *opts,
 	for (int i = 0; i < 2; i++) {
 		t->m[i] = sampo_machine__new();
 		assert_non_null(t->m[i]);
-		comm(t->m[i], 100, "app");
-		mmap2(t->m[i], 100, 0x400000, 0, 1, "/opt/app");
+		fixture_comm(t->m[i], 100, "app");
+		fixture_mmap2(t->m[i], 100, 0x400000, 0, 1, "/opt/app");
 		assert_int_equal(sampo_hists__new(t->m[i], NULL, &hopts, &t->h[i]), 0);
 	}
-	comm(t->m[0], 200, "other");
-	mmap2(t->m[0], 200, 0x400000, 0, 2, "/opt/other");
-	comm(t->m[1], 300, "libuser");
-	mmap2(t->m[1], 300, 0x400000, 0, 3, "/opt/lib");
-	add(t->h[0], 100, C, NULL, 0, 500);
-	add(t->h[0], 100, D, NULL, 0, 200);
-	add(t->h[0], 200, C, NULL, 0, 300);
-	add(t->h[1], 100, D, NULL, 0, 100);
-	add(t->h[1], 100, C, NULL, 0, 100);
-	add(t->h[1], 300, C, NULL, 0, 800);
+	fixture_comm(t->m[0], 200, "other");
+	fixture_mmap2(t->m[0], 200, 0x400000, 0, 2, "/opt/other");
+	fixture_comm(t->m[1], 300, "libuser");
+	fixture_mmap2(t->m[1], 300, 0x400000, 0, 3, "/opt/lib");
+	fixture_add(t->h[0], 100, C, NULL, 0, 500);
+	fixture_add(t->h[0], 100, D, NULL, 0, 200);
+	fixture_add(t->h[0], 200, C, NULL, 0, 300);
+	fixture_add(t->h[1], 100, D, NULL, 0, 100);
+	fixture_add(t->h[1], 100, C, NULL, 0, 100);
+	fixture_add(t->h[1], 300, C, NULL, 0, 800);
 	if (other_new) {
-		comm(t->m[1], 200, "other");
-		mmap2(t->m[1], 200, 0x400000, 0, 2, "/opt/other");
-		add(t->h[1], 200, C, NULL, 0, other_new);
+		fixture_comm(t->m[1], 200, "other");
+		fixture_mmap2(t->m[1], 200, 0x400000, 0, 2, "/opt/other");
+		fixture_add(t->h[1], 200, C, NULL, 0, other_new);
 	}
 	for (int i = 0; i < 2; i++) {
 		assert_int_equal(sampo_hists__resort(t->h[i]), 0);

@@ -26,81 +26,12 @@
 #include <sampo/reader.h>
 #include <sampo/sample.h>
 
+#include "fixture-machine.h"
+
 #define A 0x401000
 #define B 0x402000
 #define C 0x403000
 #define D 0x404000
-
-struct rec_buf {
-	union {
-		union sampo_record rec;
-		uint8_t bytes[512];
-	} u;
-	struct sampo_event ev;
-};
-
-static void process(struct sampo_machine *m, struct rec_buf *b, uint32_t type, size_t size)
-{
-	b->u.rec.header.type = type;
-	b->u.rec.header.misc = SAMPO_CPUMODE_USER;
-	b->u.rec.header.size = (uint16_t)((size + 7) & ~(size_t)7);
-	memset(&b->ev, 0, sizeof(b->ev));
-	b->ev.record = &b->u.rec;
-	b->ev.sample.cpumode = SAMPO_CPUMODE_USER;
-	b->ev.sample.time = (uint64_t)-1;
-	assert_int_equal(sampo_machine__process_event(m, &b->ev), 0);
-}
-
-static void comm(struct sampo_machine *m, uint32_t pid, const char *name)
-{
-	struct rec_buf b = { 0 };
-
-	b.u.rec.comm.pid = pid;
-	b.u.rec.comm.tid = pid;
-	strcpy(b.u.rec.comm.comm, name);
-	process(m, &b, SAMPO_RECORD_COMM, sizeof(b.u.rec.comm) + strlen(name) + 1);
-}
-
-static void mmap2(struct sampo_machine *m, uint32_t pid, uint64_t start, uint64_t pgoff,
-		  uint64_t ino, const char *name)
-{
-	struct rec_buf b = { 0 };
-
-	b.u.rec.mmap2.pid = pid;
-	b.u.rec.mmap2.tid = pid;
-	b.u.rec.mmap2.start = start;
-	b.u.rec.mmap2.len = 0x10000;
-	b.u.rec.mmap2.pgoff = pgoff;
-	b.u.rec.mmap2.maj = 8;
-	b.u.rec.mmap2.ino = ino;
-	b.u.rec.mmap2.prot = 5; /* r-x */
-	b.u.rec.mmap2.flags = 2;
-	strcpy(b.u.rec.mmap2.filename, name);
-	process(m, &b, SAMPO_RECORD_MMAP2, sizeof(b.u.rec.mmap2) + strlen(name) + 1);
-}
-
-/* a user sample of pid 100 at @ip; @chain (leaf first, no markers) may be NULL */
-static void add(struct sampo_hists *h, uint32_t pid, uint64_t ip, const uint64_t *chain, size_t nr,
-		uint64_t period)
-{
-	uint64_t ips[16];
-	struct sampo_sample s = { 0 };
-
-	s.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_PERIOD;
-	s.pid = s.tid = pid;
-	s.ip = ip;
-	s.period = period;
-	s.cpu = 0;
-	s.cpumode = SAMPO_CPUMODE_USER;
-	if (chain) {
-		ips[0] = SAMPO_CONTEXT_USER;
-		memcpy(ips + 1, chain, nr * sizeof(*chain));
-		s.sample_type |= SAMPO_SAMPLE_CALLCHAIN;
-		s.callchain = ips;
-		s.callchain_nr = nr + 1;
-	}
-	assert_int_equal(sampo_hists__add_sample(h, 0, &s), 0);
-}
 
 struct setup {
 	struct sampo_machine *m;
@@ -116,8 +47,8 @@ static void setup_with(struct setup *t, const struct sampo_hists_opts *opts)
 {
 	t->m = sampo_machine__new();
 	assert_non_null(t->m);
-	comm(t->m, 100, "app");
-	mmap2(t->m, 100, 0x400000, 0, 1, "/opt/app");
+	fixture_comm(t->m, 100, "app");
+	fixture_mmap2(t->m, 100, 0x400000, 0, 1, "/opt/app");
 	assert_int_equal(sampo_hists__new(t->m, NULL, opts, &t->h), 0);
 }
 
@@ -146,9 +77,9 @@ static void test_hist__overhead_and_order(void **state)
 
 	(void)state;
 	setup_with(&t, NULL);
-	add(t.h, 100, D, NULL, 0, 100);
+	fixture_add(t.h, 100, D, NULL, 0, 100);
 	for (int i = 0; i < 3; i++)
-		add(t.h, 100, C, NULL, 0, 100);
+		fixture_add(t.h, 100, C, NULL, 0, 100);
 	out = print(&t);
 	assert_int_equal(sampo_hists__nr_samples(t.h, 0), 4);
 	assert_int_equal(sampo_hists__total_period(t.h, 0), 400);
@@ -169,9 +100,9 @@ static void test_hist__callee_graph(void **state)
 
 	(void)state;
 	setup_with(&t, &o);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, D, c2, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, D, c2, 3, 100);
 	out = print(&t);
 	/* one chain per entry: printed without a percentage, leaf first */
 	assert_non_null(strstr(out, "    66.67%  app      app               [.] 0x0000000000003000\n"
@@ -194,9 +125,9 @@ static void test_hist__children_caller_graph(void **state)
 
 	(void)state;
 	setup_with(&t, &o);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, D, c2, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, D, c2, 3, 100);
 	out = print(&t);
 	/*
 	 * A and B: every sample went through them (100% children, 0 self);
@@ -230,9 +161,9 @@ static void test_hist__folded_graph(void **state)
 
 	(void)state;
 	setup_with(&t, &o);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, D, c2, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, D, c2, 3, 100);
 	out = print(&t);
 	/* by hits, the whole path from the row's function, no empty line after */
 	assert_non_null(strstr(out, "   100.00%     0.00%  [.] 0x0000000000401000\n"
@@ -245,9 +176,9 @@ static void test_hist__folded_graph(void **state)
 
 	/* self mode, callee first, periods */
 	setup_with(&t, &o2);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, D, c2, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, D, c2, 3, 100);
 	out = print(&t);
 	assert_non_null(strstr(out, "    66.67%  app      app               [.] 0x0000000000003000\n"
 				    "200 0x403000;0x402000;0x401000\n"
@@ -266,7 +197,7 @@ static void test_hist__recursion_counts_once(void **state)
 
 	(void)state;
 	setup_with(&t, &o);
-	add(t.h, 100, C, rec, 5, 100);
+	fixture_add(t.h, 100, C, rec, 5, 100);
 	out = print(&t);
 	/* A and B are twice on the chain, yet at most 100% */
 	assert_non_null(strstr(out, "   100.00%     0.00%  [.] 0x0000000000401000\n"));
@@ -286,10 +217,10 @@ static void test_hist__one_comm_filter(void **state)
 
 	(void)state;
 	setup_with(&t, &o);
-	comm(t.m, 200, "other");
-	mmap2(t.m, 200, 0x400000, 0, 2, "/opt/other");
-	add(t.h, 100, C, NULL, 0, 100);
-	add(t.h, 200, C, NULL, 0, 300);
+	fixture_comm(t.m, 200, "other");
+	fixture_mmap2(t.m, 200, 0x400000, 0, 2, "/opt/other");
+	fixture_add(t.h, 100, C, NULL, 0, 100);
+	fixture_add(t.h, 200, C, NULL, 0, 300);
 	out = print(&t);
 	/* the other comm's samples count in the total, but make no row */
 	assert_int_equal(sampo_hists__total_period(t.h, 0), 400);
@@ -312,10 +243,10 @@ static void test_hist__remap_between_samples(void **state)
 
 	(void)state;
 	setup_with(&t, NULL);
-	add(t.h, 100, C, NULL, 0, 100);
+	fixture_add(t.h, 100, C, NULL, 0, 100);
 	/* the same address now belongs to another file: the cached stack must not be reused */
-	mmap2(t.m, 100, 0x400000, 0, 3, "/opt/lib2");
-	add(t.h, 100, C, NULL, 0, 100);
+	fixture_mmap2(t.m, 100, 0x400000, 0, 3, "/opt/lib2");
+	fixture_add(t.h, 100, C, NULL, 0, 100);
 	out = print(&t);
 	assert_non_null(strstr(out, "    50.00%  app      app               [.] 0x0000000000003000\n"));
 	assert_non_null(strstr(out, "    50.00%  app      lib2              [.] 0x0000000000003000\n"));
@@ -331,7 +262,7 @@ static void ksymbol(struct sampo_machine *m, uint64_t addr, bool unregister, con
 	b.u.rec.ksymbol.ksym_type = SAMPO_KSYMBOL_TYPE_BPF;
 	b.u.rec.ksymbol.flags = unregister ? SAMPO_KSYMBOL_FLAG_UNREGISTER : 0;
 	strcpy(b.u.rec.ksymbol.name, name);
-	process(m, &b, SAMPO_RECORD_KSYMBOL, sizeof(b.u.rec.ksymbol) + strlen(name) + 1);
+	fixture_process(m, &b, SAMPO_RECORD_KSYMBOL, sizeof(b.u.rec.ksymbol) + strlen(name) + 1);
 }
 
 static void add_kernel(struct sampo_hists *h, uint32_t pid, uint64_t ip, uint64_t period)
@@ -373,9 +304,9 @@ static void test_hist__comm_between_samples(void **state)
 
 	(void)state;
 	setup_with(&t, NULL);
-	add(t.h, 100, C, NULL, 0, 100);
-	comm(t.m, 100, "renamed");
-	add(t.h, 100, C, NULL, 0, 300);
+	fixture_add(t.h, 100, C, NULL, 0, 100);
+	fixture_comm(t.m, 100, "renamed");
+	fixture_add(t.h, 100, C, NULL, 0, 300);
 	out = print(&t);
 	assert_non_null(strstr(out, "    25.00%  app      "));
 	assert_non_null(strstr(out, "    75.00%  renamed  "));
@@ -448,13 +379,13 @@ static void test_hist__sort_keys_parse(void **state)
  */
 static void add_three_rows(struct setup *t)
 {
-	comm(t->m, 200, "other");
-	mmap2(t->m, 200, 0x400000, 0, 2, "/opt/other");
+	fixture_comm(t->m, 200, "other");
+	fixture_mmap2(t->m, 200, 0x400000, 0, 2, "/opt/other");
 	for (int i = 0; i < 5; i++)
-		add(t->h, 100, C, NULL, 0, 100);
-	add(t->h, 100, D, NULL, 0, 150);
-	add(t->h, 100, D, NULL, 0, 50);
-	add(t->h, 200, C, NULL, 0, 300);
+		fixture_add(t->h, 100, C, NULL, 0, 100);
+	fixture_add(t->h, 100, D, NULL, 0, 150);
+	fixture_add(t->h, 100, D, NULL, 0, 50);
+	fixture_add(t->h, 200, C, NULL, 0, 300);
 }
 
 static void test_hist__iterate_rows(void **state)
@@ -560,9 +491,9 @@ static void test_hist__iterate_children(void **state)
 
 	(void)state;
 	setup_with(&t, &o);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, D, c2, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, D, c2, 3, 100);
 	(void)print(&t);
 	sampo_hists__for_each_entry(t.h, 0, e) {
 		assert_true(n < 6);
@@ -626,9 +557,9 @@ static void test_hist__entry_comm_is_first_samples(void **state)
 
 	(void)state;
 	setup_with(&t, &o);
-	add(t.h, 100, C, NULL, 0, 100);
-	comm(t.m, 100, "renamed");
-	add(t.h, 100, C, NULL, 0, 100);
+	fixture_add(t.h, 100, C, NULL, 0, 100);
+	fixture_comm(t.m, 100, "renamed");
+	fixture_add(t.h, 100, C, NULL, 0, 100);
 	(void)print(&t);
 	/* comm is no sort key: one row, named as its first sample's thread was */
 	e = sampo_hists__next_entry(t.h, 0, NULL);
@@ -649,10 +580,10 @@ static void test_hist__walk_stacks(void **state)
 
 	(void)state;
 	setup_with(&t, &o);
-	add(t.h, 100, C, c1, 3, 100);
-	add(t.h, 100, C, c1, 3, 50);
-	add(t.h, 100, D, c2, 3, 100);
-	add(t.h, 100, D, NULL, 0, 7);
+	fixture_add(t.h, 100, C, c1, 3, 100);
+	fixture_add(t.h, 100, C, c1, 3, 50);
+	fixture_add(t.h, 100, D, c2, 3, 100);
+	fixture_add(t.h, 100, D, NULL, 0, 7);
 	assert_int_equal(sampo_hists__nr_stacks(t.h), 0); /* not before resort */
 	assert_int_equal(sampo_hists__resort(t.h), 0);
 	nr = sampo_hists__nr_stacks(t.h);
