@@ -12,36 +12,6 @@ need_cmd cc python3 debuginfod readelf strip
 unset DEBUGINFOD_URLS DEBUGINFOD_TIMEOUT DEBUGINFOD_CACHE_PATH PERF_BUILDID_DIR
 bin=$tmpdir/bin
 mkdir -p "$bin" "$tmpdir/srv" "$tmpdir/home"
-cat >"$tmpdir/lib.c" <<'SRC'
-__attribute__((noinline)) unsigned long spin_in_lib(unsigned long n)
-{
-	unsigned long x = 7;
-
-	for (unsigned long i = 0; i < n; i++)
-		x = x * 2862933555777941757UL + i;
-	return x;
-}
-SRC
-cat >"$tmpdir/prog.c" <<'SRC'
-#include <stdio.h>
-#include <stdlib.h>
-unsigned long spin_in_lib(unsigned long n);
-__attribute__((noinline)) unsigned long spin_in_prog(unsigned long n)
-{
-	unsigned long x = 3;
-
-	for (unsigned long i = 0; i < n; i++)
-		x = x * 6364136223846793005UL ^ i;
-	return x;
-}
-int main(int argc, char **argv)
-{
-	unsigned long n = strtoul(argv[1], NULL, 10);
-
-	printf("%lu\n", spin_in_prog(n) + spin_in_lib(n));
-	return 0;
-}
-SRC
 cat >"$tmpdir/strp.c" <<'SRC'
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,9 +29,9 @@ int main(int argc, char **argv)
 	return 0;
 }
 SRC
-cc -O1 -g -fno-omit-frame-pointer -shared -fPIC -Wl,--build-id -o "$bin/libspin.so" "$tmpdir/lib.c" &&
+cc -O1 -g -fno-omit-frame-pointer -shared -fPIC -Wl,--build-id -o "$bin/libspin.so" "$SAMPO_SRCDIR/tests/cli/progs/spin-lib.c" &&
 	cc -O1 -g -fno-omit-frame-pointer -Wl,--build-id -Wl,-rpath,"$bin" -o "$bin/prog" \
-		"$tmpdir/prog.c" -L"$bin" -lspin &&
+		"$SAMPO_SRCDIR/tests/cli/progs/spin-prog.c" -L"$bin" -lspin &&
 	cc -O1 -g -fno-omit-frame-pointer -Wl,--build-id -o "$tmpdir/srv/strp" "$tmpdir/strp.c" ||
 	die "cannot build the test programs"
 cp "$bin/prog" "$bin/libspin.so" "$tmpdir/srv/"
