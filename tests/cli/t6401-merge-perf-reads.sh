@@ -7,29 +7,15 @@
 # periods give, the call chains as recorded, and sampo report must print
 # what perf report prints of it.
 . "$(dirname "$0")/lib.sh"
+. "$SAMPO_SRCDIR/tests/cli/hosts-lib.sh"
 need_cmd python3 cc nm readelf
 
 cd "$tmpdir"
 export HOME=$tmpdir/home
 mkdir -p "$HOME/.debug"
-cat >foo1.c <<'EOF'
-int foo_one(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * 3; return s; }
-int foo_two(int x) { int s = 1; for (int i = 0; i < x; i++) s ^= i * 7; return s; }
-EOF
-cat >foo2.c <<'EOF'
-int foo_zero(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * 5 + x * 11 + (s >> 3); return s; }
-int foo_one(int x) { int s = 0; for (int i = 0; i < x; i++) s += i * 3; return s; }
-int foo_two(int x) { int s = 1; for (int i = 0; i < x; i++) s ^= i * 7; return s; }
-EOF
-echo 'int bar_main(int x) { return x * 2 + 1; }' >bar.c
-so() { cc -shared -fPIC -O0 -nostdlib -Wl,--build-id=0x"$1" -o "$2" "$3" || die "cannot build $2"; }
-so 1111111111111111111111111111111111111111 foo1.so foo1.c
-so 2222222222222222222222222222222222222222 foo2.so foo2.c
-so 3333333333333333333333333333333333333333 bar.so bar.c
+build_host_libs
 
-slide_a=$(((RANDOM % 400 + 1) * 2097152))
-slide_b=$(((RANDOM % 400 + 1) * 2097152))
-[ "$slide_a" != "$slide_b" ] || slide_b=$((slide_a + 2097152))
+pick_slides
 python3 "$SAMPO_SRCDIR/tests/cli/mkhosts.py" alpha-g a.data "$slide_a" foo1.so bar.so \
 	"$HOME/.debug" >want-a
 python3 "$SAMPO_SRCDIR/tests/cli/mkhosts.py" beta-g b.data "$slide_b" foo2.so bar.so \

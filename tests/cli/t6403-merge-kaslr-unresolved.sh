@@ -7,17 +7,12 @@
 # with two slides; a third runs the beta kernel, whose _etext is at the same
 # offset: its address must not join alpha's.
 . "$(dirname "$0")/lib.sh"
+. "$SAMPO_SRCDIR/tests/cli/hosts-lib.sh"
 need_cmd python3 cc nm readelf
 cd "$tmpdir"
 export HOME=$tmpdir/home
 mkdir -p "$HOME/.debug"
-echo 'int foo_one(int x) { return x * 3; } int foo_two(int x) { return x ^ 7; }' >foo1.c
-echo 'int foo_zero(int x) { return x; } int foo_one(int x) { return x * 3; } int foo_two(int x) { return x ^ 7; }' >foo2.c
-echo 'int bar_main(int x) { return x * 2 + 1; }' >bar.c
-so() { cc -shared -fPIC -O0 -nostdlib -Wl,--build-id=0x"$1" -o "$2" "$3" || die "cannot build $2"; }
-so 1111111111111111111111111111111111111111 foo1.so foo1.c
-so 2222222222222222222222222222222222222222 foo2.so foo2.c
-so 3333333333333333333333333333333333333333 bar.so bar.c
+build_host_libs
 
 slide1=$(((RANDOM % 200 + 1) * 2097152))
 slide2=$((slide1 + (RANDOM % 200 + 1) * 2097152))
