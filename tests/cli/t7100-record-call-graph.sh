@@ -8,34 +8,7 @@ export HOME=$tmpdir/home
 mkdir -p "$HOME"
 cd "$tmpdir"
 
-cat >rec.c <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-volatile unsigned long sink;
-__attribute__((noinline)) unsigned long leaf(unsigned long n)
-{
-	unsigned long s = 0;
-	for (unsigned long i = 0; i < n; i++)
-		s += i * i;
-	return s;
-}
-__attribute__((noinline)) unsigned long rec(int depth, unsigned long n)
-{
-	unsigned long r;
-	if (!depth)
-		return leaf(n);
-	r = rec(depth - 1, n) + 1;
-	sink = r;
-	return r;
-}
-int main(int argc, char **argv)
-{
-	for (int i = 0; i < atoi(argv[2]); i++)
-		sink += rec(atoi(argv[1]), 100000);
-	printf("%lu\n", sink);
-	return 0;
-}
-C
+cp "$SAMPO_SRCDIR/tests/cli/progs/dwarf/rec.c" . || die "no tests/cli/progs/dwarf/rec.c"
 # no frame pointers: only the DWARF unwinder can see the callers
 gcc -O2 -g -fomit-frame-pointer -o rec rec.c || die "gcc failed"
 
