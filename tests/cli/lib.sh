@@ -84,6 +84,31 @@ fixtures_dir() {
 	echo "$d"
 }
 
+# fixture_cache DIR: the perf 6.1 fixtures' symbols, as perf had them when it
+# wrote their outputs: b-callchain-fp's perf archive unpacked into DIR (a
+# build-id cache: set PERF_BUILDID_DIR or HOME to use it), $kallsyms its kernel
+# snapshot, and $tmpdir/symfs/tmp/pfx/burn for the fixtures without a build-id
+# table (see fixture_extra)
+fixture_cache() {
+	local d
+	d=$(fixtures_dir) || exit $?
+	mkdir -p "$1" "$tmpdir/symfs/tmp/pfx"
+	tar xjf "$d/b-callchain-fp/perf.data.tar.bz2" -C "$1" || die "cannot unpack b-callchain-fp's archive"
+	kallsyms="$1/[kernel.kallsyms]/4a5a9b0affb66c437abcd455d2738af879985fa9/kallsyms"
+	[ -f "$kallsyms" ] || die "no kallsyms snapshot in b-callchain-fp's archive"
+	cp "$d/burn" "$tmpdir/symfs/tmp/pfx/burn"
+}
+
+# fixture_extra NAME: in the array $extra, the options fixture NAME needs for
+# perf's symbols after fixture_cache: d-* and e-* have no build-id table, and
+# perf used the recorded path and the running kernel of their recording
+fixture_extra() {
+	extra=()
+	case $1 in
+	d-* | e-*) extra=(--symfs "$tmpdir/symfs" --kallsyms "$kallsyms") ;;
+	esac
+}
+
 # fixture REL: print the path of one fixture file; skip if missing.
 # f=$(fixture REL) skips the whole script: the subshell exits 77 and set -e
 # propagates that status.

@@ -5,21 +5,13 @@
 
 dir=$(fixtures_dir)
 cache=$tmpdir/cache
-mkdir -p "$cache"
-tar xjf "$dir/b-callchain-fp/perf.data.tar.bz2" -C "$cache"
-kallsyms="$cache/[kernel.kallsyms]/4a5a9b0affb66c437abcd455d2738af879985fa9/kallsyms"
-# d and e have no build-id table: perf used the recorded path and the live kernel
-mkdir -p "$tmpdir/symfs/tmp/pfx"
-cp "$dir/burn" "$tmpdir/symfs/tmp/pfx/burn"
+fixture_cache "$cache"
 
 fails=0
 for f in "$dir"/*/perf.data; do
 	d=$(dirname "$f")
 	name=$(basename "$d")
-	extra=()
-	case $name in
-	d-* | e-*) extra=(--symfs "$tmpdir/symfs" --kallsyms "$kallsyms") ;;
-	esac
+	fixture_extra "$name"
 	for mode in "" -no-children; do
 		args=(report --stdio --sort comm,dso,sym -i "$f" "${extra[@]}")
 		[ -n "$mode" ] && args+=(--no-children)

@@ -8,12 +8,7 @@ need_cmd go python3
 dir=$(fixtures_dir)
 export HOME=$tmpdir GOCACHE=$tmpdir/gocache GOFLAGS=-mod=mod
 cache=$tmpdir/cache
-mkdir -p "$cache"
-tar xjf "$dir/b-callchain-fp/perf.data.tar.bz2" -C "$cache"
-kallsyms="$cache/[kernel.kallsyms]/4a5a9b0affb66c437abcd455d2738af879985fa9/kallsyms"
-# d and e have no build-id table: perf used the recorded path and the live kernel
-mkdir -p "$tmpdir/symfs/tmp/pfx"
-cp "$dir/burn" "$tmpdir/symfs/tmp/pfx/burn"
+fixture_cache "$cache"
 check=$SAMPO_SRCDIR/tests/cli/pprof-check.py
 gopprof() { go tool pprof -symbolize=none "$@"; }
 
@@ -21,10 +16,7 @@ fails=0
 for f in "$dir"/*/perf.data; do
 	d=$(dirname "$f")
 	name=$(basename "$d")
-	extra=()
-	case $name in
-	d-* | e-*) extra=(--symfs "$tmpdir/symfs" --kallsyms "$kallsyms") ;;
-	esac
+	fixture_extra "$name"
 	PERF_BUILDID_DIR=$cache "$SAMPO" pprof -i "$f" -o "$tmpdir/$name.pb.gz" "${extra[@]}" \
 		2>"$tmpdir/err" || die "sampo pprof -i $f failed: $(cat "$tmpdir/err")"
 	if ! python3 "$check" "$tmpdir/$name.pb.gz" "$d/report-stdio-no-children.txt" \

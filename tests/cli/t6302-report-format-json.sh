@@ -5,20 +5,13 @@ need_cmd python3
 
 dir=$(fixtures_dir)
 cache=$tmpdir/cache
-mkdir -p "$cache"
-tar xjf "$dir/b-callchain-fp/perf.data.tar.bz2" -C "$cache"
-kallsyms="$cache/[kernel.kallsyms]/4a5a9b0affb66c437abcd455d2738af879985fa9/kallsyms"
-mkdir -p "$tmpdir/symfs/tmp/pfx"
-cp "$dir/burn" "$tmpdir/symfs/tmp/pfx/burn"
+fixture_cache "$cache"
 check=$SAMPO_SRCDIR/tests/cli/format-json-check.py
 
 nr=0
 for f in "$dir"/*/perf.data; do
 	name=$(basename "$(dirname "$f")")
-	extra=()
-	case $name in
-	d-* | e-*) extra=(--symfs "$tmpdir/symfs" --kallsyms "$kallsyms") ;;
-	esac
+	fixture_extra "$name"
 	for opts in "" "--no-children" "-s pid,sym" "-s dso,comm --no-children" \
 		"-n --percent-limit 2" "-s sym --children"; do
 		# shellcheck disable=SC2086

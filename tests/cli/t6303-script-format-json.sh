@@ -5,20 +5,13 @@ need_cmd python3
 
 dir=$(fixtures_dir)
 cache=$tmpdir/cache
-mkdir -p "$cache"
-tar xjf "$dir/b-callchain-fp/perf.data.tar.bz2" -C "$cache"
-kallsyms="$cache/[kernel.kallsyms]/4a5a9b0affb66c437abcd455d2738af879985fa9/kallsyms"
-mkdir -p "$tmpdir/symfs/tmp/pfx"
-cp "$dir/burn" "$tmpdir/symfs/tmp/pfx/burn"
+fixture_cache "$cache"
 check=$SAMPO_SRCDIR/tests/cli/format-json-check.py
 
 nr=0
 for f in "$dir"/*/perf.data; do
 	name=$(basename "$(dirname "$f")")
-	extra=()
-	case $name in
-	d-* | e-*) extra=(--symfs "$tmpdir/symfs" --kallsyms "$kallsyms") ;;
-	esac
+	fixture_extra "$name"
 	for fields in "" "-G" "comm,tid,pid,time,event,ip,sym,symoff,dso" "ip,sym,dso" \
 		"comm,pid,period,sym,dso" "tid,ip,sym" "time,ip,dso"; do
 		args=()

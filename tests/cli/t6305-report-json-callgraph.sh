@@ -10,12 +10,8 @@ dir=$(fixtures_dir)
 check=$SAMPO_SRCDIR/tests/cli/format-json-check.py
 # perf 6.1 ignores PERF_BUILDID_DIR: its build-id cache is $HOME/.debug
 export HOME=$tmpdir/home
-mkdir -p "$HOME/.debug"
-tar xjf "$dir/b-callchain-fp/perf.data.tar.bz2" -C "$HOME/.debug"
+fixture_cache "$HOME/.debug"
 export PERF_BUILDID_DIR=$HOME/.debug
-kallsyms="$HOME/.debug/[kernel.kallsyms]/4a5a9b0affb66c437abcd455d2738af879985fa9/kallsyms"
-mkdir -p "$tmpdir/symfs/tmp/pfx"
-cp "$dir/burn" "$tmpdir/symfs/tmp/pfx/burn"
 
 # the check script's flags for a set of report options
 flags_for() {
@@ -30,10 +26,7 @@ nr=0
 for f in "$dir"/*/perf.data; do
 	d=$(dirname "$f")
 	name=$(basename "$d")
-	extra=()
-	case $name in
-	d-* | e-*) extra=(--symfs "$tmpdir/symfs" --kallsyms "$kallsyms") ;;
-	esac
+	fixture_extra "$name"
 	for mode in "" -no-children; do
 		run_sampo report --format json --sort comm,dso,sym -i "$f" "${extra[@]}" \
 			${mode:+--no-children} >"$tmpdir/json" 2>/dev/null
