@@ -387,6 +387,24 @@ static void test_options__optional_argument(void **state)
 	assert_int_equal(parse_options(2, a4, opts, test_usage, 0), PARSE_OPT_USAGE);
 }
 
+/* the comma lists of --comms, --dsos, --symbols: empty words dropped */
+static void test_cli__split_words(void **state)
+{
+	struct cli_word_list list = { 0 };
+
+	(void)state;
+	assert_int_equal(cli_split_words(",burn,,libc.so.6,", &list), 0);
+	assert_int_equal(list.nr, 2);
+	assert_string_equal(list.words[0], "burn");
+	assert_string_equal(list.words[1], "libc.so.6");
+	cli_word_list_release(&list);
+
+	memset(&list, 0, sizeof(list));
+	assert_int_equal(cli_split_words("", &list), 0);
+	assert_int_equal(list.nr, 0);
+	cli_word_list_release(&list);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -403,6 +421,7 @@ int main(void)
 		cmocka_unit_test(test_options__perf_options),
 		cmocka_unit_test(test_options__callback_message),
 		cmocka_unit_test(test_options__optional_argument),
+		cmocka_unit_test(test_cli__split_words),
 	};
 
 	cli_set_cmd("test");

@@ -10,6 +10,7 @@
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -157,4 +158,26 @@ const char *cli_default_input(void)
 	if (!fstat(STDIN_FILENO, &st) && S_ISFIFO(st.st_mode))
 		return "-";
 	return "perf.data";
+}
+
+int cli_split_words(const char *s, struct cli_word_list *list)
+{
+	size_t nr_max = 1;
+	char *save = NULL;
+
+	for (const char *p = s; *p; p++)
+		nr_max += *p == ',';
+	list->buf = strdup(s);
+	list->words = calloc(nr_max, sizeof(*list->words));
+	if (!list->buf || !list->words)
+		return -ENOMEM;
+	for (char *w = strtok_r(list->buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
+		list->words[list->nr++] = w;
+	return 0;
+}
+
+void cli_word_list_release(struct cli_word_list *list)
+{
+	free(list->buf);
+	free(list->words);
 }

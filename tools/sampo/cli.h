@@ -28,6 +28,7 @@
 #define SAMPO_CLI_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define CLI_EXIT_OK	 0
 #define CLI_EXIT_FAILURE 1
@@ -101,5 +102,20 @@ int cli_exit_code(int ret);
 
 /* cli_default_input() - perf's default input: "-" when stdin is a pipe, else "perf.data" */
 const char *cli_default_input(void);
+
+/* the words of a comma-separated option value (--comms, --dsos, --symbols...) */
+struct cli_word_list {
+	char *buf; /* a copy of the value, cut at its commas */
+	const char **words;
+	size_t nr;
+};
+
+/*
+ * cli_split_words() - split @s at its commas into @list (zeroed by the caller);
+ * empty words are dropped ("a,,b" is a and b). 0 or -ENOMEM; release the list
+ * with cli_word_list_release() either way.
+ */
+int cli_split_words(const char *s, struct cli_word_list *list);
+void cli_word_list_release(struct cli_word_list *list);
 
 #endif /* SAMPO_CLI_H */

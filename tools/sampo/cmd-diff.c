@@ -40,12 +40,6 @@ static const char *const diff_usage[] = {
 };
 
 /* the words of a comma separated option, pointing into one copy of it */
-struct word_list {
-	char *buf;
-	const char **words;
-	size_t nr;
-};
-
 struct diff_file {
 	const char *path;
 	struct sampo_session *session;
@@ -102,36 +96,13 @@ struct diff_ctx {
 	struct sampo_hist_diff_opts dopts;
 	enum sampo_sort_key sort_keys[SAMPO_SORT_MAX_KEYS];
 	size_t nr_sort_keys;
-	struct word_list comm_list, dso_list, sym_list;
+	struct cli_word_list comm_list, dso_list, sym_list;
 
 	struct diff_file *files;
 	size_t nr_files;
 	struct column cols[32];
 	size_t nr_cols;
 };
-
-/* split @s at its commas; empty words are dropped ("a,,b" is a and b) */
-static int split_words(const char *s, struct word_list *list)
-{
-	size_t nr_max = 1;
-	char *save = NULL;
-
-	for (const char *p = s; *p; p++)
-		nr_max += *p == ',';
-	list->buf = strdup(s);
-	list->words = calloc(nr_max, sizeof(*list->words));
-	if (!list->buf || !list->words)
-		return -ENOMEM;
-	for (char *w = strtok_r(list->buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
-		list->words[list->nr++] = w;
-	return 0;
-}
-
-static void word_list_release(struct word_list *list)
-{
-	free(list->buf);
-	free(list->words);
-}
 
 /* perf diff's -c: "delta", "delta-abs", "ratio", "wdiff:w1,w2" */
 static int parse_compute(struct diff_ctx *ctx)
@@ -636,9 +607,9 @@ static int parse_lists(struct diff_ctx *ctx)
 				     SAMPO_SORT_MAX_KEYS, &ctx->nr_sort_keys, errbuf, sizeof(errbuf));
 	if (err)
 		return err == -EINVAL ? cli_err(0, "%s", errbuf) : cli_err(err, "out of memory");
-	if ((ctx->comms && split_words(ctx->comms, &ctx->comm_list)) ||
-	    (ctx->dsos && split_words(ctx->dsos, &ctx->dso_list)) ||
-	    (ctx->syms && split_words(ctx->syms, &ctx->sym_list)))
+	if ((ctx->comms && cli_split_words(ctx->comms, &ctx->comm_list)) ||
+	    (ctx->dsos && cli_split_words(ctx->dsos, &ctx->dso_list)) ||
+	    (ctx->syms && cli_split_words(ctx->syms, &ctx->sym_list)))
 		return cli_err(-ENOMEM, "out of memory");
 	ctx->dopts.comms = ctx->comm_list.words;
 	ctx->dopts.nr_comms = ctx->comm_list.nr;
@@ -733,8 +704,8 @@ int cmd_diff(int argc, const char **argv)
 		sampo_session__close(ctx.files[i].session);
 	}
 	free(ctx.files);
-	word_list_release(&ctx.comm_list);
-	word_list_release(&ctx.dso_list);
-	word_list_release(&ctx.sym_list);
+	cli_word_list_release(&ctx.comm_list);
+	cli_word_list_release(&ctx.dso_list);
+	cli_word_list_release(&ctx.sym_list);
 	return ret;
 }

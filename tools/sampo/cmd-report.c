@@ -52,12 +52,6 @@ static const char *const report_usage[] = {
 };
 
 /* the words of a comma separated option, pointing into one copy of it */
-struct word_list {
-	char *buf;
-	const char **words;
-	size_t nr;
-};
-
 struct report_ctx {
 	/* options */
 	const char *input;    /* the first -i */
@@ -97,7 +91,7 @@ struct report_ctx {
 
 	/* the hists' options, parsed from the strings above */
 	enum sampo_sort_key sort_keys[SAMPO_SORT_MAX_KEYS];
-	struct word_list comm_list, dso_list;
+	struct cli_word_list comm_list, dso_list;
 	int32_t *pid_list, *tid_list;
 	struct sampo_cpu_set *cpu_set;
 };
@@ -235,34 +229,11 @@ static int parse_percent(const char *s, double *ret)
 	return 0;
 }
 
-/* split @s at its commas; empty words are dropped ("a,,b" is a and b) */
-static int split_words(const char *s, struct word_list *list)
-{
-	size_t nr_max = 1;
-	char *save = NULL;
-
-	for (const char *p = s; *p; p++)
-		nr_max += *p == ',';
-	list->buf = strdup(s);
-	list->words = calloc(nr_max, sizeof(*list->words));
-	if (!list->buf || !list->words)
-		return -ENOMEM;
-	for (char *w = strtok_r(list->buf, ",", &save); w; w = strtok_r(NULL, ",", &save))
-		list->words[list->nr++] = w;
-	return 0;
-}
-
-static void word_list_release(struct word_list *list)
-{
-	free(list->buf);
-	free(list->words);
-}
-
 /* --pid, --tid: numbers, -1 included (perf's "any") */
 static int parse_ids(const char *what, const char *s, int32_t **ret, size_t *ret_nr)
 {
-	struct word_list list = { 0 };
-	int err = split_words(s, &list);
+	struct cli_word_list list = { 0 };
+	int err = cli_split_words(s, &list);
 
 	if (err)
 		goto out;
@@ -285,7 +256,7 @@ static int parse_ids(const char *what, const char *s, int32_t **ret, size_t *ret
 	}
 	*ret_nr = list.nr;
 out:
-	word_list_release(&list);
+	cli_word_list_release(&list);
 	return err == -ENOMEM ? cli_err(err, "out of memory") : err;
 }
 
@@ -308,13 +279,13 @@ static int parse_hists_lists(struct report_ctx *ctx, struct sampo_hists_opts *ho
 		hopts->sort_keys = ctx->sort_keys;
 	}
 	if (ctx->comms) {
-		if (split_words(ctx->comms, &ctx->comm_list))
+		if (cli_split_words(ctx->comms, &ctx->comm_list))
 			return cli_err(-ENOMEM, "out of memory");
 		hopts->comms = ctx->comm_list.words;
 		hopts->nr_comms = ctx->comm_list.nr;
 	}
 	if (ctx->dsos) {
-		if (split_words(ctx->dsos, &ctx->dso_list))
+		if (cli_split_words(ctx->dsos, &ctx->dso_list))
 			return cli_err(-ENOMEM, "out of memory");
 		hopts->dsos = ctx->dso_list.words;
 		hopts->nr_dsos = ctx->dso_list.nr;
@@ -871,8 +842,8 @@ static void report_ctx_release(struct report_ctx *ctx)
 	sampo_hists__delete(ctx->hists);
 	sampo_branch_hists__delete(ctx->bhists);
 	sampo_session__close(ctx->session);
-	word_list_release(&ctx->comm_list);
-	word_list_release(&ctx->dso_list);
+	cli_word_list_release(&ctx->comm_list);
+	cli_word_list_release(&ctx->dso_list);
 	free(ctx->pid_list);
 	free(ctx->tid_list);
 	sampo_cpu_set__delete(ctx->cpu_set);
