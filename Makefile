@@ -11,6 +11,8 @@
 #	make asan	build and run every test under ASan+UBSan in $(ASANDIR)
 #	make fuzz	build the libFuzzer targets with clang in $(FUZZDIR)
 #	make fuzz-run	run each fuzz target for FUZZ_TIME seconds (default 60)
+#	make fuzz-hours	run each fuzz target for FUZZ_CPU seconds of CPU time (default
+#			3600: issue 17's hour), whatever the load (scripts/fuzz-cpu.sh)
 #	make bench	build and run the benchmarks against perf (bench/run-all.sh)
 #	make deps	only install the missing packages
 #	make install	build and install under $(PREFIX) (default /usr/local; DESTDIR=
@@ -26,13 +28,14 @@ FUZZDIR ?= build-fuzz
 SANITIZE_CC ?= gcc
 FUZZ_CC ?= clang
 FUZZ_TIME ?= 60
+FUZZ_CPU ?= 3600
 PREFIX ?= /usr/local
 
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 
-.PHONY: all help deps build test asan check demo fuzz fuzz-run bench clean check-kernel install \
-	uninstall
+.PHONY: all help deps build test asan check demo fuzz fuzz-run fuzz-hours bench clean check-kernel \
+	install uninstall
 
 all: build
 
@@ -82,6 +85,10 @@ fuzz-run: fuzz
 			fuzz/corpus-out/$$name $$( [ -d fuzz/corpus/$$name ] && echo fuzz/corpus/$$name) \
 			|| exit 1; \
 	done
+
+fuzz-hours: fuzz
+	@scripts/fuzz-cpu.sh $(FUZZ_CPU) $$(find $(FUZZDIR)/fuzz -maxdepth 1 -type f -name 'fuzz-*' \
+		-perm -u+x | sort)
 
 bench: build
 	@BUILDDIR=$(BUILDDIR) bench/run-all.sh
