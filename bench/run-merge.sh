@@ -103,9 +103,9 @@ for n in $(printf '%s\n' $sizes | awk -v max="$files" '$1 <= max && !seen[$1]++'
 	done
 	row "$n" "sampo report, one file at a time" "$wall" "$cpu" "$rss"
 	for t in 1 2; do
-		read -r w c r < <(run "merge$n-$t" "$sampo" merge --threads "$t" -o "$out/m.data" \
+		read -r w c r < <(run "merge$n-$t" "$sampo" merge --jobs "$t" -o "$out/m.data" \
 			"${inputs[@]:0:n}")
-		row "$n" "sampo merge --threads $t" "$w" "$c" "$r"
+		row "$n" "sampo merge --jobs $t" "$w" "$c" "$r"
 	done
 	[ -n "$hosts_report" ] || continue
 	read -r w c r < <(run "hosts$n" "$sampo" report -i "${inputs[0]}" \

@@ -4,7 +4,7 @@
 # the machine it is measured on (issue 14.5: `sampo merge` "runs on both cores").
 #
 # usage: bench/thread-times.sh CMD [ARG...]
-#	e.g. bench/thread-times.sh build/tools/sampo/sampo merge --threads 2 -o m.data *.data
+#	e.g. bench/thread-times.sh build/tools/sampo/sampo merge --jobs 2 -o m.data *.data
 #
 # Runs CMD (stdout and stderr to /dev/null) and samples the user + system time of each
 # of its threads from /proc/PID/task/*/stat every 0.1 s until it exits.

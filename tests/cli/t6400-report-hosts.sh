@@ -49,7 +49,7 @@ grep -q "^# Event count (approx.): $total\$" hosts.out || die "wrong event count
 grep -q "^# Samples: 37  of event 'cpu-clock'\$" hosts.out || die "wrong sample count: $(cat hosts.out)"
 
 # one worker gives the same report as two
-run_sampo report -i a.data -i b.data -n --threads 1 >hosts1.out 2>/dev/null
+run_sampo report -i a.data -i b.data -n --jobs 1 >hosts1.out 2>/dev/null
 compare_files hosts.out hosts1.out
 
 # without the host key: one binary on two hosts is one row, two versions of

@@ -46,7 +46,7 @@ compare_files want-rows got-rows
 grep -q "^# Event count (approx.): $total\$" sampo.out || die "event count: $(cat sampo.out)"
 
 # one worker writes the same profile
-run_sampo merge -o merged1.data --threads 1 b.data a.data 2>/dev/null
+run_sampo merge -o merged1.data --jobs 1 b.data a.data 2>/dev/null
 run_sampo report -i merged1.data --stdio --no-children -g none -s comm,sym 2>/dev/null | rows >got1
 compare_files want-rows got1
 

@@ -49,7 +49,7 @@ int cmd_merge(int argc, const char **argv)
 	const struct option opts[] = {
 		OPT_STRING('o', "output", &output, "file",
 			   "the merged profile: a perf.data file, or pprof's if it ends in .pb.gz"),
-		OPT_INTEGER(0, "threads", &threads, "n",
+		OPT_INTEGER('j', "jobs", &threads, "n",
 			    "files read at once (default: one per CPU)"),
 		OPT_INTEGER(0, "max-stack", &max_stack, "n",
 			    "keep at most n callchain entries (default 127)"),
@@ -77,7 +77,7 @@ int cmd_merge(int argc, const char **argv)
 	if (argc < 1)
 		return usage_error(merge_usage, opts, "no input files");
 	if (threads < 0)
-		return usage_error(merge_usage, opts, "invalid --threads %d", threads);
+		return usage_error(merge_usage, opts, "invalid --jobs %d", threads);
 	for (int i = 0; i < argc; i++)
 		if (!strcmp(argv[i], "-"))
 			return usage_error(merge_usage, opts, "a pipe cannot be merged: name files");

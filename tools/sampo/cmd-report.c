@@ -861,7 +861,8 @@ int cmd_report(int argc, const char **argv)
 			     "input file, '-' for stdin (default: perf.data, or stdin if a pipe); "
 			     "repeat for one report of several files",
 			     add_input),
-		OPT_INTEGER(0, "threads", &ctx.threads, "n",
+		/* not --threads: perf report's --threads (-T) shows per-thread counters */
+		OPT_INTEGER(0, "jobs", &ctx.threads, "n",
 			    "several inputs: files read at once (default: one per CPU)"),
 		OPT_BOOLEAN(0, "stdio", &stdio, "text output (the default)"),
 		OPT_STRING(0, "format", &ctx.format, "format",
