@@ -270,6 +270,40 @@ static size_t entry_sym_width(const struct frame *f)
 	return 16 + 4 + 2;
 }
 
+static void print_dots(FILE *fp, int n)
+{
+	for (int k = 0; k < n; k++)
+		fputc('.', fp);
+}
+
+enum value_kind { VALUE_CHILDREN, VALUE_SELF, VALUE_SAMPLES };
+
+/*
+ * One column of hpp values (perf's __hpp__fmt()): "  " then the entry's
+ * value, and in the group view each member's (its share of the member's
+ * total; 0 for a member without this key) after the leader's
+ */
+static void print_values(const struct sampo_hists *h, const struct evhists *ev,
+			 const struct sampo_hist_entry *e, FILE *fp, enum value_kind kind)
+{
+	uint32_t nr = ev->group_nr > 1 ? ev->group_nr : 1;
+
+	fputs("  ", fp);
+	for (uint32_t m = 0; m < nr; m++) {
+		const struct sampo_hist_entry *p = m ? sampo_hists__group_pair(h, ev, e, m) : e;
+		uint64_t total = h->ev[(size_t)(ev - h->ev) + m].total_period;
+		uint64_t v = 0;
+
+		if (kind == VALUE_SAMPLES) {
+			fprintf(fp, " %11" PRIu64, p ? p->nr_samples : 0);
+			continue;
+		}
+		if (p)
+			v = kind == VALUE_CHILDREN ? p->period_acc : p->period;
+		fprintf(fp, " %6.2f%%", total ? v * 100.0 / total : 0.0);
+	}
+}
+
 void sampo_hists__fprintf_filters(const struct sampo_hists *h, FILE *fp)
 {
 	if (h->nr_comm_filter == 1)
@@ -285,11 +319,15 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 	size_t nr_cols = 0;
 	uint64_t total, min_hit;
 	bool unresolved = false;
+	int nr_shown, pct_w, nr_w;
 
 	if (evsel < 0 || (size_t)evsel >= h->nr_ev)
 		return 0;
 	ev = &h->ev[evsel];
 	total = ev->total_period;
+	nr_shown = ev->group_nr > 1 ? (int)ev->group_nr : 1;
+	pct_w = 8 * nr_shown;
+	nr_w = 12 * nr_shown;
 	min_hit = (uint64_t)((double)total * (h->opts.callchain_min_percent / 100.0));
 
 	for (size_t i = 0; i < h->nr_keys; i++) {
@@ -371,24 +409,32 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		if (unresolved && cols[j].key == SAMPO_SORT_DSO && cols[j].width < 16)
 			cols[j].width = 16; /* hists__set_unres_dso_col_len() */
 
-	/* the header */
+	/*
+	 * the header: perf's hpp columns are right-aligned, 8 wide (Samples
+	 * 12) per event shown, so the group view widens them (hpp__width_fn())
+	 */
 	fputs("# ", fp);
 	if (h->opts.children)
-		fputs("Children      Self", fp);
+		fprintf(fp, "%*s  %*s", pct_w, "Children", pct_w, "Self");
 	else
-		fputs("Overhead", fp);
+		fprintf(fp, "%*s", pct_w, "Overhead");
 	if (h->opts.show_nr_samples)
-		fputs("       Samples", fp);
+		fprintf(fp, "  %*s", nr_w, "Samples");
 	for (size_t j = 0; j < nr_cols; j++)
 		fprintf(fp, "  %-*s", (int)cols[j].width, cols[j].header);
 	fputs("\n# ", fp);
-	fputs(h->opts.children ? "........  ........" : "........", fp);
-	if (h->opts.show_nr_samples)
-		fputs("  ............", fp);
+	print_dots(fp, pct_w);
+	if (h->opts.children) {
+		fputs("  ", fp);
+		print_dots(fp, pct_w);
+	}
+	if (h->opts.show_nr_samples) {
+		fputs("  ", fp);
+		print_dots(fp, nr_w);
+	}
 	for (size_t j = 0; j < nr_cols; j++) {
 		fputs("  ", fp);
-		for (size_t k = 0; k < cols[j].width; k++)
-			fputc('.', fp);
+		print_dots(fp, (int)cols[j].width);
 	}
 	fputs("\n#\n", fp);
 
@@ -401,12 +447,10 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		if (e->filtered || pct < h->opts.percent_limit)
 			continue;
 		if (h->opts.children)
-			fprintf(fp, "  %7.2f%%  %7.2f%%", pct,
-				total ? e->period * 100.0 / total : 0.0);
-		else
-			fprintf(fp, "  %7.2f%%", pct);
+			print_values(h, ev, e, fp, VALUE_CHILDREN);
+		print_values(h, ev, e, fp, VALUE_SELF);
 		if (h->opts.show_nr_samples)
-			fprintf(fp, "  %12" PRIu64, e->nr_samples);
+			print_values(h, ev, e, fp, VALUE_SAMPLES);
 		for (size_t j = 0; j < nr_cols; j++) {
 			bool last = j + 1 == nr_cols;
 			int w = (int)cols[j].width;

@@ -121,8 +121,8 @@ int sampo_sort_keys__parse(const char *list, enum sampo_sort_key *keys, size_t m
  * one thread), so the final order depends on the order of insertion and on
  * the shape of perf's rb-tree; sort_entries() replays both.
  */
-static int perf_sort(const struct sampo_hists *h, const struct sampo_hist_entry *a,
-		     const struct sampo_hist_entry *b)
+static int perf_sort(const struct sampo_hists *h, const struct evhists *ev,
+		     const struct sampo_hist_entry *a, const struct sampo_hist_entry *b)
 {
 	int c;
 
@@ -138,6 +138,12 @@ static int perf_sort(const struct sampo_hists *h, const struct sampo_hist_entry 
 	}
 	if (a->period != b->period)
 		return a->period > b->period ? 1 : -1;
+	/* the group view: then the members' periods (__hpp__sort()) */
+	if (ev->group_nr > 1) {
+		c = sampo_hists__group_cmp(h, ev, a, b);
+		if (c)
+			return c;
+	}
 	return sampo_hist_entry__sort_keys(a, b, h->keys, h->nr_keys);
 }
 
@@ -438,7 +444,7 @@ int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev)
 			p = cur;
 			if (h->srclines)
 				mark_lazy_sort(h, &ev->entries[z], &ev->entries[cur]);
-			go_left = perf_sort(h, &ev->entries[z], &ev->entries[cur]) > 0;
+			go_left = perf_sort(h, ev, &ev->entries[z], &ev->entries[cur]) > 0;
 			cur = go_left ? t.left[cur] : t.right[cur];
 		}
 		t.left[z] = t.right[z] = RB_NONE;

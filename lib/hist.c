@@ -216,9 +216,11 @@ void sampo_hists__delete(struct sampo_hists *h)
 			sampo_callchain__release(&ev->entries[j].root);
 		free(ev->entries);
 		free(ev->sorted);
+		free(ev->pairs);
 		sampo_hash_index__release(&ev->ix);
 	}
 	free(h->ev);
+	free(h->groups);
 	free(h->dsos);
 	for (size_t i = 0; i < h->nr_stacks; i++)
 		sampo_thread__put(h->stacks[i].thread);
@@ -992,6 +994,7 @@ static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struc
 		e->frame = frame;
 		e->level = level;
 		e->filtered = s->filtered;
+		e->evsel = (uint32_t)(ev - h->ev);
 	}
 	ev->ix.slots[j] = (uint32_t)++ev->nr_entries;
 	ev->ix.hashes[j] = hash;
@@ -1149,6 +1152,9 @@ int sampo_hists__resort(struct sampo_hists *h)
 		if (err)
 			goto out;
 	}
+	err = sampo_hists__link_groups(h);
+	if (err)
+		goto out;
 	for (size_t i = 0; i < h->nr_ev; i++) {
 		struct evhists *ev = &h->ev[i];
 

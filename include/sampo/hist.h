@@ -42,6 +42,7 @@ struct sampo_hist_entry;
 struct sampo_dso;
 struct sampo_symbol;
 struct sampo_cpu_set;
+struct sampo_evsel_group;
 
 /* what samples are grouped by, as perf report's -s names them */
 enum sampo_sort_key {
@@ -180,6 +181,29 @@ SAMPO_API int sampo_hists__add_unwound(struct sampo_hists *hists, int evsel,
 				       const struct sampo_sample *sample, size_t nr_unwound);
 
 SAMPO_API int sampo_hists__resort(struct sampo_hists *hists);
+
+/**
+ * sampo_hists__set_groups() - perf's group view (report --group): the
+ * table of a group's leader shows every member beside it
+ * @hists: the histograms, before sampo_hists__resort()
+ * @groups: one per event, in attr order, as sampo_evsel__groups() gives
+ *	    them (copied; the names are not used); NULL: no group view
+ * @nr: the entries of @groups
+ *
+ * At resort, the table of each leader of a group of more than one event
+ * gets a row for every key that a member has and the leader has not, with
+ * periods 0 and no call graph (perf's hists__match() and hists__link(),
+ * member by member), and rows of equal period go by the members' periods
+ * in turn (perf's __hpp__sort()). sampo_hists__fprintf() of the leader
+ * then prints one value per member in each period column, and
+ * sampo_hist_entry__group_member() gives a row's entry in each member's
+ * table. The members' own tables do not change.
+ *
+ * Return: 0, -EINVAL (after resort, or a group that does not fit in @nr
+ * events), -ENOMEM.
+ */
+SAMPO_API int sampo_hists__set_groups(struct sampo_hists *hists,
+				      const struct sampo_evsel_group *groups, size_t nr);
 
 /**
  * sampo_hists__nr_dsos() / sampo_hists__dso() - the DSOs that samples or
@@ -350,6 +374,19 @@ SAMPO_API const char *sampo_hist_entry__srcfile(const struct sampo_hist_entry *e
  * or a guest's samples without guests
  */
 SAMPO_API char sampo_hist_entry__level(const struct sampo_hist_entry *entry);
+
+/**
+ * sampo_hist_entry__group_member() - in the group view
+ * (sampo_hists__set_groups()), the entry of the same key in the table of
+ * member @member (0: the leader, @entry itself) of the group whose
+ * leader's table @entry is in
+ *
+ * Return: the entry (borrowed), or NULL when that member has no samples
+ * under this key, @member is not in the group, or @entry is not in the
+ * table of a group's leader.
+ */
+SAMPO_API const struct sampo_hist_entry *
+sampo_hist_entry__group_member(const struct sampo_hist_entry *entry, size_t member);
 
 /**
  * sampo_hists__fprintf() - print @evsel's table as perf report --stdio does:

@@ -21,6 +21,7 @@
 #include "internal/callchain.h"
 #include "internal/hash.h"
 
+struct sampo_evsel_group;
 struct sampo_map;
 struct sampo_thread;
 
@@ -142,6 +143,12 @@ struct sampo_hist_entry {
 	 */
 	uint8_t src_known, src_width;
 	uint64_t nr_adds; /* samples perf added to it (hists__findnew_entry() calls) */
+	uint32_t evsel;	  /* the event whose table it is in */
+	/*
+	 * a row of a group leader's table for a key only a member has
+	 * (perf's hists__add_dummy_entry()): periods 0, no call graph
+	 */
+	bool dummy;
 	struct callchain_node root;
 };
 
@@ -152,6 +159,15 @@ struct evhists {
 	size_t nr_entries, cap_entries;
 	struct sampo_hash_index ix;
 	struct sampo_hist_entry **sorted;
+	/*
+	 * the group view (sampo_hists__set_groups()), for the leader of a
+	 * group of more than one event: group_nr events (the leader, then its
+	 * members), and per entry group_nr indexes, pairs[entry * group_nr +
+	 * m]: the entry of the same key in member m's table, -1 when it has
+	 * none (m 0: the entry itself). group_nr 0: no group view.
+	 */
+	uint32_t group_nr;
+	int32_t *pairs;
 };
 
 struct sampo_hists {
@@ -200,6 +216,9 @@ struct sampo_hists {
 
 	struct evhists *ev;
 	size_t nr_ev;
+	/* the event groups of the group view, one per event; NULL: none */
+	struct sampo_evsel_group *groups;
+	size_t nr_groups;
 	bool resorted;
 	struct sampo_dso **dsos; /* the DSOs of the frames, for sampo_hists__dso() */
 	size_t nr_dsos;
@@ -233,5 +252,24 @@ int sampo_hist_entry__collapse_cmp(const struct sampo_hist_entry *a,
  */
 int sampo_hist_entry__sort_keys(const struct sampo_hist_entry *a, const struct sampo_hist_entry *b,
 				const enum sampo_sort_key *keys, size_t nr_keys);
+
+/*
+ * sampo_hists__link_groups() - the group view at resort (lib/hist-group.c):
+ * for each group leader, its members' entries matched to its own, with a
+ * dummy entry for each key only a member has. Return: 0 or -ENOMEM.
+ */
+int sampo_hists__link_groups(struct sampo_hists *h);
+
+/* the entry of member @m matched to @e of the leader's @ev, or NULL */
+const struct sampo_hist_entry *sampo_hists__group_pair(const struct sampo_hists *h,
+						       const struct evhists *ev,
+						       const struct sampo_hist_entry *e, uint32_t m);
+
+/*
+ * perf's __hpp__sort() tie-break in the group view: > 0 when @a goes first
+ * by the members' self periods, in member order; 0 when they are all equal
+ */
+int sampo_hists__group_cmp(const struct sampo_hists *h, const struct evhists *ev,
+			   const struct sampo_hist_entry *a, const struct sampo_hist_entry *b);
 
 #endif /* SAMPO_INTERNAL_HIST_H */

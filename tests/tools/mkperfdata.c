@@ -28,6 +28,12 @@
  * and the others in burn_leaf_beta (default 1: the addresses cycle through 0x1169,
  * 0x1179, 0x1189, 0x1199, of which only the first is alpha's), so two files
  * differ by a known share (the differential flame graph's test).
+ * --group makes the two events one group, `perf record -e
+ * '{cpu-clock,task-clock}:S'`: GROUP_DESC, both attrs with PERF_SAMPLE_READ
+ * and read_format ID|GROUP, and only the leader samples, each reading both
+ * counters. The counters rise by known steps: the leader's not at all on
+ * every 7th sample (at an address of its own, 0x11a9, so that only
+ * task-clock has samples there), task-clock's not at all on every 4th.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -72,6 +78,8 @@ struct gen {
 	const char *rename; /* EVENT_UPDATE NAME for the first event, or NULL */
 	unsigned long nr_samples;
 	int alpha; /* samples in burn_leaf_alpha out of every 4; -1: the address cycle */
+	bool group; /* --group: one group, the leader's samples read both counters */
+	bool big_endian;
 	unsigned long counts[SAMPO_RECORD_MAX];
 };
 
@@ -102,6 +110,11 @@ static void add_attrs(struct gen *g)
 	struct sampo_event_attr a = base;
 	int idx;
 
+	if (g->group) {
+		a.sample_type |= SAMPO_SAMPLE_READ;
+		a.read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_GROUP;
+	}
+
 	/* cpu-clock, the tracking event: perf 6.1's flags for `record -g` */
 	a.config = 0;
 	a.sample_period = 4000;
@@ -111,9 +124,10 @@ static void add_attrs(struct gen *g)
 		die(idx < 0 ? idx : -EINVAL, "add attr 0");
 
 	/* task-clock: a period, precise_ip 1, exclude_hv, a wakeup watermark */
-	a = base;
+	a.sample_type = base.sample_type | (g->group ? SAMPO_SAMPLE_READ : 0);
+	a.read_format = g->group ? SAMPO_FORMAT_ID | SAMPO_FORMAT_GROUP : base.read_format;
 	a.config = 1;
-	a.sample_period = 100000;
+	a.sample_period = g->group ? 0 : 100000; /* a member of a :S group only counts */
 	a.flags = SAMPO_ATTR_DISABLED | SAMPO_ATTR_INHERIT | SAMPO_ATTR_EXCLUDE_HV |
 		  SAMPO_ATTR_ENABLE_ON_EXEC | (1ULL << SAMPO_ATTR_PRECISE_IP_SHIFT) |
 		  SAMPO_ATTR_SAMPLE_ID_ALL | SAMPO_ATTR_EXCLUDE_GUEST | SAMPO_ATTR_WATERMARK;
@@ -123,6 +137,25 @@ static void add_attrs(struct gen *g)
 		die(idx < 0 ? idx : -EINVAL, "add attr 1");
 	if (g->pipe)
 		g->counts[SAMPO_RECORD_HEADER_ATTR] += 2;
+}
+
+static void put_u32(struct gen *g, uint8_t *p, uint32_t v)
+{
+	for (int i = 0; i < 4; i++)
+		p[g->big_endian ? 3 - i : i] = (uint8_t)(v >> (8 * i));
+}
+
+/* GROUP_DESC: one anonymous group of both events (perf's "{anon_group}") */
+static int set_group_desc(struct gen *g)
+{
+	uint8_t buf[4 + 4 + 64 + 4 + 4] = { 0 };
+
+	put_u32(g, buf, 1);		/* nr_groups */
+	put_u32(g, buf + 4, 64);	/* the name's padded length */
+	memcpy(buf + 8, "{anon_group}", 12);
+	put_u32(g, buf + 72, 0);	/* leader_idx */
+	put_u32(g, buf + 76, NR_ATTRS); /* nr_members */
+	return sampo_writer__set_feature(g->w, SAMPO_FEAT_GROUP_DESC, buf, sizeof(buf));
 }
 
 static void set_features(struct gen *g, uint64_t first_ns, uint64_t last_ns)
@@ -155,6 +188,8 @@ static void set_features(struct gen *g, uint64_t first_ns, uint64_t last_ns)
 	FEAT(sampo_writer__set_feature_strings(w, SAMPO_FEAT_CMDLINE, cmdline, 6));
 	FEAT(sampo_writer__set_feature_event_desc(w, names, NR_ATTRS));
 	FEAT(sampo_writer__set_feature_u64s(w, SAMPO_FEAT_SAMPLE_TIME, sample_time, 2));
+	if (g->group)
+		FEAT(set_group_desc(g));
 #undef FEAT
 	if (g->pipe)
 		g->counts[SAMPO_RECORD_HEADER_FEATURE] += (unsigned long)nr;
@@ -294,9 +329,10 @@ static uint64_t sample_time(unsigned long i)
 static void write_samples(struct gen *g)
 {
 	struct sampo_writer *w = g->w;
+	uint64_t counter[NR_ATTRS][2] = { { 0 } }; /* --group: per event and CPU (id) */
 
 	for (unsigned long i = 0; i < g->nr_samples; i++) {
-		size_t attr = i % NR_ATTRS;
+		size_t attr = g->group ? 0 : i % NR_ATTRS;
 		uint32_t cpu = (uint32_t)((i / NR_ATTRS) % 2);
 		uint32_t pid = (i % 3 == 2) ? CHILD : PID;
 		uint32_t tid = (pid == PID && i % 5 == 4) ? THREAD : pid;
@@ -305,6 +341,11 @@ static void write_samples(struct gen *g)
 		if (g->alpha >= 0) /* alpha: 0x1149..0x1173, beta: 0x1173..0x11aa */
 			ip = BURN_START + ((int)(i / NR_ATTRS % 4) < g->alpha ? 0x169 :
 									      0x179 + 0x10 * (i % 3));
+		bool leader_idle = g->group && i % 7 == 5;
+		uint64_t rv[5];
+
+		if (leader_idle)
+			ip = BURN_START + 0x1a9;
 		const uint64_t chain[4] = {
 			SAMPO_CONTEXT_USER, ip, BURN_START + 0x200, LIBC_START + 0x27000,
 		};
@@ -320,6 +361,18 @@ static void write_samples(struct gen *g)
 			.callchain = chain,
 		};
 
+		if (g->group) {
+			/* { nr, { value, id } x 2 }: what both counters read now */
+			counter[0][cpu] += leader_idle ? 0 : 1000000;
+			counter[1][cpu] += i % 4 == 3 ? 0 : 50000 * (1 + i % 3);
+			rv[0] = NR_ATTRS;
+			for (size_t a = 0; a < NR_ATTRS; a++) {
+				rv[1 + 2 * a] = counter[a][cpu];
+				rv[2 + 2 * a] = attr_ids[a][cpu];
+			}
+			s.read_values = rv;
+			s.read_nr_words = 5;
+		}
 		check(g, sampo_writer__write_sample(w, attr, SAMPO_CPUMODE_USER, &s),
 		      SAMPO_RECORD_SAMPLE, "sample");
 		if (i + 1 == g->nr_samples / 2)
@@ -380,7 +433,7 @@ static void print_stats(const struct gen *g)
 static void usage(void)
 {
 	fprintf(stderr, "usage: mkperfdata [--big-endian | --little-endian] [--pipe] "
-			"[--samples N] [--no-features] [--rename NAME] [--alpha N] [--stats] -o FILE\n");
+			"[--samples N] [--no-features] [--rename NAME] [--alpha N] [--group] [--stats] -o FILE\n");
 	exit(129);
 }
 
@@ -395,6 +448,7 @@ int main(int argc, char **argv)
 		{ "no-features", no_argument, NULL, 'F' },
 		{ "rename", required_argument, NULL, 'r' },
 		{ "alpha", required_argument, NULL, 'a' },
+		{ "group", no_argument, NULL, 'g' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -408,6 +462,7 @@ int main(int argc, char **argv)
 		switch (c) {
 		case 'b':
 			opts.byte_order = SAMPO_BYTE_ORDER_BIG;
+			g.big_endian = true;
 			break;
 		case 'l':
 			opts.byte_order = SAMPO_BYTE_ORDER_LITTLE;
@@ -431,6 +486,9 @@ int main(int argc, char **argv)
 			g.alpha = atoi(optarg);
 			if (g.alpha < 0 || g.alpha > 4)
 				usage();
+			break;
+		case 'g':
+			g.group = true;
 			break;
 		case 'o':
 			out = optarg;

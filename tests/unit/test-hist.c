@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include <sampo/event.h>
+#include <sampo/evsel.h>
 #include <sampo/hist.h>
 #include <sampo/machine.h>
 #include <sampo/reader.h>
@@ -445,6 +446,74 @@ static void test_hist__iterate_rows(void **state)
 	teardown_with(&t);
 }
 
+/* a user sample of event @evsel, pid 100, at @ip */
+static void add_ev(struct sampo_hists *h, int evsel, uint64_t ip, uint64_t period)
+{
+	struct sampo_sample s = { 0 };
+
+	s.sample_type = SAMPO_SAMPLE_IP | SAMPO_SAMPLE_TID | SAMPO_SAMPLE_PERIOD;
+	s.pid = s.tid = 100;
+	s.ip = ip;
+	s.period = period;
+	s.cpumode = SAMPO_CPUMODE_USER;
+	assert_int_equal(sampo_hists__add_sample(h, evsel, &s), 0);
+}
+
+/*
+ * The group view of events 0 (leader) and 1: leader C 300, A 100, D 100
+ * (total 500); member C 50, D 100, B 50 (total 200). Rows: C, then D before
+ * A (equal leader periods, the member's decides), then B, which only the
+ * member has (a row of 0 for the leader); each value a share of its own
+ * event's total.
+ */
+static void test_hist__group_view(void **state)
+{
+	const struct sampo_evsel_group groups[2] = { { .leader = 0, .nr_members = 2 },
+						     { .leader = 0, .nr_members = 1 } };
+	const struct sampo_evsel_group bad[2] = { { .leader = 0, .nr_members = 3 },
+						  { .leader = 0, .nr_members = 1 } };
+	const struct sampo_hist_entry *e, *m;
+	struct setup t = { 0 };
+	const char *out;
+
+	(void)state;
+	setup_with(&t, NULL);
+	add_ev(t.h, 0, C, 300);
+	add_ev(t.h, 0, A, 100);
+	add_ev(t.h, 0, D, 100);
+	add_ev(t.h, 1, C, 50);
+	add_ev(t.h, 1, D, 100);
+	add_ev(t.h, 1, B, 50);
+	assert_int_equal(sampo_hists__set_groups(t.h, bad, 2), -EINVAL);
+	assert_int_equal(sampo_hists__set_groups(t.h, groups, 2), 0);
+	out = print(&t);
+	assert_non_null(strstr(out, "#         Overhead  Command  Shared Object     Symbol                \n"
+				    "# ................  .......  ................  ......................\n"));
+	assert_non_null(strstr(out, "    60.00%  25.00%  app      app               [.] 0x0000000000003000\n"
+				    "    20.00%  50.00%  app      app               [.] 0x0000000000004000\n"
+				    "    20.00%   0.00%  app      app               [.] 0x0000000000001000\n"
+				    "     0.00%  25.00%  app      app               [.] 0x0000000000002000\n"));
+	assert_int_equal(sampo_hists__set_groups(t.h, groups, 2), -EINVAL); /* after resort */
+
+	e = sampo_hists__next_entry(t.h, 0, NULL);
+	assert_ptr_equal(sampo_hist_entry__group_member(e, 0), e);
+	m = sampo_hist_entry__group_member(e, 1);
+	assert_non_null(m);
+	assert_int_equal(sampo_hist_entry__period(m), 50);
+	assert_null(sampo_hist_entry__group_member(e, 2));
+	e = sampo_hists__next_entry(t.h, 0, e); /* D */
+	e = sampo_hists__next_entry(t.h, 0, e); /* A: the member has none */
+	assert_null(sampo_hist_entry__group_member(e, 1));
+	e = sampo_hists__next_entry(t.h, 0, e); /* B: the leader's row of 0 */
+	assert_int_equal(sampo_hist_entry__period(e), 0);
+	assert_int_equal(sampo_hist_entry__period(sampo_hist_entry__group_member(e, 1)), 50);
+	assert_null(sampo_hists__next_entry(t.h, 0, e));
+	/* the member's own table is unchanged, and not a leader's */
+	assert_int_equal(sampo_hists__nr_entries(t.h, 1), 3);
+	assert_null(sampo_hist_entry__group_member(sampo_hists__next_entry(t.h, 1, NULL), 0));
+	teardown_with(&t);
+}
+
 static void test_hist__iterate_filtered_and_cpu(void **state)
 {
 	const enum sampo_sort_key keys[] = { SAMPO_SORT_CPU, SAMPO_SORT_PID };
@@ -624,6 +693,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hist__overhead_and_order),
+		cmocka_unit_test(test_hist__group_view),
 		cmocka_unit_test(test_hist__callee_graph),
 		cmocka_unit_test(test_hist__children_caller_graph),
 		cmocka_unit_test(test_hist__folded_graph),

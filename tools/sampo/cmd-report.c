@@ -21,6 +21,7 @@
 #include <sampo/branch-hists.h>
 #include <sampo/cpuset.h>
 #include <sampo/event.h>
+#include <sampo/evsel.h>
 #include <sampo/feature.h>
 #include <sampo/hist.h>
 #include <sampo/machine.h>
@@ -69,6 +70,7 @@ struct report_ctx {
 	const char *percent_limit;
 	int children; /* -1: the default for the file */
 	int branch_stack; /* -b: 1, --no-branch-stack: 0, -1: the file's default */
+	int group;	  /* --group: 1, --no-group: 0, -1: the file's groups (perf's default) */
 	bool inverted;
 	bool inline_frames; /* --inline */
 	bool no_callchain;
@@ -87,6 +89,10 @@ struct report_ctx {
 	struct sampo_unwind_pool *unwind_pool; /* --call-graph dwarf files: on every CPU */
 	unsigned int hists_max_stack;	       /* --max-stack, for the unwound part */
 	struct sampo_branch_hists *bhists; /* the branch view, instead of hists' rows */
+	struct sampo_evsel_group *groups;  /* one per event, after the samples; NULL: none */
+	size_t nr_groups;
+	bool group_view;		   /* the leaders' tables show their members */
+	bool forced_group;		   /* --group on a file without groups: all events */
 	struct progress progress;
 
 	/* the hists' options, parsed from the strings above */
@@ -484,29 +490,69 @@ static void update_progress(struct report_ctx *ctx)
  * sees the other records after the callback (.machine_after_tool), so
  * that the queued samples are delivered before the maps change.
  */
-static int report_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+static int add_sample(struct report_ctx *ctx, struct sampo_session *session,
+		      const struct sampo_sample *s, int evsel)
 {
-	struct report_ctx *ctx = arg;
-	const struct sampo_sample *s = &ev->sample;
 	struct sampo_machine *m = sampo_session__machine(session);
 	struct sampo_thread *thread;
 	int err;
 
-	if (ctx->bhists) {
+	if (ctx->bhists)
 		/* the branch view counts branches: no call chains to unwind */
-		err = sampo_branch_hists__add_sample(ctx->bhists, ev->attr_idx, s);
-	} else if (ctx->unwind_pool && s->cpumode != SAMPO_CPUMODE_GUEST_KERNEL &&
+		return sampo_branch_hists__add_sample(ctx->bhists, evsel, s);
+	if (ctx->unwind_pool && s->cpumode != SAMPO_CPUMODE_GUEST_KERNEL &&
 	    s->cpumode != SAMPO_CPUMODE_GUEST_USER) {
 		thread = sampo_machine__findnew_thread(m, (int32_t)s->pid, (int32_t)s->tid);
 		if (!thread)
 			return -ENOMEM;
-		err = sampo_unwind_pool__add(ctx->unwind_pool, m, thread, s,
-					     ctx->hists_max_stack, ev->attr_idx);
+		err = sampo_unwind_pool__add(ctx->unwind_pool, m, thread, s, ctx->hists_max_stack,
+					     evsel);
 		sampo_thread__put(thread);
+		return err;
+	}
+	err = ctx->unwind_pool ? sampo_unwind_pool__flush(ctx->unwind_pool) : 0;
+	if (!err)
+		err = sampo_hists__add_sample(ctx->hists, evsel, s);
+	return err;
+}
+
+struct read_delivery {
+	struct report_ctx *ctx;
+	struct sampo_session *session;
+	const struct sampo_sample *sample;
+};
+
+/* one value of a PERF_SAMPLE_READ sample: a sample of its event, of its increase */
+static int report_read_value(void *arg, const struct sampo_sample_value *v)
+{
+	const struct read_delivery *d = arg;
+	struct sampo_sample s = *d->sample;
+
+	if (v->evsel < 0)
+		return 0; /* perf counts it in nr_unknown_id */
+	s.id = v->id;
+	s.period = v->period;
+	return add_sample(d->ctx, d->session, &s, v->evsel);
+}
+
+/*
+ * A sample that reads counters (PERF_SAMPLE_READ) is, as perf's
+ * deliver_sample_value() makes it, one sample per value read: of the
+ * value's event, with the counter's increase since its last read as
+ * period (none when it did not increase)
+ */
+static int report_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	struct report_ctx *ctx = arg;
+	const struct sampo_sample *s = &ev->sample;
+	int err;
+
+	if (s->sample_type & SAMPO_SAMPLE_READ) {
+		struct read_delivery d = { .ctx = ctx, .session = session, .sample = s };
+
+		err = sampo_session__sample_values(session, ev, report_read_value, &d);
 	} else {
-		err = ctx->unwind_pool ? sampo_unwind_pool__flush(ctx->unwind_pool) : 0;
-		if (!err)
-			err = sampo_hists__add_sample(ctx->hists, ev->attr_idx, s);
+		err = add_sample(ctx, session, s, ev->attr_idx);
 	}
 	update_progress(ctx);
 	return err;
@@ -564,6 +610,39 @@ static void warn_lost(const struct report_ctx *ctx)
 			 nr_samples, 100.0 * (double)lost_samples / (double)(nr_samples + lost_samples));
 }
 
+/*
+ * The event groups, known once the file is read (a pipe's GROUP_DESC comes
+ * with its records), and perf's group view: on by default when the file has
+ * a group of more than one event (its GROUP_DESC); --group on a file without
+ * groups makes all its events one group (perf's evlist__force_leader()),
+ * --no-group shows every event alone. The branch view has no group view.
+ */
+static int setup_groups(struct report_ctx *ctx)
+{
+	size_t nr = sampo_reader__nr_attrs(ctx->reader);
+	bool any = false;
+	int err;
+
+	err = sampo_evsel__groups(sampo_session__features(ctx->session), nr, &ctx->groups, NULL);
+	if (err)
+		return cli_err(err, "out of memory");
+	ctx->nr_groups = nr;
+	for (size_t i = 0; i < nr; i++)
+		if (ctx->groups[i].leader == i && ctx->groups[i].nr_members > 1)
+			any = true;
+	if (ctx->group > 0 && !any && nr > 1) {
+		for (size_t i = 0; i < nr; i++)
+			ctx->groups[i] = (struct sampo_evsel_group){ .leader = 0, .nr_members = 1 };
+		ctx->groups[0].nr_members = (uint32_t)nr;
+		ctx->forced_group = any = true;
+	}
+	ctx->group_view = ctx->group != 0 && any && !ctx->bhists;
+	if (!ctx->group_view)
+		return 0;
+	err = sampo_hists__set_groups(ctx->hists, ctx->groups, nr);
+	return err ? cli_err(err, "cannot set up the group view") : 0;
+}
+
 static int process(struct report_ctx *ctx)
 {
 	const struct sampo_tool tool = { .sample = report_sample,
@@ -583,6 +662,9 @@ static int process(struct report_ctx *ctx)
 	ctx->unwind_pool = NULL;
 	if (err)
 		return cli_err_read(err, ctx->reader, sampo_session__error(ctx->session));
+	err = setup_groups(ctx);
+	if (err)
+		return err;
 	if (sampo_hists__resort(ctx->hists))
 		return cli_err(-ENOMEM, "out of memory");
 	note_layout_modules(ctx);
@@ -640,6 +722,33 @@ static uint64_t ev_total_period(const struct report_ctx *ctx, int evsel)
 			     sampo_hists__total_period(ctx->hists, evsel);
 }
 
+/*
+ * perf's evsel__group_desc(): "anon group { a, b }" (or the group's name),
+ * "a, b" for the group --group made of a file without groups; NULL: no memory
+ */
+static char *group_desc(struct report_ctx *ctx, size_t leader)
+{
+	const struct sampo_evsel_group *g = &ctx->groups[leader];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	if (!ctx->forced_group)
+		fprintf(f, "%s { ", g->name ? g->name : "anon group");
+	for (size_t m = 0; m < g->nr_members; m++)
+		fprintf(f, "%s%s", m ? ", " : "",
+			sampo_session__evsel_name(ctx->session, (int)(leader + m)));
+	if (!ctx->forced_group)
+		fputs(" }", f);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
 static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *hopts)
 {
 	FILE *fp = stdout;
@@ -679,13 +788,27 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 	fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 		sampo_session__lost(ctx->session)->lost_samples);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++) {
-		uint64_t nr = ev_nr_samples(ctx, (int)i);
-		char unit = ' ';
+		const struct sampo_evsel_group *g = i < ctx->nr_groups ? &ctx->groups[i] : NULL;
+		uint64_t nr = ev_nr_samples(ctx, (int)i), count = ev_total_period(ctx, (int)i);
+		char unit = ' ', *desc = NULL;
 		const char *name;
 
+		/* the group view: a member's samples are in its leader's table */
+		if (ctx->group_view && g && g->leader != i)
+			continue;
 		if (!nr)
-			continue; /* perf's --skip-empty */
+			continue; /* perf's --skip-empty: of the leader alone */
 		name = sampo_session__evsel_name(ctx->session, (int)i);
+		if (ctx->group_view && g && g->nr_members > 1) {
+			desc = group_desc(ctx, i);
+			if (!desc)
+				return cli_err(-ENOMEM, "out of memory");
+			name = desc;
+			for (size_t m = 1; m < g->nr_members; m++) {
+				nr += ev_nr_samples(ctx, (int)(i + m));
+				count += ev_total_period(ctx, (int)(i + m));
+			}
+		}
 		/* perf's convert_unit() */
 		if (nr > 1000) {
 			nr /= 1000;
@@ -699,9 +822,11 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 			nr /= 1000;
 			unit = 'G';
 		}
-		fprintf(fp, "# Samples: %" PRIu64 "%c of event '%s'\n", nr, unit, name);
-		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n",
-			ev_total_period(ctx, (int)i));
+		/* "events" for a group's leader, in the group view or not */
+		fprintf(fp, "# Samples: %" PRIu64 "%c of event%s '%s'\n", nr, unit,
+			g && g->leader == i && g->nr_members > 1 ? "s" : "", name);
+		free(desc);
+		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", count);
 		if (ctx->bhists ? sampo_branch_hists__fprintf(ctx->bhists, (int)i, fp) :
 				  sampo_hists__fprintf(ctx->hists, (int)i, fp))
 			break;
@@ -841,6 +966,7 @@ static void report_ctx_release(struct report_ctx *ctx)
 	sampo_unwind_pool__delete(ctx->unwind_pool);
 	sampo_hists__delete(ctx->hists);
 	sampo_branch_hists__delete(ctx->bhists);
+	free(ctx->groups);
 	sampo_session__close(ctx->session);
 	cli_word_list_release(&ctx->comm_list);
 	cli_word_list_release(&ctx->dso_list);
@@ -851,10 +977,10 @@ static void report_ctx_release(struct report_ctx *ctx)
 
 int cmd_report(int argc, const char **argv)
 {
-	struct report_ctx ctx = { .children = -1, .branch_stack = -1 };
+	struct report_ctx ctx = { .children = -1, .branch_stack = -1, .group = -1 };
 	const char *archive = NULL;
 	bool children = false, no_children = false, stdio = false, graph = false;
-	bool branch_stack = false, no_branch_stack = false;
+	bool branch_stack = false, no_branch_stack = false, group = false, no_group = false;
 	SAMPO_OPTS(sampo_hists_opts, hopts, .callchain_min_percent = -1);
 	const struct option opts[] = {
 		OPT_CALLBACK('i', "input", &ctx, "file",
@@ -881,6 +1007,10 @@ int cmd_report(int argc, const char **argv)
 			    "when the file has them)"),
 		OPT_BOOLEAN(0, "no-branch-stack", &no_branch_stack,
 			    "the plain report of a file with branch stacks"),
+		OPT_BOOLEAN(0, "group", &group,
+			    "each event group in one table, a column per event (the default when "
+			    "the file has groups; without groups: all events as one)"),
+		OPT_BOOLEAN(0, "no-group", &no_group, "a table per event, groups or not"),
 		OPT_GROUP("Call graphs"),
 		OPT_BOOLEAN('g', NULL, &graph,
 			    "show call graphs (the default when the file has callchains)"),
@@ -955,6 +1085,12 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (branch_stack || no_branch_stack)
 		ctx.branch_stack = branch_stack;
+	if (group && no_group) {
+		ret = usage_error(report_usage, opts, "--group and --no-group conflict");
+		goto out;
+	}
+	if (group || no_group)
+		ctx.group = group;
 	if (children && no_children) {
 		ret = usage_error(report_usage, opts, "--children and --no-children conflict");
 		goto out;

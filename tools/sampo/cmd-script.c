@@ -799,16 +799,45 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	return 0;
 }
 
-/* the tool's one callback: the session has given the records to the machine */
+struct read_delivery {
+	struct script_ctx *ctx;
+	const struct sampo_event *ev;
+};
+
+/* one value of a PERF_SAMPLE_READ sample: a sample of its event, of its increase */
+static int script_read_value(void *arg, const struct sampo_sample_value *v)
+{
+	const struct read_delivery *d = arg;
+	struct sampo_event ev = *d->ev;
+
+	if (v->evsel < 0)
+		return 0; /* perf counts it in nr_unknown_id */
+	ev.attr_idx = v->evsel;
+	ev.sample.id = v->id;
+	ev.sample.period = v->period;
+	return process_sample(d->ctx, &ev);
+}
+
+/*
+ * The tool's one callback: the session has given the records to the
+ * machine. A sample that reads counters (PERF_SAMPLE_READ) is, as perf's
+ * deliver_sample_value() makes it, one sample per value read: of the
+ * value's event, with the counter's increase since its last read as
+ * period (none when it did not increase).
+ */
 static int script_sample(void *arg, struct sampo_session *session, const struct sampo_event *ev)
 {
 	struct script_ctx *ctx = arg;
 	int err;
 
-	(void)session;
 	err = refresh_evsels(ctx);
-	if (!err)
+	if (!err && (ev->sample.sample_type & SAMPO_SAMPLE_READ)) {
+		struct read_delivery d = { .ctx = ctx, .ev = ev };
+
+		err = sampo_session__sample_values(session, ev, script_read_value, &d);
+	} else if (!err) {
 		err = process_sample(ctx, ev);
+	}
 	/* a full pipe or disk: stop reading */
 	if (!err && ob_error(&ctx->ob))
 		err = 1;
