@@ -124,8 +124,11 @@ static void add_attrs(struct gen *g)
 		die(idx < 0 ? idx : -EINVAL, "add attr 0");
 
 	/* task-clock: a period, precise_ip 1, exclude_hv, a wakeup watermark */
-	a.sample_type = base.sample_type | (g->group ? SAMPO_SAMPLE_READ : 0);
-	a.read_format = g->group ? SAMPO_FORMAT_ID | SAMPO_FORMAT_GROUP : base.read_format;
+	a = base;
+	if (g->group) {
+		a.sample_type |= SAMPO_SAMPLE_READ;
+		a.read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_GROUP;
+	}
 	a.config = 1;
 	a.sample_period = g->group ? 0 : 100000; /* a member of a :S group only counts */
 	a.flags = SAMPO_ATTR_DISABLED | SAMPO_ATTR_INHERIT | SAMPO_ATTR_EXCLUDE_HV |
