@@ -578,6 +578,7 @@ void sampo_machine__delete(struct sampo_machine *machine)
 	sampo_hash_index__release(&machine->dso_ix);
 	free(machine->ref_reloc_name);
 	free(machine->mmap_name);
+	free(machine->kernel_name);
 	free(machine->gen_pids);
 	free(machine->gen_gens);
 	free(machine);
@@ -632,10 +633,37 @@ static struct sampo_dso *machine_findnew_kernel_dso(struct sampo_machine *m)
 	}
 	if (m->kdso)
 		return sampo_dso__get(m->kdso);
+	if (m->kernel_name) {
+		const char *slash = strrchr(m->kernel_name, '/');
+		const char *base = slash ? slash + 1 : m->kernel_name;
+
+		dso = machine_find_dso(m, m->kernel_name, NULL);
+		if (dso)
+			return sampo_dso__get(dso);
+		dso = sampo_dso__new(m->kernel_name,
+				     strcmp(base, "vmlinux") ? base : "[kernel.vmlinux]");
+		if (!dso || machine_add_dso(m, dso)) {
+			sampo_dso__put(dso);
+			return NULL;
+		}
+		dso->space = SAMPO_DSO_SPACE_KERNEL;
+		return dso;
+	}
 	dso = machine_findnew_dso(m, m->mmap_name, NULL);
 	if (dso)
 		dso->space = SAMPO_DSO_SPACE_KERNEL;
 	return dso;
+}
+
+int sampo_machine__set_kernel_name(struct sampo_machine *m, const char *path)
+{
+	char *copy = strdup(path);
+
+	if (!copy)
+		return -ENOMEM;
+	free(m->kernel_name);
+	m->kernel_name = copy;
+	return 0;
 }
 
 static int machine_set_kernel_map(struct sampo_machine *m, uint64_t start, uint64_t len,

@@ -34,6 +34,7 @@
 #include <sampo/event.h>
 #include <sampo/evsel.h>
 #include <sampo/feature.h>
+#include <sampo/kmodule.h>
 #include <sampo/machine.h>
 #include <sampo/modsections.h>
 #include <sampo/reader.h>
@@ -41,6 +42,7 @@
 #include <sampo/symbolizer.h>
 
 #include "internal/hash.h"
+#include "internal/machine.h"
 #include "internal/opts.h"
 #include "internal/util.h"
 
@@ -301,6 +303,32 @@ static int take_pipe_feature(struct sampo_session *s, const union sampo_record *
 	return 0;
 }
 
+/*
+ * perf makes a DSO of every build-id table entry before it reads the
+ * records, and the kernel MMAP takes the first host kernel one that is not a
+ * module, whatever its name (machine__process_kernel_mmap_event()): a
+ * vmlinux that perf record found names the kernel ("[kernel.vmlinux]" in
+ * report, its path in script and dump), in perf 6.1 as in 6.12
+ */
+static int name_kernel(struct sampo_session *s)
+{
+	const struct sampo_features *f = s->features;
+
+	if (!f || !sampo_features__has(f, SAMPO_FEAT_BUILD_ID))
+		return 0;
+	for (size_t i = 0; i < f->nr_build_ids; i++) {
+		const struct sampo_feat_build_id *b = &f->build_ids[i];
+
+		if (b->pid != -1 || b->cpumode != SAMPO_CPUMODE_KERNEL || !b->filename ||
+		    sampo_kmod__is_module(b->filename))
+			continue;
+		if (!strcmp(b->filename, sampo_machine__mmap_name(s->machine)))
+			return 0;
+		return sampo_machine__set_kernel_name(s->machine, b->filename);
+	}
+	return 0;
+}
+
 /* ---- open, close -------------------------------------------------------- */
 
 void sampo_session__close(struct sampo_session *s)
@@ -389,6 +417,9 @@ int sampo_session__open(const char *path, const struct sampo_session_opts *opts,
 		}
 		if (OPTS_GET(opts, guests, false))
 			sampo_machine__enable_guests(s->machine);
+		err = name_kernel(s);
+		if (err)
+			goto out_nomem;
 	}
 	s->sym_opts.module_sections = s->module_sections;
 	*ret_session = s;

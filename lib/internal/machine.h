@@ -73,6 +73,12 @@ struct sampo_machine {
 	 */
 	int32_t pid;
 	char *mmap_name;
+	/*
+	 * the kernel's entry in the file's build-id table when it is not
+	 * mmap_name (perf record found a vmlinux: "/lib/modules/R/build/vmlinux"):
+	 * the kernel DSO's long name, as perf names it from that entry; NULL: none
+	 */
+	char *kernel_name;
 	bool guests_enabled;
 	bool guests_dropped; /* past MAX_GUESTS (lib/guest.c) */
 	size_t nr_guests;
@@ -89,5 +95,14 @@ static inline bool sampo_cpumode__is_guest(uint8_t cpumode)
 struct sampo_machine *sampo_machine__new_guest(int32_t pid);
 /* the guest machine of exactly @pid (< 0: the default guest), created when missing; NULL: none */
 struct sampo_machine *sampo_machine__findnew_guest_exact(struct sampo_machine *host, int32_t pid);
+
+/*
+ * sampo_machine__set_kernel_name() - name the kernel DSO after the
+ * build-id table's kernel entry @path (perf's __event_process_build_id()
+ * makes the DSO, the kernel MMAP then takes it): long name @path, short
+ * name "[kernel.vmlinux]" for a file named vmlinux, else its base name.
+ * Call before the kernel MMAP. Return: 0 or -ENOMEM.
+ */
+int sampo_machine__set_kernel_name(struct sampo_machine *m, const char *path);
 
 #endif /* SAMPO_INTERNAL_MACHINE_H */

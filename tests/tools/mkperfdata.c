@@ -79,6 +79,7 @@ struct gen {
 	unsigned long nr_samples;
 	int alpha; /* samples in burn_leaf_alpha out of every 4; -1: the address cycle */
 	bool group; /* --group: one group, the leader's samples read both counters */
+	const char *kernel_name; /* --kernel-name: the kernel's name in the build-id table */
 	bool big_endian;
 	unsigned long counts[SAMPO_RECORD_MAX];
 };
@@ -206,7 +207,8 @@ static void add_build_ids(struct gen *g)
 		size_t size;
 		const char *name;
 	} const t[] = {
-		{ SAMPO_CPUMODE_KERNEL, kernel_bid, 20, "[kernel.kallsyms]" },
+		{ SAMPO_CPUMODE_KERNEL, kernel_bid, 20,
+		  g->kernel_name ? g->kernel_name : "[kernel.kallsyms]" },
 		{ SAMPO_CPUMODE_USER, burn_bid, 20, "/tmp/pfx/burn" },
 		{ SAMPO_CPUMODE_USER, libc_bid, 20, "/usr/lib/x86_64-linux-gnu/libc.so.6" },
 		{ SAMPO_CPUMODE_USER, md5_bid, 16, "/usr/lib/sampo/libmd5-style-build-id.so" },
@@ -376,7 +378,18 @@ static void write_samples(struct gen *g)
 			s.read_values = rv;
 			s.read_nr_words = 5;
 		}
-		check(g, sampo_writer__write_sample(w, attr, SAMPO_CPUMODE_USER, &s),
+		/* --kernel-name: every 5th sample in the kernel, to show the kernel's name */
+		const uint64_t kchain[3] = { SAMPO_CONTEXT_KERNEL, 0xffffffff81001234ULL,
+					     0xffffffff81002345ULL };
+		uint16_t cpumode = SAMPO_CPUMODE_USER;
+
+		if (g->kernel_name && i % 5 == 1) {
+			s.ip = kchain[1];
+			s.callchain = kchain;
+			s.callchain_nr = 3;
+			cpumode = SAMPO_CPUMODE_KERNEL;
+		}
+		check(g, sampo_writer__write_sample(w, attr, cpumode, &s),
 		      SAMPO_RECORD_SAMPLE, "sample");
 		if (i + 1 == g->nr_samples / 2)
 			check(g, sampo_writer__write_finished_round(w),
@@ -452,6 +465,7 @@ int main(int argc, char **argv)
 		{ "rename", required_argument, NULL, 'r' },
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "group", no_argument, NULL, 'g' },
+		{ "kernel-name", required_argument, NULL, 'k' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -492,6 +506,9 @@ int main(int argc, char **argv)
 			break;
 		case 'g':
 			g.group = true;
+			break;
+		case 'k':
+			g.kernel_name = optarg;
 			break;
 		case 'o':
 			out = optarg;

@@ -1452,10 +1452,14 @@ static int dump_record(void *arg, struct sampo_session *session, const struct sa
 static int run_dump(struct dump_ctx *ctx, const char *input)
 {
 	char errbuf[256] = "";
-	/* perf report reads only EVENT_DESC and ARCH before the records */
+	/*
+	 * perf report uses only EVENT_DESC, ARCH and the build-id table (the
+	 * kernel's name in the " ...... dso:" lines) before the records
+	 */
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true,
 		   .features = SAMPO_SESSION_FEATURES_EACH,
-		   .feature_mask = (1ULL << SAMPO_FEAT_ARCH) | (1ULL << SAMPO_FEAT_EVENT_DESC),
+		   .feature_mask = (1ULL << SAMPO_FEAT_ARCH) | (1ULL << SAMPO_FEAT_EVENT_DESC) |
+				   (1ULL << SAMPO_FEAT_BUILD_ID),
 		   .machine_after_tool = true, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
 	const struct sampo_tool tool = { .other = dump_record };
 	int err, ret;
