@@ -7,7 +7,8 @@
 # A private apt directory (its own sources.list, lists and cache under DIR) names
 # the mirror this machine's apt already uses; `apt-get download` fetches
 # linux-perf (backports) and libtraceevent1, `dpkg -x` unpacks both into DIR/root.
-# Run again, it only prints the command (DIR is a cache: the build directory's).
+# Run again, it only prints the command (DIR is a cache: the build directory's);
+# concurrent runs wait for each other (flock on DIR/.lock).
 set -e -u -o pipefail
 
 dir=${1:?usage: get-perf612.sh DIR}
@@ -16,6 +17,11 @@ dir=$(cd "$dir" && pwd)
 perf=$dir/root/usr/bin/perf
 libs=$dir/root/usr/lib/x86_64-linux-gnu
 say_cmd() { echo "env LD_LIBRARY_PATH=$libs $perf"; }
+
+# one fetch at a time: the tests that need perf 6.12 (t7500, t7508) run in parallel,
+# and one of them must not run a binary the other is still unpacking
+exec 9>"$dir/.lock"
+flock 9
 
 if [ -x "$perf" ] && LD_LIBRARY_PATH=$libs "$perf" version 2>/dev/null | grep -q '^perf version 6\.12'; then
 	say_cmd
