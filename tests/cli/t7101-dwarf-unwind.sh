@@ -25,6 +25,26 @@ report_opts=() script_opts=()
 "$SAMPO" script -h 2>&1 | grep -q -- "--no-inline" && script_opts=(--no-inline)
 
 fails=0
+canon=$SAMPO_SRCDIR/tests/cli/plt-canon.py
+# same_as_perf report|script: out.txt is perf's want.txt, but for what this test
+# forgives: graph branches of equal weight in another order (report); PLT stubs that
+# perf 6.1 names _init or NAME@plt depending on the binary, where sampo always says
+# NAME@plt (docs/report-differences.md); and the frame 0xffffffffffffffff, no address,
+# with which perf's libunwind now and then ends a chain (docs/performance.md, "DWARF
+# call graphs"): sampo never makes one up, so perf's lines of it (its report row and
+# graph entries, its script frame) are left out of want.txt
+same_as_perf() {
+	local want=want.txt
+	diff -q want.txt out.txt >/dev/null && return 0
+	if grep -q 'ffffffffffffffff' want.txt; then
+		grep -v -E '(\[\.\] |---|--|^\s+)0xffffffffffffffff$|^\s+ffffffffffffffff \[unknown\] \(\[unknown\]\)$' \
+			want.txt >want-nobogus.txt
+		want=want-nobogus.txt
+		diff -q "$want" out.txt >/dev/null && return 0
+	fi
+	[ "$1" = report ] && graph_ties_only "$want" out.txt && return 0
+	python3 "$canon" "$1" "$want" out.txt >/dev/null
+}
 check() { # FILE
 	local f=$1 mode
 	for mode in --children --no-children; do
@@ -36,7 +56,8 @@ check() { # FILE
 			die "sampo report -i $f $mode failed: $(cat err.txt)"
 		grep -v "^# Total Lost Samples" out.txt >out2.txt && mv out2.txt out.txt
 		grep -q "were not unwound" err.txt && die "$f: sampo could not unwind: $(cat err.txt)"
-		if ! diff -u want.txt out.txt >diff.txt && ! graph_ties_only want.txt out.txt; then
+		if ! same_as_perf report; then
+			diff -u want.txt out.txt >diff.txt
 			echo "# $f report $mode differs from perf's:" >&2
 			head -30 diff.txt >&2
 			fails=$((fails + 1))
@@ -45,7 +66,8 @@ check() { # FILE
 	"$PERF" script --no-inline -i "$f" >want.txt 2>/dev/null
 	"$SAMPO" script "${script_opts[@]}" -i "$f" >out.txt 2>err.txt ||
 		die "sampo script -i $f failed: $(cat err.txt)"
-	if ! diff -u want.txt out.txt >diff.txt; then
+	if ! same_as_perf script; then
+		diff -u want.txt out.txt >diff.txt
 		echo "# $f script differs from perf's:" >&2
 		head -30 diff.txt >&2
 		fails=$((fails + 1))
