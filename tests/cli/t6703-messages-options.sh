@@ -96,7 +96,7 @@ grep -q "^sampo: 'xyz' is not a sampo command" "$tmpdir/stderr" || die "xyz: $(c
 
 # --- script -F: the bad field, and the valid ones (each of which works)
 expect_status 129 script -i "$b" -F comm,foo,tid
-grep -q "^sampo script: -F: unknown field 'foo'; the fields are [a-z,]*\$" "$tmpdir/stderr" ||
+grep -q "^sampo script: -F: unknown field 'foo'; the fields are [a-z_,]*\$" "$tmpdir/stderr" ||
 	die "-F foo: $(head -n 1 "$tmpdir/stderr")"
 fields=$(head -n 1 "$tmpdir/stderr" | sed 's/.*the fields are //')
 for f in ${fields//,/ }; do

@@ -34,6 +34,9 @@
  * counters. The counters rise by known steps: the leader's not at all on
  * every 7th sample (at an address of its own, 0x11a9, so that only
  * task-clock has samples there), task-clock's not at all on every 4th.
+ * --mem makes cpu-clock a raw event (PERF_TYPE_RAW, perf mem's load
+ * latency event) and adds ADDR, DATA_SRC, WEIGHT_STRUCT and PHYS_ADDR to
+ * both events' samples, with data_src words that walk every field's values.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -80,6 +83,7 @@ struct gen {
 	int alpha; /* samples in burn_leaf_alpha out of every 4; -1: the address cycle */
 	bool group; /* --group: one group, the leader's samples read both counters */
 	const char *kernel_name; /* --kernel-name: the kernel's name in the build-id table */
+	bool mem; /* --mem: a raw memory event with data_src, weight, addresses */
 	bool big_endian;
 	unsigned long counts[SAMPO_RECORD_MAX];
 };
@@ -95,6 +99,29 @@ static void check(struct gen *g, int err, uint32_t type, const char *what)
 	if (err < 0)
 		die(err, what);
 	g->counts[type]++;
+}
+
+#define MEM_SAMPLE_TYPE                                                                        \
+	(SAMPO_SAMPLE_ADDR | SAMPO_SAMPLE_DATA_SRC | SAMPO_SAMPLE_WEIGHT_STRUCT |               \
+	 SAMPO_SAMPLE_PHYS_ADDR)
+
+/*
+ * --mem: the data_src word of sample @i (union perf_mem_data_src: op:5,
+ * lvl:14, snoop:5, lock:2, dtlb:7, lvl_num:4, remote:1, snoopx:2, blk:3,
+ * hops:3), each field cycling through its values at its own pace
+ */
+static uint64_t mem_data_src(unsigned long i)
+{
+	static const uint64_t lvls[] = { 0x0, 0x1, 0x2 | 0x8, 0x4 | 0x10, 0x2 | 0x20 | 0x40,
+					 0x2 | 0x80, 0x4 | 0x100 | 0x200, 0x2 | 0x400, 0x800,
+					 0x2 | 0x1000, 0x4 | 0x2000, 0x2 | 0x10 };
+	uint64_t op = i % 6 ? 1ULL << (i % 6 - 1) : 0;
+	uint64_t snoop = (i * 7) % 32, lock = i % 4, dtlb = (i * 13) % 128;
+	uint64_t lvl_num = (i * 5) % 16, remote = i % 7 == 3, snoopx = i % 3, blk = (i * 3) % 8;
+	uint64_t hops = i % 11 < 5 ? i % 11 : 0;
+
+	return op | lvls[i % (sizeof(lvls) / sizeof(lvls[0]))] << 5 | snoop << 19 | lock << 24 |
+	       dtlb << 26 | lvl_num << 33 | remote << 37 | snoopx << 38 | blk << 40 | hops << 43;
 }
 
 static void add_attrs(struct gen *g)
@@ -115,11 +142,17 @@ static void add_attrs(struct gen *g)
 		a.sample_type |= SAMPO_SAMPLE_READ;
 		a.read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_GROUP;
 	}
+	if (g->mem)
+		a.sample_type |= MEM_SAMPLE_TYPE;
 
 	/* cpu-clock, the tracking event: perf 6.1's flags for `record -g` */
 	a.config = 0;
 	a.sample_period = 4000;
 	a.flags = 0x61943703;
+	if (g->mem) {
+		a.type = SAMPO_TYPE_RAW;
+		a.config = 0x1cd; /* MEM_TRANS_RETIRED.LOAD_LATENCY */
+	}
 	idx = sampo_writer__add_attr(g->w, &a, attr_ids[0], 2);
 	if (idx != 0)
 		die(idx < 0 ? idx : -EINVAL, "add attr 0");
@@ -130,6 +163,8 @@ static void add_attrs(struct gen *g)
 		a.sample_type |= SAMPO_SAMPLE_READ;
 		a.read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_GROUP;
 	}
+	if (g->mem)
+		a.sample_type |= MEM_SAMPLE_TYPE;
 	a.config = 1;
 	a.sample_period = g->group ? 0 : 100000; /* a member of a :S group only counts */
 	a.flags = SAMPO_ATTR_DISABLED | SAMPO_ATTR_INHERIT | SAMPO_ATTR_EXCLUDE_HV |
@@ -366,6 +401,13 @@ static void write_samples(struct gen *g)
 			.callchain = chain,
 		};
 
+		if (g->mem) {
+			s.addr = 0x7ffd00001000ULL + (uint64_t)i * 0x48;
+			s.data_src = mem_data_src(i / NR_ATTRS); /* cpu-clock: every i */
+			s.weight = 30 + (uint64_t)i * 17;
+			s.ins_lat = (uint16_t)(i * 3);
+			s.phys_addr = 0x1234000 + (uint64_t)i * 0x40;
+		}
 		if (g->group) {
 			/* { nr, { value, id } x 2 }: what both counters read now */
 			counter[0][cpu] += leader_idle ? 0 : 1000000;
@@ -449,7 +491,7 @@ static void print_stats(const struct gen *g)
 static void usage(void)
 {
 	fprintf(stderr, "usage: mkperfdata [--big-endian | --little-endian] [--pipe] "
-			"[--samples N] [--no-features] [--rename NAME] [--alpha N] [--group] [--stats] -o FILE\n");
+			"[--samples N] [--no-features] [--rename NAME] [--alpha N] [--group] [--kernel-name NAME] [--mem] [--stats] -o FILE\n");
 	exit(129);
 }
 
@@ -466,6 +508,7 @@ int main(int argc, char **argv)
 		{ "alpha", required_argument, NULL, 'a' },
 		{ "group", no_argument, NULL, 'g' },
 		{ "kernel-name", required_argument, NULL, 'k' },
+		{ "mem", no_argument, NULL, 'm' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -509,6 +552,9 @@ int main(int argc, char **argv)
 			break;
 		case 'k':
 			g.kernel_name = optarg;
+			break;
+		case 'm':
+			g.mem = true;
 			break;
 		case 'o':
 			out = optarg;

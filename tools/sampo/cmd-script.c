@@ -48,6 +48,7 @@
 #include "archive-read.h"
 #include "builtin.h"
 #include "cli.h"
+#include "data-src.h"
 #include "debuginfod-cli.h"
 #include "folded.h"
 #include "format-json.h"
@@ -85,6 +86,11 @@ enum script_field {
 	F_SYMOFF,
 	F_DSO,
 	F_SRCLINE,
+	F_ADDR,
+	F_DATA_SRC,
+	F_WEIGHT,
+	F_INS_LAT,
+	F_PHYS_ADDR,
 	F_MAX,
 };
 
@@ -108,12 +114,24 @@ static const struct {
 	[F_SYMOFF] = { "symoff", SAMPO_SAMPLE_IP, "IP" },
 	[F_DSO] = { "dso", SAMPO_SAMPLE_IP, "IP" },
 	[F_SRCLINE] = { "srcline", SAMPO_SAMPLE_IP, "IP" },
+	[F_ADDR] = { "addr", SAMPO_SAMPLE_ADDR, "ADDR" },
+	[F_DATA_SRC] = { "data_src", SAMPO_SAMPLE_DATA_SRC, "DATA_SRC" },
+	[F_WEIGHT] = { "weight", SAMPO_SAMPLE_WEIGHT | SAMPO_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
+	[F_INS_LAT] = { "ins_lat", SAMPO_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
+	[F_PHYS_ADDR] = { "phys_addr", SAMPO_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
 };
 
 /* perf's default for hardware and software events */
 #define DEFAULT_FIELDS                                                                        \
 	((1u << F_COMM) | (1u << F_TID) | (1u << F_CPU) | (1u << F_TIME) | (1u << F_PERIOD) | \
 	 (1u << F_EVENT) | (1u << F_IP) | (1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))
+/*
+ * perf's default for raw events (PERF_TYPE_RAW, the memory events of perf
+ * mem and perf c2c) adds these, each where the samples have it
+ */
+#define RAW_EXTRA_FIELDS                                                                      \
+	((1u << F_ADDR) | (1u << F_DATA_SRC) | (1u << F_WEIGHT) | (1u << F_INS_LAT) |         \
+	 (1u << F_PHYS_ADDR))
 
 struct script_evsel {
 	unsigned fields; /* F_* bits printed for this event */
@@ -130,6 +148,8 @@ struct script_ctx {
 
 	unsigned fields;     /* F_* bits asked for */
 	bool user_fields;    /* -F given: a missing field is an error */
+	bool fields_relative; /* -F +f or -f: the changes apply to each event type's defaults */
+	unsigned fields_removed; /* what -F -f took away */
 	bool hide_callchain; /* -G */
 	bool inline_frames;  /* --inline: inlined functions in call chains */
 	bool use_callchain;  /* some event samples call chains and -G is off */
@@ -144,6 +164,7 @@ struct script_ctx {
 	size_t nr_kmods;
 	bool kmods_read;
 	bool started;	/* the first sample was seen */
+	int data_src_width; /* the widest data_src so far: perf pads each to it */
 
 	bool guest;			      /* --guest: guest samples too, in their machines */
 	struct sampo_machine *sample_machine; /* the current sample's: the host's or a guest's */
@@ -196,7 +217,7 @@ static int unknown_field(const char *name, size_t len)
  * take from them; a "type:" prefix (perf's "sw:ip,sym") is accepted and
  * applies to every event type alike.
  */
-static int parse_fields(const char *arg, unsigned *ret)
+static int parse_fields(const char *arg, unsigned *ret, unsigned *ret_removed, bool *ret_relative)
 {
 	const char *p = arg, *colon = strchr(arg, ':');
 	unsigned fields = 0;
@@ -214,10 +235,12 @@ static int parse_fields(const char *arg, unsigned *ret)
 
 		if (f < 0)
 			return unknown_field(p, len);
-		if (mode == '-')
+		if (mode == '-') {
 			fields &= ~(1u << f);
-		else
+			*ret_removed |= 1u << f;
+		} else {
 			fields |= 1u << f;
+		}
 		p += len;
 		if (*p == ',')
 			p++;
@@ -225,6 +248,7 @@ static int parse_fields(const char *arg, unsigned *ret)
 	if (!fields && !mode)
 		return -EINVAL;
 	*ret = fields;
+	*ret_relative = mode != 0;
 	return 0;
 }
 
@@ -234,7 +258,7 @@ static int fields_cb(const struct option *opt, const char *arg, bool unset)
 
 	if (unset)
 		return -EINVAL;
-	if (parse_fields(arg, &ctx->fields))
+	if (parse_fields(arg, &ctx->fields, &ctx->fields_removed, &ctx->fields_relative))
 		return -EINVAL;
 	ctx->user_fields = true;
 	return 0;
@@ -270,6 +294,8 @@ static int check_evsel(struct script_ctx *ctx, size_t idx)
 	unsigned fields = ctx->fields;
 
 	e->checked = true;
+	if ((!ctx->user_fields || ctx->fields_relative) && attr->type == SAMPO_TYPE_RAW)
+		fields |= RAW_EXTRA_FIELDS & ~ctx->fields_removed;
 	for (int f = 0; f < F_MAX; f++) {
 		if (!(fields & (1u << f)) || !field_info[f].needs ||
 		    (attr->sample_type & field_info[f].needs))
@@ -669,6 +695,49 @@ static void json_sample(struct script_ctx *ctx, const struct sampo_event *ev, un
 	json_script__sample_end(&ctx->js);
 }
 
+/* perf's "%16" PRIx64 (@hex) or "%16" PRIu64 */
+static void print_u64(struct outbuf *ob, bool hex, uint64_t v)
+{
+	char buf[32];
+
+	if (hex)
+		snprintf(buf, sizeof(buf), "%16" PRIx64, v);
+	else
+		snprintf(buf, sizeof(buf), "%16" PRIu64, v);
+	ob_puts(ob, buf);
+}
+
+/*
+ * perf's addr, data_src, weight and ins_lat fields, between the event and
+ * the address: "%16" each; data_src is the word in hex then its meaning,
+ * padded to the widest one printed so far (perf's static maxlen). The
+ * address is not resolved: perf does that only for page faults and BTS.
+ */
+static void print_mem_fields(struct script_ctx *ctx, unsigned fields, const struct sampo_sample *s)
+{
+	struct outbuf *ob = &ctx->ob;
+
+	if (fields & (1u << F_ADDR))
+		print_u64(ob, true, s->addr);
+	if (fields & (1u << F_DATA_SRC)) {
+		char out[100], decode[256]; /* perf's out[100]: longer ones are cut */
+		int len;
+
+		(void)data_src__scnprintf(decode, sizeof(decode), s->data_src);
+		len = snprintf(out, sizeof(out), "%16" PRIx64 " %s", s->data_src, decode);
+		if (len > (int)sizeof(out) - 1)
+			len = (int)sizeof(out) - 1;
+		if (len > ctx->data_src_width)
+			ctx->data_src_width = len;
+		ob_puts(ob, out);
+		ob_pad(ob, ' ', (size_t)(ctx->data_src_width - len));
+	}
+	if (fields & (1u << F_WEIGHT))
+		print_u64(ob, false, s->weight);
+	if (fields & (1u << F_INS_LAT))
+		print_u64(ob, false, s->ins_lat);
+}
+
 static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 {
 	const struct sampo_sample *s = &ev->sample;
@@ -783,6 +852,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		ob_puts(ob, name);
 		ob_puts(ob, ": ");
 	}
+	print_mem_fields(ctx, fields, s);
 	if (fields & ((1u << F_IP) | (1u << F_SYM) | (1u << F_DSO))) {
 		if (chain) {
 			ob_putc(ob, '\n');
@@ -795,6 +865,8 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 			print_sym_dso(ctx, fields, ctx->al.map, s->ip);
 		}
 	}
+	if (fields & (1u << F_PHYS_ADDR))
+		print_u64(ob, true, s->phys_addr);
 	ob_putc(ob, '\n');
 	return 0;
 }
