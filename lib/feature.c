@@ -797,6 +797,14 @@ static const char *const feature_names[SAMPO_FEAT_LAST_KNOWN + 1] = {
 
 const char *sampo_feature__name(int feat)
 {
+	static const char *const sp_names[] = {
+		"SIMPLEPERF_FILE",	       "SIMPLEPERF_META_INFO",	   "SIMPLEPERF_DEBUG_UNWIND",
+		"SIMPLEPERF_DEBUG_UNWIND_FILE", "SIMPLEPERF_FILE2",	   "SIMPLEPERF_ETM_BRANCH_LIST",
+		"SIMPLEPERF_INIT_MAP",
+	};
+
+	if (feat >= SAMPO_FEAT_SIMPLEPERF_FILE && feat <= SAMPO_FEAT_SIMPLEPERF_LAST)
+		return sp_names[feat - SAMPO_FEAT_SIMPLEPERF_FILE];
 	if (feat < 0 || feat > SAMPO_FEAT_LAST_KNOWN)
 		return NULL;
 	return feature_names[feat];
@@ -837,6 +845,42 @@ static void features_set_present(struct sampo_features *f, int feat, bool on)
 		f->present[feat / 64] &= ~(1ULL << (feat % 64));
 }
 
+/* The fields each simpleperf parser writes, as feat_descs[] for perf's. */
+static const struct feat_desc sp_feat_descs[] = {
+	[SAMPO_FEAT_SIMPLEPERF_FILE - SAMPO_FEAT_SIMPLEPERF_FILE] = { NULL,
+								   FIELDS(nr_sp_files, sp_files) },
+	[SAMPO_FEAT_SIMPLEPERF_META_INFO - SAMPO_FEAT_SIMPLEPERF_FILE] = { NULL,
+									FIELDS(nr_sp_meta,
+									       sp_meta) },
+	[SAMPO_FEAT_SIMPLEPERF_DEBUG_UNWIND - SAMPO_FEAT_SIMPLEPERF_FILE] = {
+		NULL, FIELDS(nr_sp_debug_unwind, sp_debug_unwind) },
+	[SAMPO_FEAT_SIMPLEPERF_DEBUG_UNWIND_FILE - SAMPO_FEAT_SIMPLEPERF_FILE] = {
+		NULL, FIELDS(sp_debug_unwind_file_size, sp_debug_unwind_file_size) },
+	[SAMPO_FEAT_SIMPLEPERF_FILE2 - SAMPO_FEAT_SIMPLEPERF_FILE] = { NULL,
+								    FIELDS(nr_sp_files2,
+									   sp_files2) },
+	[SAMPO_FEAT_SIMPLEPERF_ETM_BRANCH_LIST - SAMPO_FEAT_SIMPLEPERF_FILE] = {
+		NULL, FIELDS(sp_etm_branch_list_size, sp_etm_branch_list_size) },
+	[SAMPO_FEAT_SIMPLEPERF_INIT_MAP - SAMPO_FEAT_SIMPLEPERF_FILE] = {
+		NULL, FIELDS(sp_init_map_size, sp_init_map_size) },
+};
+
+static int parse_simpleperf(struct sampo_features *f, int feat, struct feat_cursor *c)
+{
+	const struct feat_desc *d = &sp_feat_descs[feat - SAMPO_FEAT_SIMPLEPERF_FILE];
+	int ret;
+
+	features_set_present(f, feat, false);
+	memset((char *)f + d->field_start, 0, d->field_end - d->field_start);
+	ret = sampo_features__simpleperf_parser(feat)(c, f);
+	if (ret) {
+		memset((char *)f + d->field_start, 0, d->field_end - d->field_start);
+		return ret;
+	}
+	features_set_present(f, feat, true);
+	return 0;
+}
+
 int sampo_features__parse_one(struct sampo_features *f, int feat, const void *buf, size_t len,
 			      bool swap, struct sampo_feature_error *err)
 {
@@ -857,6 +901,11 @@ int sampo_features__parse_one(struct sampo_features *f, int feat, const void *bu
 	}
 	if (!f || feat <= SAMPO_FEAT_RESERVED || feat >= SAMPO_FEAT_MAX_BITS || (!buf && len))
 		return sampo_feat_cursor__fail(&c, 0, -EINVAL, "invalid feature id %d", feat);
+	if (feat >= SAMPO_FEAT_SIMPLEPERF_FILE && feat <= SAMPO_FEAT_SIMPLEPERF_LAST) {
+		if (swap)
+			return 0; /* simpleperf writes little-endian only: not its */
+		return parse_simpleperf(f, feat, &c);
+	}
 	if (feat > SAMPO_FEAT_LAST_KNOWN)
 		return 0; /* unknown to us, as to perf 6.1: skipped */
 
@@ -901,10 +950,12 @@ static int features_parse(struct sampo_reader *reader, bool each,
 		return -ENOMEM;
 	swap = sampo_reader__needs_swap(reader);
 
-	for (int feat = SAMPO_FEAT_RESERVED + 1; feat <= SAMPO_FEAT_LAST_KNOWN; feat++) {
+	for (int feat = SAMPO_FEAT_RESERVED + 1; feat <= SAMPO_FEAT_SIMPLEPERF_LAST; feat++) {
 		const void *data;
 		size_t size;
 
+		if (feat == SAMPO_FEAT_LAST_KNOWN + 1)
+			feat = SAMPO_FEAT_SIMPLEPERF_FILE; /* nothing in between is known */
 		if (!sampo_reader__has_feature(reader, feat))
 			continue;
 		ret = sampo_reader__feature(reader, feat, &data, &size);

@@ -84,7 +84,8 @@ static void relocate_sample(struct sampo_sample *s, const void *from, const void
 static bool pbatch_add(struct pbatch *b, const struct sampo_event *ev)
 {
 	size_t rec_size = ALIGN_UP((size_t)ev->record->header.size, 8);
-	size_t need = rec_size + ALIGN_UP(ev->payload_size, 8);
+	/* a payload too big for the source window comes without its bytes (NULL) */
+	size_t need = rec_size + (ev->payload ? ALIGN_UP(ev->payload_size, 8) : 0);
 	struct sampo_event *e;
 	uint8_t *rec;
 
@@ -105,7 +106,7 @@ static bool pbatch_add(struct pbatch *b, const struct sampo_event *ev)
 	*e = *ev;
 	relocate_sample(&e->sample, ev->record, rec);
 	e->record = (const union sampo_record *)rec;
-	if (ev->payload_size) {
+	if (ev->payload_size && ev->payload) {
 		memcpy(rec + rec_size, ev->payload, ev->payload_size);
 		e->payload = rec + rec_size;
 	}

@@ -448,6 +448,109 @@ static void reader_set_inflate_cap(struct sampo_reader *r)
 }
 
 /*
+ * The size of the record whose header is at @hdr, @size16 being its 16-bit
+ * size field in host order. Android simpleperf's own record types
+ * (SAMPO_SIMPLEPERF_RECORD_*, from 32768 on: perf never writes them) keep
+ * the high 16 bits of a 32-bit size where perf has misc.
+ */
+static size_t simpleperf_size(const struct sampo_reader *r, const uint8_t *hdr, size_t size16)
+{
+	uint32_t type;
+	uint16_t hi;
+
+	memcpy(&type, hdr, sizeof(type));
+	memcpy(&hi, hdr + offsetof(struct sampo_record_header, misc), sizeof(hi));
+	if (r->swap) {
+		type = bswap_32(type);
+		hi = bswap_16(hi);
+	}
+	if (type < SAMPO_SIMPLEPERF_RECORD_START)
+		return size16;
+	return (size_t)hi << 16 | size16;
+}
+
+/*
+ * simpleperf's TRACING_DATA of type 66 (before it had a type of its own):
+ * u32 size, then the data padded to 64 bytes, all inside the record, where
+ * perf's 12-byte record is followed by its data.
+ */
+static bool simpleperf_tracing_data(const union sampo_record *rec)
+{
+	size_t size = rec->header.size;
+
+	return rec->header.type == SAMPO_RECORD_HEADER_TRACING_DATA &&
+	       size > 2 * sizeof(rec->tracing_data) &&
+	       size - sizeof(rec->tracing_data) >= rec->tracing_data.size;
+}
+
+/*
+ * simpleperf's EVENT_ID record: the ids of events opened after the file's
+ * attr section was written, as (attr index, id) pairs, for the records that
+ * follow. Pairs naming no attr are left out.
+ */
+static void simpleperf_event_ids(struct sampo_reader *r, const union sampo_record *rec)
+{
+	const uint8_t *body = (const uint8_t *)rec + sizeof(rec->header);
+	size_t nwords = (rec->header.size - sizeof(rec->header)) / 8;
+	uint64_t nr = nwords && !r->swap ? load_u64(body) : 0; /* simpleperf writes little-endian */
+
+	for (uint64_t i = 0; i < nr && 2 + 2 * i < nwords; i++) {
+		uint64_t idx = load_u64(body + 8 * (1 + 2 * i));
+		uint64_t id = load_u64(body + 8 * (2 + 2 * i));
+
+		if (idx < r->nr_attrs)
+			(void)sampo_reader__add_ids(r, (size_t)idx, &id, 1);
+	}
+}
+
+/*
+ * A simpleperf record over 64 KiB (a kallsyms, tracing data): handed out as
+ * its 8-byte header alone (type kept, misc 0, size 8), the body after it as
+ * the payload (NULL when larger than the source window; payload_size says
+ * how much). No struct of sampo's has a 32-bit size.
+ */
+static int simpleperf_big_record(struct sampo_reader *r, uint64_t where, size_t size,
+				 union sampo_record **out, uint64_t *offset, bool *decompressed,
+				 const void **payload, size_t *payload_size)
+{
+	union sampo_record *rec = r->recbuf;
+	const uint8_t *p;
+	size_t avail;
+	int err;
+
+	err = sampo_source__get(&r->src, where, sizeof(rec->header), &p, &avail);
+	if (err < 0)
+		return sampo_reader__io_fail(r, err, where);
+	if (err > 0)
+		return sampo_reader__fail(r, -SAMPO_ERR_TRUNCATED,
+				   "record header at offset %#" PRIx64 " is cut off", where);
+	memcpy(&rec->header, p, sizeof(rec->header));
+	if (r->swap)
+		rec->header.type = bswap_32(rec->header.type);
+	rec->header.misc = 0;
+	rec->header.size = sizeof(rec->header);
+	r->stats.nr_unknown_type++;
+	if (size - sizeof(rec->header) <= SAMPO_SOURCE_WINDOW) {
+		err = sampo_source__get(&r->src, where + sizeof(rec->header),
+					size - sizeof(rec->header), &p, &avail);
+		if (err < 0)
+			return sampo_reader__io_fail(r, err, where);
+		if (err > 0)
+			return sampo_reader__fail(r, -SAMPO_ERR_TRUNCATED,
+					   "record at offset %#" PRIx64 " of size %#zx is cut off",
+					   where, size);
+		*payload = p;
+	}
+	*payload_size = size - sizeof(rec->header);
+	r->pos += size;
+	r->stats.bytes_read += size;
+	*offset = where - r->offset_base;
+	*decompressed = false;
+	*out = rec;
+	return 1;
+}
+
+/*
  * Get the next raw record from the inflated stream (if any) or the source,
  * copied or pointed to in host order, checked. Return 1 with *out set, 0 at
  * the end, or an error.
@@ -526,11 +629,17 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			memcpy(&size16, sampo_inflate__next(d) + offsetof(struct sampo_record_header, size),
 			       sizeof(size16));
 			size = r->swap ? bswap_16(size16) : size16;
+			size = simpleperf_size(r, sampo_inflate__next(d), size);
 			if (size < 8)
 				return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
 						   "record in the COMPRESSED data at offset %#" PRIx64
 						   ": size %zu is smaller than the 8-byte header",
 						   d->offset, size);
+			if (size > UINT16_MAX)
+				return sampo_reader__fail(r, -SAMPO_ERR_UNSUPPORTED,
+						   "simpleperf record of %zu bytes in the COMPRESSED data at offset %#" PRIx64
+						   ": records over 64 KiB are only read uncompressed",
+						   size, d->offset);
 			if (sampo_inflate__avail(d) >= size) {
 				p = sampo_inflate__next(d);
 				sampo_inflate__take(d, size);
@@ -563,6 +672,7 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 		}
 		memcpy(&size16, p + 6, 2);
 		size = r->swap ? bswap_16(size16) : size16;
+		size = simpleperf_size(r, p, size);
 		if (size < 8)
 			return sampo_reader__fail(r, -SAMPO_ERR_MALFORMED,
 					   "record at offset %#" PRIx64
@@ -580,6 +690,9 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			return sampo_reader__fail(r, r->data_truncated ? -SAMPO_ERR_TRUNCATED : -SAMPO_ERR_MALFORMED,
 					   "record at offset %#" PRIx64 " of size %#zx runs past the end of the %s (%#" PRIx64 ")",
 					   where, size, r->data_truncated ? "file" : "data section", r->data_end);
+		if (size > UINT16_MAX)
+			return simpleperf_big_record(r, where, size, out, offset, decompressed,
+						     payload, payload_size);
 		err = sampo_source__get(&r->src, where, size, &p, &avail);
 		if (err < 0)
 			return sampo_reader__io_fail(r, err, where);
@@ -621,6 +734,13 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 						 (*out)->auxtrace.size :
 						 (*out)->tracing_data.size;
 
+			if (simpleperf_tracing_data(*out)) {
+				/* simpleperf's: the data are inside the record */
+				*payload = (const uint8_t *)*out + sizeof((*out)->tracing_data);
+				*payload_size = (size_t)extra;
+				return 1;
+			}
+
 			if (*out != r->recbuf) {
 				memcpy(r->recbuf, *out, size);
 				*out = r->recbuf;
@@ -644,6 +764,9 @@ static int read_one(struct sampo_reader *r, union sampo_record **out, uint64_t *
 			r->pos += extra;
 			return 1;
 		}
+		case SAMPO_SIMPLEPERF_RECORD_EVENT_ID:
+			simpleperf_event_ids(r, *out);
+			return 1;
 		default:
 			return 1;
 		}

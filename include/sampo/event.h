@@ -234,6 +234,28 @@ enum sampo_record_type {
 	SAMPO_RECORD_MAX,
 };
 
+/*
+ * Android simpleperf's own records (record.h of AOSP system/extras/simpleperf).
+ * Their header is { u32 type; u16 size_hi; u16 size_lo; }: the 16 bits perf
+ * reads as misc are the high half of a 32-bit size, so that a kallsyms or
+ * tracing-data record may pass 64 KiB. The reader knows them by their type
+ * and hands them out as tool records (see sampo_record__simpleperf_size()).
+ */
+enum sampo_simpleperf_record_type {
+	SAMPO_SIMPLEPERF_RECORD_START = 32768,
+	SAMPO_SIMPLEPERF_RECORD_KERNEL_SYMBOL = 32769, /* u32 size; kallsyms text, 8-aligned */
+	SAMPO_SIMPLEPERF_RECORD_DSO = 32770,	      /* u64 type, id, min_vaddr; name */
+	SAMPO_SIMPLEPERF_RECORD_SYMBOL = 32771,	      /* u64 addr, len, dso_id; name */
+	SAMPO_SIMPLEPERF_RECORD_SPLIT = 32772,	      /* a piece of a record too big for one */
+	SAMPO_SIMPLEPERF_RECORD_SPLIT_END = 32773,
+	SAMPO_SIMPLEPERF_RECORD_EVENT_ID = 32774,	  /* u64 count; {u64 attr_idx, id}[count] */
+	SAMPO_SIMPLEPERF_RECORD_CALLCHAIN = 32775,	  /* u32 pid, tid; u64 type, time, nr; ips, sps */
+	SAMPO_SIMPLEPERF_RECORD_UNWINDING_RESULT = 32776, /* u64 time, used_time, error, ... */
+	SAMPO_SIMPLEPERF_RECORD_TRACING_DATA = 32777,	  /* u32 size; data, 64-aligned */
+	SAMPO_SIMPLEPERF_RECORD_DEBUG = 32778,		  /* u64 time; a string */
+	SAMPO_SIMPLEPERF_RECORD_LAST_KNOWN = 32778,
+};
+
 /* header.misc */
 #define SAMPO_MISC_CPUMODE_MASK 7
 enum sampo_cpumode {
@@ -718,6 +740,18 @@ enum sampo_feature {
 	SAMPO_FEAT_HYBRID_TOPOLOGY = 30,
 	SAMPO_FEAT_PMU_CAPS = 31,
 	SAMPO_FEAT_LAST_KNOWN = 31,
+	/*
+	 * Android simpleperf's features (record_file_format.h of AOSP
+	 * system/extras/simpleperf); perf skips them. See docs/simpleperf.md.
+	 */
+	SAMPO_FEAT_SIMPLEPERF_FILE = 128,	       /* the DSOs' symbol tables, v1 */
+	SAMPO_FEAT_SIMPLEPERF_META_INFO = 129,	       /* key NUL value NUL ... */
+	SAMPO_FEAT_SIMPLEPERF_DEBUG_UNWIND = 130,      /* protobuf DebugUnwindFeature */
+	SAMPO_FEAT_SIMPLEPERF_DEBUG_UNWIND_FILE = 131, /* the files it lists, back to back */
+	SAMPO_FEAT_SIMPLEPERF_FILE2 = 132,	       /* the DSOs' symbol tables, protobuf */
+	SAMPO_FEAT_SIMPLEPERF_ETM_BRANCH_LIST = 133,
+	SAMPO_FEAT_SIMPLEPERF_INIT_MAP = 134,
+	SAMPO_FEAT_SIMPLEPERF_LAST = 134,
 	SAMPO_FEAT_MAX_BITS = 256,
 };
 

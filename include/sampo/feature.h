@@ -153,6 +153,52 @@ struct sampo_feat_btf {
 	uint8_t *data; /* size bytes */
 };
 
+/* simpleperf's DSO kinds (its enum DsoType), the type of a FILE/FILE2 entry */
+enum sampo_sp_dso_type {
+	SAMPO_SP_DSO_KERNEL = 0,
+	SAMPO_SP_DSO_KERNEL_MODULE = 1,
+	SAMPO_SP_DSO_ELF_FILE = 2,
+	SAMPO_SP_DSO_DEX_FILE = 3,
+	SAMPO_SP_DSO_SYMBOL_MAP_FILE = 4,
+	SAMPO_SP_DSO_UNKNOWN_FILE = 5,
+};
+
+/* One symbol of a simpleperf FILE/FILE2 entry: only the symbols with samples are kept */
+struct sampo_feat_sp_symbol {
+	uint64_t vaddr; /* in the DSO's own addresses (see docs/simpleperf.md) */
+	uint64_t len;	/* bytes (a u32 in the file) */
+	char *name;	/* as stored: C++ names mangled, Rust ones demangled */
+};
+
+/* simpleperf FILE (v1) or FILE2 (protobuf): one DSO and the symbols it had samples in */
+struct sampo_feat_sp_file {
+	char *path;	    /* "[kernel.kallsyms]", a module "[name]" or a file path */
+	uint32_t type;	    /* enum sampo_sp_dso_type */
+	uint64_t min_vaddr; /* the lowest address of its executable segment */
+	/*
+	 * ELF: the file offset of min_vaddr; module: the memory offset of
+	 * min_vaddr from the module's start. Old FILE entries have none.
+	 */
+	bool has_file_offset;
+	uint64_t file_offset;
+	uint32_t nr_symbols;
+	struct sampo_feat_sp_symbol *symbols;
+	uint32_t nr_dex_offsets; /* DEX files: where the dex files start */
+	uint64_t *dex_offsets;
+};
+
+/* simpleperf META_INFO: one key and its value ("simpleperf_version", ...) */
+struct sampo_feat_sp_meta {
+	char *key;
+	char *value;
+};
+
+/* simpleperf DEBUG_UNWIND: a file kept in DEBUG_UNWIND_FILE, in this order */
+struct sampo_feat_sp_unwind_file {
+	char *path;
+	uint64_t size;
+};
+
 struct sampo_features {
 	uint64_t present[4]; /* bit N: feature N was parsed; see sampo_features__has() */
 
@@ -252,6 +298,19 @@ struct sampo_features {
 	/* PMU_CAPS */
 	uint32_t nr_pmu_caps;
 	struct sampo_feat_pmu_caps *pmu_caps;
+
+	/* Android simpleperf's features (SAMPO_FEAT_SIMPLEPERF_*; docs/simpleperf.md) */
+	uint32_t nr_sp_files; /* FILE */
+	struct sampo_feat_sp_file *sp_files;
+	uint32_t nr_sp_meta; /* META_INFO */
+	struct sampo_feat_sp_meta *sp_meta;
+	uint32_t nr_sp_debug_unwind; /* DEBUG_UNWIND */
+	struct sampo_feat_sp_unwind_file *sp_debug_unwind;
+	uint64_t sp_debug_unwind_file_size; /* DEBUG_UNWIND_FILE: bytes, not decoded */
+	uint32_t nr_sp_files2;		    /* FILE2 */
+	struct sampo_feat_sp_file *sp_files2;
+	uint64_t sp_etm_branch_list_size; /* ETM_BRANCH_LIST: bytes, not decoded */
+	uint64_t sp_init_map_size;	  /* INIT_MAP: bytes, not decoded */
 };
 
 /* Where and why a payload did not parse. */
@@ -341,6 +400,24 @@ SAMPO_API bool sampo_features__uses_host_pmus(const struct sampo_features *f, bo
 					      const struct sampo_features *host);
 
 /**
+ * sampo_features__simpleperf_files() - the DSO symbol tables of a simpleperf
+ * file: FILE when it was parsed, else FILE2 (simpleperf's own preference)
+ * @ret_nr: the number of entries
+ *
+ * Return: the entries (owned by @f), or NULL (*@ret_nr 0) when neither.
+ */
+SAMPO_API const struct sampo_feat_sp_file *
+sampo_features__simpleperf_files(const struct sampo_features *f, uint32_t *ret_nr);
+
+/**
+ * sampo_features__simpleperf_meta() - the value of META_INFO key @key
+ *
+ * Return: the value (owned by @f), or NULL when absent.
+ */
+SAMPO_API const char *sampo_features__simpleperf_meta(const struct sampo_features *f,
+						      const char *key);
+
+/**
  * sampo_features__parse_one() - decode one feature payload into @f
  * @f: where the values go; features parsed earlier are kept
  * @feat: the feature id (SAMPO_FEAT_*)
@@ -351,7 +428,9 @@ SAMPO_API bool sampo_features__uses_host_pmus(const struct sampo_features *f, bo
  *
  * CPU_TOPOLOGY needs the CPU count of NRCPUS: parse NRCPUS first (features
  * are stored in id order, so parsing in id order does it). BRANCH_STACK and
- * STAT have no payload; ids past SAMPO_FEAT_LAST_KNOWN are skipped. Bytes
+ * STAT have no payload; simpleperf's features (SAMPO_FEAT_SIMPLEPERF_*) are
+ * decoded too, in a little-endian file only; other ids past
+ * SAMPO_FEAT_LAST_KNOWN are skipped. Bytes
  * after the last field perf writes are ignored, as perf does.
  *
  * On failure the feature is left out of @f (sampo_features__has() is false)

@@ -62,7 +62,13 @@ struct sampo_event {
 	struct sampo_sample sample; /* SAMPLE fields, or the sample_id trailer */
 	bool has_sample_id;	    /* .sample holds a decoded sample_id trailer */
 	bool decompressed;	    /* came out of a COMPRESSED record */
-	/* HEADER_TRACING_DATA and AUXTRACE carry bytes past header.size */
+	/*
+	 * HEADER_TRACING_DATA and AUXTRACE carry bytes past header.size
+	 * (simpleperf's TRACING_DATA of type 66 points inside the record);
+	 * a simpleperf record (SAMPO_SIMPLEPERF_RECORD_*) over 64 KiB comes
+	 * as its 8-byte header alone (misc 0, size 8) with its body here.
+	 * payload is NULL when the bytes are too many to map at once.
+	 */
 	const void *payload;
 	size_t payload_size;
 };
@@ -193,7 +199,10 @@ SAMPO_API int sampo_sample__parse(const struct sampo_event_attr *attr,
 /** sampo_record__name() - "MMAP", "SAMPLE", ... or NULL for an unknown type */
 SAMPO_API const char *sampo_record__name(uint32_t type);
 
-/** sampo_feature__name() - "HOSTNAME", "BUILD_ID", ... or NULL for an unknown id */
+/**
+ * sampo_feature__name() - "HOSTNAME", "BUILD_ID", ..., "SIMPLEPERF_FILE2" (simpleperf's
+ * ids from 128), or NULL for an unknown id
+ */
 SAMPO_API const char *sampo_feature__name(int feat);
 
 #endif /* SAMPO_READER_H */

@@ -40,6 +40,16 @@ SAMPO_API const char *sampo_record__perf_name(uint32_t type);
 SAMPO_API bool sampo_record__perf_known(uint32_t type);
 
 /**
+ * sampo_record__simpleperf_name() - the name of one of Android simpleperf's
+ * own record types (SAMPO_SIMPLEPERF_RECORD_*): "KERNEL_SYMBOL", "DSO",
+ * "SYMBOL", "SPLIT", "SPLIT_END", "EVENT_ID", "CALLCHAIN",
+ * "UNWINDING_RESULT", "TRACING_DATA", "DEBUG"
+ *
+ * Return: a static string, or NULL for any other type.
+ */
+SAMPO_API const char *sampo_record__simpleperf_name(uint32_t type);
+
+/**
  * sampo_record__field() - read a fixed field of a host-order record by name
  * @rec: the record (header.size bytes are readable)
  * @name: perf's name of the field: "pid", "time_enabled", "hw_id", ...

@@ -72,4 +72,7 @@ int sampo_features__parse_cpu_pmu_caps(struct feat_cursor *c, struct sampo_featu
 int sampo_features__parse_hybrid_topology(struct feat_cursor *c, struct sampo_features *f);
 int sampo_features__parse_pmu_caps(struct feat_cursor *c, struct sampo_features *f);
 
+/* lib/feature-simpleperf.c: the parser of simpleperf feature @feat, or NULL */
+feat_parse_fn sampo_features__simpleperf_parser(int feat);
+
 #endif /* SAMPO_INTERNAL_FEATURE_H */

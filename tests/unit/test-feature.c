@@ -1310,10 +1310,175 @@ static void test_feature__uses_host_pmus(void **state)
 	sampo_features__delete(mapped);
 }
 
+/* ---- simpleperf's features (lib/feature-simpleperf.c) ------------------------------------- */
+
+/*
+ * FILE (v1): one ELF entry, laid out as simpleperf's ReadFileV1Feature()
+ * reads it: u32 size; "/system/lib64/libc.so\0"; u32 type 2; u64 min_vaddr
+ * 0x1000; u32 2 symbols {u64 vaddr, u32 len, name\0}; u64 file offset 0x800.
+ */
+static const uint8_t sp_file_v1[] = {
+	0x52, 0, 0, 0,
+	'/', 's', 'y', 's', 't', 'e', 'm', '/', 'l', 'i', 'b', '6', '4', '/', 'l', 'i', 'b', 'c',
+	'.', 's', 'o', 0,
+	2, 0, 0, 0,
+	0x00, 0x10, 0, 0, 0, 0, 0, 0,
+	2, 0, 0, 0,
+	0x00, 0x11, 0, 0, 0, 0, 0, 0, 0x40, 0, 0, 0, 'm', 'a', 'l', 'l', 'o', 'c', 0,
+	0x80, 0x11, 0, 0, 0, 0, 0, 0, 0x20, 0, 0, 0, 'f', 'r', 'e', 'e', 0,
+	0x00, 0x08, 0, 0, 0, 0, 0, 0,
+};
+
+/*
+ * FILE2: the same DSO as a protobuf FileFeature: path (1), type (2),
+ * min_vaddr (3), one symbol (4: vaddr 0x1100, len 0x40, "malloc"), an
+ * unknown field 15 (skipped), elf_file (6: file offset 0x800).
+ */
+static const uint8_t sp_file_v2[] = {
+	0x2a, 0, 0, 0,
+	0x0a, 9, '/', 'b', 'i', 'n', '/', 't', 'o', 'o', 'l',
+	0x10, 2,
+	0x18, 0x80, 0x20,
+	0x22, 13, 0x08, 0x80, 0x22, 0x10, 0x40, 0x1a, 6, 'm', 'a', 'l', 'l', 'o', 'c',
+	0x78, 7,
+	0x32, 3, 0x08, 0x80, 0x10,
+	0x22, 2, 0x10, 0x01,
+};
+
+static const uint8_t sp_meta[] = "simpleperf_version\0" "1.2\0" "clockid\0" "monotonic";
+
+static void test_feature__simpleperf_file_tables(void **state)
+{
+	struct sampo_features *f = sampo_features__new();
+	const struct sampo_feat_sp_file *e;
+	uint32_t nr;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(parse_copy(f, SAMPO_FEAT_SIMPLEPERF_FILE2, sp_file_v2, sizeof(sp_file_v2),
+				    false, NULL), 0);
+	e = sampo_features__simpleperf_files(f, &nr);
+	assert_int_equal(nr, 1);
+	assert_string_equal(e->path, "/bin/tool");
+	assert_int_equal(e->type, SAMPO_SP_DSO_ELF_FILE);
+	assert_int_equal(e->min_vaddr, 0x1000);
+	assert_true(e->has_file_offset);
+	assert_int_equal(e->file_offset, 0x800);
+	assert_int_equal(e->nr_symbols, 2);
+	assert_int_equal(e->symbols[0].vaddr, 0x1100);
+	assert_int_equal(e->symbols[0].len, 0x40);
+	assert_string_equal(e->symbols[0].name, "malloc");
+	assert_string_equal(e->symbols[1].name, ""); /* a symbol without a name */
+
+	/* FILE wins over FILE2, as in simpleperf's reader */
+	assert_int_equal(parse_copy(f, SAMPO_FEAT_SIMPLEPERF_FILE, sp_file_v1, sizeof(sp_file_v1),
+				    false, NULL), 0);
+	e = sampo_features__simpleperf_files(f, &nr);
+	assert_int_equal(nr, 1);
+	assert_string_equal(e->path, "/system/lib64/libc.so");
+	assert_int_equal(e->nr_symbols, 2);
+	assert_int_equal(e->symbols[1].vaddr, 0x1180);
+	assert_int_equal(e->symbols[1].len, 0x20);
+	assert_string_equal(e->symbols[1].name, "free");
+	assert_true(e->has_file_offset);
+	assert_int_equal(e->file_offset, 0x800);
+
+	assert_int_equal(parse_copy(f, SAMPO_FEAT_SIMPLEPERF_META_INFO, sp_meta, sizeof(sp_meta),
+				    false, NULL), 0);
+	assert_string_equal(sampo_features__simpleperf_meta(f, "clockid"), "monotonic");
+	assert_null(sampo_features__simpleperf_meta(f, "nothing"));
+	assert_string_equal(sampo_feature__name(SAMPO_FEAT_SIMPLEPERF_FILE2), "SIMPLEPERF_FILE2");
+	sampo_features__delete(f);
+}
+
+/* Every prefix of each payload, in an exact-size heap copy: an error naming a place, or a parse */
+static void test_feature__simpleperf_truncated_at_every_byte(void **state)
+{
+	static const struct {
+		int feat;
+		const uint8_t *buf;
+		size_t len;
+		bool strict; /* no proper prefix parses */
+	} cases[] = {
+		{ SAMPO_FEAT_SIMPLEPERF_FILE, sp_file_v1, sizeof(sp_file_v1), true },
+		{ SAMPO_FEAT_SIMPLEPERF_FILE2, sp_file_v2, sizeof(sp_file_v2), true },
+		/* a prefix ending between two pairs is a shorter META_INFO */
+		{ SAMPO_FEAT_SIMPLEPERF_META_INFO, sp_meta, sizeof(sp_meta), false },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		for (size_t len = 1; len < cases[i].len; len++) {
+			struct sampo_features *f = sampo_features__new();
+			struct sampo_feature_error err;
+			int ret;
+
+			assert_non_null(f);
+			ret = parse_copy(f, cases[i].feat, cases[i].buf, len, false, &err);
+			if (!ret && !cases[i].strict) {
+				sampo_features__delete(f);
+				continue;
+			}
+			/* every entry starts with its size: no cut entry parses */
+			assert_int_equal(ret, -SAMPO_ERR_MALFORMED);
+			assert_int_equal(err.feat, cases[i].feat);
+			assert_true(err.offset <= len);
+			assert_true(err.msg[0] != '\0');
+			assert_false(sampo_features__has(f, cases[i].feat));
+			sampo_features__delete(f);
+		}
+	}
+}
+
+static void test_feature__simpleperf_hostile(void **state)
+{
+	struct sampo_features *f = sampo_features__new();
+	struct sampo_feature_error err;
+	uint8_t buf[sizeof(sp_file_v1)];
+
+	(void)state;
+	assert_non_null(f);
+	/* a symbol count no entry can hold is refused before anything is allocated */
+	memcpy(buf, sp_file_v1, sizeof(buf));
+	buf[4 + 22 + 4 + 8] = 0xff;
+	buf[4 + 22 + 4 + 8 + 3] = 0x7f;
+	assert_int_equal(parse_copy(f, SAMPO_FEAT_SIMPLEPERF_FILE, buf, sizeof(buf), false, &err),
+			 -SAMPO_ERR_MALFORMED);
+	assert_non_null(strstr(err.msg, "symbol count"));
+	/* an unknown file type */
+	memcpy(buf, sp_file_v1, sizeof(buf));
+	buf[4 + 22] = 9;
+	assert_int_equal(parse_copy(f, SAMPO_FEAT_SIMPLEPERF_FILE, buf, sizeof(buf), false, &err),
+			 -SAMPO_ERR_MALFORMED);
+	assert_non_null(strstr(err.msg, "unknown file type 9"));
+	/* a protobuf length past its message */
+	{
+		uint8_t v2[sizeof(sp_file_v2)];
+
+		memcpy(v2, sp_file_v2, sizeof(v2));
+		v2[5] = 0x7f;
+		assert_int_equal(parse_copy(f, SAMPO_FEAT_SIMPLEPERF_FILE2, v2, sizeof(v2), false,
+					    &err),
+				 -SAMPO_ERR_MALFORMED);
+		assert_non_null(strstr(err.msg, "runs past its message"));
+	}
+	/* an empty meta info value */
+	assert_int_equal(parse_copy(f, SAMPO_FEAT_SIMPLEPERF_META_INFO, "k\0\0", 3, false, &err),
+			 -SAMPO_ERR_MALFORMED);
+	/* big-endian files are not simpleperf's: left out, no error */
+	assert_int_equal(parse_copy(f, SAMPO_FEAT_SIMPLEPERF_FILE, sp_file_v1, sizeof(sp_file_v1),
+				    true, NULL), 0);
+	assert_false(sampo_features__has(f, SAMPO_FEAT_SIMPLEPERF_FILE));
+	sampo_features__delete(f);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_feature__parses_every_feature),
+		cmocka_unit_test(test_feature__simpleperf_file_tables),
+		cmocka_unit_test(test_feature__simpleperf_truncated_at_every_byte),
+		cmocka_unit_test(test_feature__simpleperf_hostile),
 		cmocka_unit_test(test_feature__parses_byte_swapped),
 		cmocka_unit_test(test_feature__truncated_at_every_byte),
 		cmocka_unit_test(test_feature__string_length_past_end),

@@ -86,6 +86,7 @@ struct dump_ctx {
 	uint32_t nr_events[SAMPO_RECORD_PERF_MAX]; /* [0] is the total */
 	uint64_t nr_invalid;		       /* types perf 6.1 does not know (>= 83) */
 	uint64_t nr_unknown_id;		       /* samples of no known event */
+	uint64_t nr_simpleperf;		       /* simpleperf's own records, printed by name */
 
 	struct sampo_addr_location al;
 	struct outbuf ob;
@@ -248,6 +249,20 @@ static int refresh_attrs(struct dump_ctx *ctx)
 /* ---- the common part of every record ----------------------------------- */
 
 /* "\n<offset>@<path> [<size>]: event: <type>\n" */
+/*
+ * The size of the record in the file: a simpleperf record over 64 KiB comes
+ * as its header alone with the body as payload (reader.h).
+ */
+static uint64_t record_size(const struct sampo_event *ev)
+{
+	const union sampo_record *rec = ev->record;
+
+	if (rec->header.type > SAMPO_SIMPLEPERF_RECORD_START &&
+	    rec->header.size == sizeof(rec->header) && ev->payload_size)
+		return sizeof(rec->header) + ev->payload_size;
+	return rec->header.size;
+}
+
 static void dump_header_line(struct dump_ctx *ctx, const struct sampo_event *ev)
 {
 	struct outbuf *ob = &ctx->ob;
@@ -257,7 +272,7 @@ static void dump_header_line(struct dump_ctx *ctx, const struct sampo_event *ev)
 	ob_putc(ob, '@');
 	ob_puts(ob, ctx->label);
 	OB_LIT(ob, " [");
-	ob_hex_alt(ob, ev->record->header.size);
+	ob_hex_alt(ob, record_size(ev));
 	OB_LIT(ob, "]: event: ");
 	ob_dec_u64(ob, ev->record->header.type);
 	ob_putc(ob, '\n');
@@ -338,7 +353,12 @@ static void dump_decoded_prefix(struct dump_ctx *ctx, const struct sampo_event *
 	}
 	ob_hex_alt(ob, ev->offset);
 	OB_LIT(ob, " [");
-	ob_hex_alt(ob, ev->record->header.size);
+	ob_hex_alt(ob, record_size(ev));
+	if (sampo_record__simpleperf_name(type)) {
+		OB_LIT(ob, "]: SIMPLEPERF_RECORD_");
+		ob_puts(ob, sampo_record__simpleperf_name(type));
+		return;
+	}
 	OB_LIT(ob, "]: PERF_RECORD_");
 	ob_puts(ob, sampo_record__perf_name(type));
 }
@@ -1333,6 +1353,89 @@ static void dump_user_record(struct dump_ctx *ctx, const struct sampo_event *ev)
 	}
 }
 
+/* u64 @i of @body (@len bytes), or 0 past its end */
+static uint64_t body_u64(const uint8_t *body, size_t len, size_t i)
+{
+	uint64_t v = 0;
+
+	if (body && len / 8 > i)
+		memcpy(&v, body + 8 * i, 8);
+	return v;
+}
+
+/* the NUL-terminated string at @off of @body, or "" */
+static const char *body_str(const uint8_t *body, size_t len, size_t off)
+{
+	if (!body || off >= len || !memchr(body + off, '\0', len - off))
+		return "";
+	return (const char *)body + off;
+}
+
+/*
+ * simpleperf's own records (record.h of AOSP simpleperf): their main fields
+ * on the decoded line. perf 6.1 stops at them; simpleperf's `dump` prints
+ * them its own way, which this does not copy.
+ */
+static void dump_simpleperf_record(struct dump_ctx *ctx, const struct sampo_event *ev)
+{
+	struct outbuf *ob = &ctx->ob;
+	const union sampo_record *rec = ev->record;
+	const uint8_t *body = (const uint8_t *)rec + sizeof(rec->header);
+	size_t len = rec->header.size - sizeof(rec->header);
+	uint32_t u32 = 0;
+
+	if (rec->header.size == sizeof(rec->header) && ev->payload_size) {
+		body = ev->payload; /* NULL when too big to map: fields left out */
+		len = body ? ev->payload_size : 0;
+	}
+	if (body && len >= 4)
+		memcpy(&u32, body, 4);
+	switch (rec->header.type) {
+	case SAMPO_SIMPLEPERF_RECORD_KERNEL_SYMBOL:
+	case SAMPO_SIMPLEPERF_RECORD_TRACING_DATA:
+		if (len >= 4)
+			ob_printf(ob, " size %u", u32);
+		break;
+	case SAMPO_SIMPLEPERF_RECORD_DSO:
+		ob_printf(ob, " type %" PRIu64 " id %" PRIu64 " min_vaddr %#" PRIx64 " %s",
+			  body_u64(body, len, 0), body_u64(body, len, 1), body_u64(body, len, 2),
+			  body_str(body, len, 24));
+		break;
+	case SAMPO_SIMPLEPERF_RECORD_SYMBOL:
+		ob_printf(ob, " addr %#" PRIx64 " len %#" PRIx64 " dso_id %" PRIu64 " %s",
+			  body_u64(body, len, 0), body_u64(body, len, 1), body_u64(body, len, 2),
+			  body_str(body, len, 24));
+		break;
+	case SAMPO_SIMPLEPERF_RECORD_EVENT_ID: {
+		uint64_t nr = body_u64(body, len, 0);
+
+		ob_printf(ob, " count %" PRIu64, nr);
+		for (uint64_t i = 0; i < nr && 1 + 2 * i + 1 < len / 8; i++)
+			ob_printf(ob, " (attr %" PRIu64 " id %" PRIu64 ")",
+				  body_u64(body, len, 1 + 2 * i), body_u64(body, len, 2 + 2 * i));
+		break;
+	}
+	case SAMPO_SIMPLEPERF_RECORD_CALLCHAIN:
+		ob_printf(ob, " %d/%d chain_type %" PRIu64 " time %" PRIu64 " nr %" PRIu64,
+			  (int32_t)u32, (int32_t)(body_u64(body, len, 0) >> 32),
+			  body_u64(body, len, 1), body_u64(body, len, 2), body_u64(body, len, 3));
+		break;
+	case SAMPO_SIMPLEPERF_RECORD_UNWINDING_RESULT:
+		ob_printf(ob, " time %" PRIu64 " used_time %" PRIu64 " error_code %" PRIu64
+			  " error_addr %#" PRIx64,
+			  body_u64(body, len, 0), body_u64(body, len, 1), body_u64(body, len, 2),
+			  body_u64(body, len, 3));
+		break;
+	case SAMPO_SIMPLEPERF_RECORD_DEBUG:
+		ob_printf(ob, " time %" PRIu64 " %s", body_u64(body, len, 0),
+			  body_str(body, len, 8));
+		break;
+	default: /* SPLIT, SPLIT_END: pieces of a record */
+		break;
+	}
+	ob_putc(ob, '\n');
+}
+
 /*
  * A kernel record of a type the library does not know comes without its
  * sample_id decoded; with a single event there is no doubt whose trailer it
@@ -1369,6 +1472,11 @@ static int dump_one(struct dump_ctx *ctx, const struct sampo_event *ev)
 	dump_header_line(ctx, ev);
 	dump_raw(ctx, ev->record);
 	dump_decoded_prefix(ctx, ev);
+	if (sampo_record__simpleperf_name(type)) {
+		ctx->nr_simpleperf++;
+		dump_simpleperf_record(ctx, ev);
+		return 0;
+	}
 	if (type >= SAMPO_RECORD_USER_TYPE_START) {
 		dump_user_record(ctx, ev);
 		return 0;
@@ -1417,8 +1525,13 @@ static void dump_stats(struct dump_ctx *ctx)
 static void warn_at_end(struct dump_ctx *ctx)
 {
 	const struct sampo_reader_stats *st = sampo_reader__stats(ctx->reader);
-	uint64_t unknown = st->nr_unknown_type;
+	uint64_t unknown = st->nr_unknown_type > ctx->nr_simpleperf ?
+				   st->nr_unknown_type - ctx->nr_simpleperf : 0;
 
+	if (ctx->nr_simpleperf)
+		cli_warn("%" PRIu64 " simpleperf records were printed by name (perf 6.1 stops at "
+			 "the first)",
+			 ctx->nr_simpleperf);
 	if (unknown)
 		cli_warn("%" PRIu64 " records of a type perf 6.1 does not know were printed raw",
 			 unknown);

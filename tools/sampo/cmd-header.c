@@ -1124,6 +1124,73 @@ static int perf61_processed(struct header_ctx *ctx, int feat, bool *ok)
 	return 0;
 }
 
+static const char *const sp_dso_types[] = {
+	[SAMPO_SP_DSO_KERNEL] = "kernel",	  [SAMPO_SP_DSO_KERNEL_MODULE] = "kernel module",
+	[SAMPO_SP_DSO_ELF_FILE] = "elf",	  [SAMPO_SP_DSO_DEX_FILE] = "dex",
+	[SAMPO_SP_DSO_SYMBOL_MAP_FILE] = "symbol map", [SAMPO_SP_DSO_UNKNOWN_FILE] = "unknown",
+};
+
+/*
+ * simpleperf's features, which perf does not print: META_INFO, the DSO symbol
+ * tables (each DSO and, with -I, its symbols), the files kept for unwinding.
+ */
+static void print_simpleperf(struct header_ctx *ctx)
+{
+	const struct sampo_features *f = ctx->feat;
+	const struct sampo_feat_sp_file *files;
+	FILE *fp = ctx->out;
+	uint64_t nr_syms = 0;
+	uint32_t nr;
+
+	for (uint32_t i = 0; sampo_features__has(f, SAMPO_FEAT_SIMPLEPERF_META_INFO) &&
+			     i < f->nr_sp_meta;
+	     i++) {
+		fprintf(fp, "# simpleperf meta_info : %s = ", f->sp_meta[i].key);
+		/* event_type_info holds one line per event: keep each value on one line */
+		for (const char *c = f->sp_meta[i].value; *c; c++) {
+			if (*c == '\n')
+				fputs("\\n", fp);
+			else
+				fputc((unsigned char)*c < ' ' ? '?' : *c, fp);
+		}
+		fputc('\n', fp);
+	}
+	files = sampo_features__simpleperf_files(f, &nr);
+	for (uint32_t i = 0; i < nr; i++)
+		nr_syms += files[i].nr_symbols;
+	if (files || sampo_features__has(f, SAMPO_FEAT_SIMPLEPERF_FILE2))
+		fprintf(fp, "# simpleperf %s : %u files, %" PRIu64 " symbols\n",
+			sampo_features__has(f, SAMPO_FEAT_SIMPLEPERF_FILE) ? "file" : "file2", nr,
+			nr_syms);
+	for (uint32_t i = 0; ctx->full && i < nr; i++) {
+		const struct sampo_feat_sp_file *e = &files[i];
+
+		fprintf(fp, "#   %s: %s, min_vaddr %#" PRIx64, e->path,
+			e->type < sizeof(sp_dso_types) / sizeof(sp_dso_types[0]) ? sp_dso_types[e->type] : "?",
+			e->min_vaddr);
+		if (e->has_file_offset)
+			fprintf(fp, ", %s offset %#" PRIx64,
+				e->type == SAMPO_SP_DSO_KERNEL_MODULE ? "memory" : "file",
+				e->file_offset);
+		fprintf(fp, ", %u symbols\n", e->nr_symbols);
+		for (uint32_t j = 0; j < e->nr_symbols; j++)
+			fprintf(fp, "#     %#" PRIx64 " %#" PRIx64 " %s\n", e->symbols[j].vaddr,
+				e->symbols[j].len, e->symbols[j].name);
+	}
+	if (sampo_features__has(f, SAMPO_FEAT_SIMPLEPERF_DEBUG_UNWIND)) {
+		fprintf(fp, "# simpleperf debug_unwind : %u files, %" PRIu64 " bytes kept\n",
+			f->nr_sp_debug_unwind, f->sp_debug_unwind_file_size);
+		for (uint32_t i = 0; ctx->full && i < f->nr_sp_debug_unwind; i++)
+			fprintf(fp, "#   %s (%" PRIu64 " bytes)\n", f->sp_debug_unwind[i].path,
+				f->sp_debug_unwind[i].size);
+	}
+	if (sampo_features__has(f, SAMPO_FEAT_SIMPLEPERF_ETM_BRANCH_LIST))
+		fprintf(fp, "# simpleperf etm_branch_list : %" PRIu64 " bytes\n",
+			f->sp_etm_branch_list_size);
+	if (sampo_features__has(f, SAMPO_FEAT_SIMPLEPERF_INIT_MAP))
+		fprintf(fp, "# simpleperf init_map : %" PRIu64 " bytes\n", f->sp_init_map_size);
+}
+
 static int header_file_mode(struct header_ctx *ctx)
 {
 	const struct sampo_file_header *h = sampo_reader__file_header(ctx->reader);
@@ -1183,6 +1250,15 @@ static int header_file_mode(struct header_ctx *ctx)
 		if (err)
 			return err;
 	}
+
+	for (int feat = SAMPO_FEAT_SIMPLEPERF_FILE; feat <= SAMPO_FEAT_SIMPLEPERF_LAST; feat++) {
+		if (!sampo_reader__has_feature(ctx->reader, feat) || sampo_features__has(f, feat))
+			continue;
+		err = file_parse_feature(ctx, feat);
+		if (err < 0)
+			return err;
+	}
+	print_simpleperf(ctx);
 
 	fprintf(fp, "# missing features: ");
 	for (int feat = SAMPO_FEAT_RESERVED + 1; feat <= SAMPO_FEAT_LAST_KNOWN; feat++) {
