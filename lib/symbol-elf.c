@@ -134,8 +134,7 @@ static void cxa_demangle_resolve(void)
 	/* the handle stays open for the life of the process, like the function it gave */
 }
 
-/* Return: a malloc'd demangled name, or NULL to keep @name. */
-static char *demangle(const char *name)
+char *sampo_demangle__full(const char *name)
 {
 	char *r;
 	int status = -1;
@@ -153,8 +152,17 @@ static char *demangle(const char *name)
 		free(r);
 		return NULL;
 	}
+	return r;
+}
+
+/* Return: a malloc'd demangled name, or NULL to keep @name. */
+static char *demangle(const char *name)
+{
+	char *r = sampo_demangle__full(name);
+
 	/* perf 6.1 prints C++ names without their parameters (libiberty's DMGL_NO_OPTS) */
-	sampo_demangle__strip_params(r);
+	if (r)
+		sampo_demangle__strip_params(r);
 	return r;
 }
 

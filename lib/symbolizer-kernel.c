@@ -194,6 +194,9 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 	int origin = SAMPO_ORIGIN_NONE;
 	char *path = NULL;
 
+	/* a simpleperf recording's own kernel table, unless told which file to use */
+	if (!s->vmlinux && !s->kallsyms && sampo_symbolizer__load_simpleperf(s, src))
+		return;
 	sampo_symbolizer__bid_hex(&src->bid, hex);
 	if (s->vmlinux) {
 		user_named = true;

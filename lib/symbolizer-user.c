@@ -278,6 +278,8 @@ void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_
 		src_load_perf_map(s, src);
 		return;
 	}
+	if (sampo_symbolizer__load_simpleperf(s, src))
+		return;
 	if (src->bid.size && s->buildid_dir &&
 	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, vdso ? "vdso" : "elf", &path)) {
 		done = try_user_file(s, src, path, &tried, &mismatched);

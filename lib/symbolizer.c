@@ -787,6 +787,10 @@ static void ent_ready(struct sampo_symbolizer *s, struct sampo_sym_dso *e,
 	}
 	if (!e->usable || e->kind == ENT_USER)
 		return;
+	if (src->sp) {
+		e->delta = 0; /* simpleperf's table: the sampled addresses (symbolizer-simpleperf.c) */
+		return;
+	}
 
 	if (sampo_machine__kernel_ref_reloc(s->machine, &ref_name, &ref_addr) && src->has_ref) {
 		uint64_t own = src->ref_addr;
@@ -923,6 +927,10 @@ static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct 
 	st = e->src->symtab;
 	switch (e->kind) {
 	case ENT_USER:
+		if (e->src->sp) {
+			*taddr = sampo_symbolizer__simpleperf_vaddr(e->src, map, addr);
+			return sampo_symtab__find(st, *taddr);
+		}
 		if (e->src->absolute) {
 			*taddr = addr;
 		} else {

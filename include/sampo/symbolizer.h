@@ -219,6 +219,7 @@ enum sampo_symbol_placement {
 	SAMPO_PLACED_SECTION_MAP, /* a module placed by the recorded section addresses */
 	SAMPO_PLACED_LAYOUT,	  /* a module placed by redoing the module loader's layout */
 	SAMPO_PLACED_SYNTHETIC,	  /* a BPF program or trampoline: one symbol from KSYMBOL */
+	SAMPO_PLACED_EMBEDDED,	  /* the recording's own table (simpleperf FILE/FILE2); path names it */
 };
 
 struct sampo_symbolizer_dso_info {

@@ -20,4 +20,12 @@ void sampo_demangle__strip_params(char *name);
  */
 char *sampo_demangle__rust_legacy(const char *name);
 
+/*
+ * sampo_demangle__full() - @name demangled with its parameters (C++ through
+ * libstdc++'s __cxa_demangle(), Rust legacy by hand), as simpleperf and
+ * c++filt print it (lib/symbol-elf.c).
+ * Return: a malloc'd name, or NULL to keep @name as it is.
+ */
+char *sampo_demangle__full(const char *name);
+
 #endif

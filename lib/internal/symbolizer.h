@@ -76,6 +76,8 @@ struct sampo_sym_src {
 	struct sampo_build_id found_bid; /* its build-id */
 	bool found_unreadable;		/* a file was there and did not load */
 	bool found_wrong_arch;		/* found_path is for another architecture */
+	/* simpleperf: the FILE/FILE2 entry the symbols came from (borrowed from the features) */
+	const struct sampo_feat_sp_file *sp;
 	bool stripped;			/* path has no .symtab, nor a local debug file */
 	char *tried;			/* the places looked at, for --provenance */
 	char *warning; /* to log once, from the caller's thread */
@@ -307,6 +309,14 @@ struct sampo_symbolizer *sampo_symbolizer__findnew_machine(struct sampo_symboliz
 /* lib/symbolizer-user.c */
 bool sampo_symbolizer__is_perf_map(const char *name);
 void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_sym_src *src);
+
+/* lib/symbolizer-simpleperf.c: the recording's own table (simpleperf FILE/FILE2) */
+struct sampo_feat_sp_file;
+/* @src's symbols from its simpleperf table entry; false (nothing set) when it has none */
+bool sampo_symbolizer__load_simpleperf(const struct sampo_symbolizer *s, struct sampo_sym_src *src);
+/* A sampled @addr of @map as an address of @src's simpleperf table */
+uint64_t sampo_symbolizer__simpleperf_vaddr(const struct sampo_sym_src *src,
+					    const struct sampo_map *map, uint64_t addr);
 
 /* lib/symbolizer-kernel.c */
 void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct sampo_sym_src *src);
