@@ -216,6 +216,7 @@ static int pb_varint(struct feat_cursor *c, uint64_t *ret)
 	uint64_t v = 0;
 	size_t at = c->pos;
 
+	*ret = 0;
 	for (unsigned int shift = 0; shift < 64; shift += 7) {
 		uint8_t byte;
 
@@ -236,9 +237,10 @@ static int pb_varint(struct feat_cursor *c, uint64_t *ret)
 static int pb_next(struct feat_cursor *c, struct pb_field *f)
 {
 	size_t at = c->pos;
-	uint64_t key;
+	uint64_t key = 0;
 	int err;
 
+	memset(f, 0, sizeof(*f));
 	if (!sampo_feat_cursor__left(c))
 		return 0;
 	err = pb_varint(c, &key);
