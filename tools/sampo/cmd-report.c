@@ -85,7 +85,8 @@ struct report_ctx {
 	struct sampo_session *session;
 	struct sampo_reader *reader;	     /* the session's */
 	struct sampo_symbolizer *symbolizer; /* the session's */
-	struct sampo_hists *hists;
+	struct sampo_hists *hists; /* a pipe's: made at its first sample (start_hists()) */
+	struct sampo_hists_opts *hopts;
 	struct sampo_unwind_pool *unwind_pool; /* --call-graph dwarf files: on every CPU */
 	unsigned int hists_max_stack;	       /* --max-stack, for the unwound part */
 	struct sampo_branch_hists *bhists; /* the branch view, instead of hists' rows */
@@ -360,6 +361,8 @@ static int setup_branch_view(struct report_ctx *ctx, const struct sampo_hists_op
 	return err ? cli_err(err, "cannot set up the branch view") : 0;
 }
 
+static int start_hists(struct report_ctx *ctx);
+
 static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 {
 	char errbuf[256] = "";
@@ -386,9 +389,6 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
 	ctx->reader = sampo_session__reader(ctx->session);
 	is_pipe = sampo_session__is_pipe(ctx->session);
-	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
-	if (!ctx->symbolizer)
-		return cli_err(0, "%s", sampo_session__error(ctx->session));
 
 	/*
 	 * perf's defaults: call graphs when the file has callchains, in
@@ -437,6 +437,27 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	err = parse_hists_lists(ctx, hopts);
 	if (err)
 		return err;
+	ctx->hopts = hopts;
+	/* a pipe's features (its OS release, for the kernel) come with its records */
+	return is_pipe ? 0 : start_hists(ctx);
+}
+
+/*
+ * The symbolizer and what is built on it: the histograms, the unwind pool,
+ * the branch view. A file's features are known at open; a pipe's come as
+ * records (perf record -o - writes them before the first sample), so a
+ * pipe's are made at its first sample, as script makes its symbolizer: the
+ * running kernel is then taken when its release is the recorded one, in
+ * report as in script.
+ */
+static int start_hists(struct report_ctx *ctx)
+{
+	struct sampo_hists_opts *hopts = ctx->hopts;
+	int err;
+
+	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
+	if (!ctx->symbolizer)
+		return cli_err(0, "%s", sampo_session__error(ctx->session));
 	err = sampo_hists__new(sampo_session__machine(ctx->session), ctx->symbolizer, hopts,
 			       &ctx->hists);
 	if (err)
@@ -447,7 +468,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		if (err)
 			return err;
 	}
-	return setup_branch_view(ctx, hopts, is_pipe);
+	return setup_branch_view(ctx, hopts, sampo_session__is_pipe(ctx->session));
 }
 
 /*
@@ -547,6 +568,11 @@ static int report_sample(void *arg, struct sampo_session *session, const struct 
 	const struct sampo_sample *s = &ev->sample;
 	int err;
 
+	if (!ctx->hists) {
+		err = start_hists(ctx);
+		if (err)
+			return err;
+	}
 	if (s->sample_type & SAMPO_SAMPLE_READ) {
 		struct read_delivery d = { .ctx = ctx, .session = session, .sample = s };
 
@@ -662,6 +688,12 @@ static int process(struct report_ctx *ctx)
 	ctx->unwind_pool = NULL;
 	if (err)
 		return cli_err_read(err, ctx->reader, sampo_session__error(ctx->session));
+	if (!ctx->hists) {
+		/* a pipe without samples */
+		err = start_hists(ctx);
+		if (err)
+			return err;
+	}
 	err = setup_groups(ctx);
 	if (err)
 		return err;
