@@ -599,6 +599,12 @@ static bool in_ints(const int32_t *list, size_t nr, int32_t v)
 static bool sample_filtered(struct sampo_hists *h, const struct sampo_sample *sample,
 			    const char *comm, const struct frame *self)
 {
+	/*
+	 * perf's HIST_FILTER__GUEST: without --guest, a guest's samples count
+	 * in the totals but make no rows
+	 */
+	if (sampo_cpumode__is_guest(sample->cpumode) && !sampo_machine__guests_enabled(h->machine))
+		return true;
 	if (h->nr_comm_filter && (!comm || !in_list(h->comm_filter, h->nr_comm_filter, comm)))
 		return true;
 	if (h->nr_pid_filter && !in_ints(h->pid_filter, h->nr_pid_filter, (int32_t)sample->pid))

@@ -1,5 +1,5 @@
 #!/bin/bash
-# t2005-report-guest: guest kernels (perf kvm): report and script name guest kernel samples as perf kvm does, relocated by the guest's own _text, and never with the host's symbols
+# t2005-report-guest: guest kernels (perf kvm): report and script name guest kernel samples as perf kvm does, relocated by the guest's own _text, and never with the host's symbols; without --guest, script leaves guest samples out and report counts them but shows no row, as perf
 #
 # The file is written here: a host process with user samples, a default
 # guest (pid 0) whose kernel map "[guest.kernel.kallsyms]_text" is slid by a
@@ -91,6 +91,19 @@ grep -q 'no guest 77 kernel symbols.*--guestmount' script.err || die "no word on
 # without a guest option, guest samples are left out, as perf script does
 run_sampo script -i guest.data -F comm,tid,ip,sym,dso >noguest.out 2>/dev/null
 [ "$(wc -l <noguest.out)" = 2 ] || die "guest samples printed without --guest: $(cat noguest.out)"
+
+# without --guest, report counts the guest samples in the totals but shows no
+# row of theirs (perf's HIST_FILTER__GUEST): 16 samples, the host's 2 are 12.50%
+run_sampo report -i guest.data --stdio >noguest-report.out 2>/dev/null
+grep -q "^# Samples: 16  of event 'cpu-clock'$" noguest-report.out ||
+	die "guest samples not counted: $(grep Samples noguest-report.out)"
+[ "$(grep -c '%' noguest-report.out)" = 1 ] && grep -q '^    12.50%  hostproc  ' noguest-report.out ||
+	die "guest rows without --guest: $(grep '%' noguest-report.out)"
+if [ -n "$PERF" ]; then
+	HOME=$tmpdir "$PERF" report -f --stdio --kallsyms /dev/null -i guest.data 2>/dev/null |
+		head -n -3 >perf-noguest.out
+	compare_files perf-noguest.out noguest-report.out
+fi
 
 # perf kvm --host --guest report and perf script print the same
 if [ -n "$PERF" ]; then
