@@ -15,6 +15,9 @@
  * recorded with another build-id than the build-id table's for its path (a
  * file replaced while recording) is not the one simpleperf named, and goes
  * the usual way. An entry without symbols gives nothing: the usual way too.
+ * A path mapped from two different files while recording (its device or
+ * inode changed: lib/symbolizer.c leaves such a DSO unresolved) is still
+ * named from its table, as simpleperf names it: by path.
  *
  * Addresses, as simpleperf's Dso::IpToVaddrInFile() turns a sampled address
  * into one of the table (dso.cpp):
@@ -58,7 +61,7 @@ static bool entry_kind_fits(const struct sampo_feat_sp_file *e, enum src_kind ki
 }
 
 static const struct sampo_feat_sp_file *find_entry(const struct sampo_symbolizer *s,
-						   const struct sampo_sym_src *src)
+						   enum src_kind kind, const char *name)
 {
 	const struct sampo_feat_sp_file *files;
 	uint32_t nr;
@@ -67,10 +70,17 @@ static const struct sampo_feat_sp_file *find_entry(const struct sampo_symbolizer
 		return NULL;
 	files = sampo_features__simpleperf_files(s->features, &nr);
 	for (uint32_t i = 0; i < nr; i++) {
-		if (entry_kind_fits(&files[i], src->kind) && !strcmp(files[i].path, src->name))
+		if (entry_kind_fits(&files[i], kind) && !strcmp(files[i].path, name))
 			return &files[i];
 	}
 	return NULL;
+}
+
+bool sampo_symbolizer__has_simpleperf_table(const struct sampo_symbolizer *s, const char *name)
+{
+	const struct sampo_feat_sp_file *e = find_entry(s, SRC_USER, name);
+
+	return e && e->nr_symbols;
 }
 
 /* The DSO's recorded build-id is not the build-id table's for its path: not the table's DSO. */
@@ -134,7 +144,7 @@ static int build_symtab(const struct sampo_symbolizer *s, const struct sampo_fea
 
 bool sampo_symbolizer__load_simpleperf(const struct sampo_symbolizer *s, struct sampo_sym_src *src)
 {
-	const struct sampo_feat_sp_file *e = find_entry(s, src);
+	const struct sampo_feat_sp_file *e = find_entry(s, src->kind, src->name);
 	struct sampo_symtab *st = NULL;
 
 	if (!e || !e->nr_symbols || other_build(s, src))

@@ -707,7 +707,8 @@ static int ent_bind(struct sampo_symbolizer *s, struct sampo_sym_dso *e)
 	} else if (dso->space == SAMPO_DSO_SPACE_USER) {
 		const char *name = dso->long_name;
 
-		if (dso_replaced_later(s, e)) {
+		/* simpleperf's tables name by path, whichever file it was (symbolizer-simpleperf.c) */
+		if (!sampo_symbolizer__has_simpleperf_table(s, name) && dso_replaced_later(s, e)) {
 			e->kind = ENT_NONE;
 			e->stale = true; /* for sampo_symbolizer__provenance() */
 			return 0;

@@ -314,6 +314,8 @@ void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_
 struct sampo_feat_sp_file;
 /* @src's symbols from its simpleperf table entry; false (nothing set) when it has none */
 bool sampo_symbolizer__load_simpleperf(const struct sampo_symbolizer *s, struct sampo_sym_src *src);
+/* A user DSO @name has a simpleperf table entry with symbols */
+bool sampo_symbolizer__has_simpleperf_table(const struct sampo_symbolizer *s, const char *name);
 /* A sampled @addr of @map as an address of @src's simpleperf table */
 uint64_t sampo_symbolizer__simpleperf_vaddr(const struct sampo_sym_src *src,
 					    const struct sampo_map *map, uint64_t addr);

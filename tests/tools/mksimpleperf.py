@@ -10,7 +10,9 @@
 #   - MMAP records: the kernel ([kernel.kallsyms], 0 to ~0, as simpleperf
 #     records it), /system/lib64/libfoo.so (mapped at file offset 0x1000, its
 #     table giving min_vaddr 0x2000 at file offset 0x1000: vaddr = address -
-#     start + pgoff - 0x1000 + 0x2000), /data/app/libbar.so, and /usr/bin/true,
+#     start + pgoff - 0x1000 + 0x2000), /data/app/libbar.so (MMAP2, its data
+#     segment mapped later from another device number, as Android apps' libraries
+#     often are), and /usr/bin/true,
 #     a path this machine has, for another architecture (the file says aarch64);
 #   - simpleperf's own records: EVENT_ID, DEBUG, CALLCHAIN, a KERNEL_SYMBOL
 #     of more than 64 KiB (its size's high half where perf has misc, as older
@@ -27,6 +29,7 @@ import argparse
 import struct
 
 PERF_RECORD_MMAP = 1
+PERF_RECORD_MMAP2 = 10
 PERF_RECORD_COMM = 3
 PERF_RECORD_SAMPLE = 9
 SP_KERNEL_SYMBOL = 32769
@@ -155,8 +158,19 @@ def build(version, with_table):
     data += rec(SP_EVENT_ID, struct.pack('<QQQ', 1, 0, 42))
     for pid, start, length, pgoff, path, kernel in MAPS:
         tid = 0 if kernel else pid
+        if path == '/data/app/libbar.so':
+            # MMAP2: major 0x1e, minor 0x6e, inode 77
+            data += rec(PERF_RECORD_MMAP2, struct.pack('<IIQQQIIQQII', pid, tid, start, length,
+                                                       pgoff, 0x1e, 0x6e, 77, 1, 5, 2) +
+                        cstr(path), MISC_USER)
+            continue
         data += rec(PERF_RECORD_MMAP, struct.pack('<IIQQQ', pid, tid, start, length, pgoff) +
                     cstr(path), MISC_KERNEL if kernel else MISC_USER)
+    # libbar.so's data segment from another device number, as an Android app's
+    # libraries are often mapped (the file looks replaced while recording)
+    data += rec(PERF_RECORD_MMAP2, struct.pack('<IIQQQIIQQII', PID, PID, 0x7100010000, 0x1000,
+                                               0x1000, 1, 0, 77, 1, 3, 2) +
+                cstr('/data/app/libbar.so'), MISC_USER)
     data += rec(PERF_RECORD_COMM, struct.pack('<II', PID, PID) + cstr('app'))
     kallsyms = ''.join('ffffffc0100%05x t sym_%d\n' % (i * 16, i) for i in range(3000))
     assert len(kallsyms) > 65536
