@@ -18,6 +18,7 @@
 #include <sampo/dso.h>
 #include <sampo/dsohits.h>
 #include <sampo/dsos.h>
+#include <sampo/embedded-symbols.h>
 #include <sampo/event.h>
 #include <sampo/evlist.h>
 #include <sampo/evsel.h>
