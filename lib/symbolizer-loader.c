@@ -43,6 +43,7 @@ static void src_load(struct sampo_symbolizer *s, struct sampo_sym_src *src)
 void sampo_symbolizer__src_free(struct sampo_sym_src *src)
 {
 	sampo_symtab__delete(src->symtab);
+	free(src->hits);
 	free(src->name);
 	free(src->hint);
 	free(src->path);

@@ -280,5 +280,6 @@ const struct sampo_symbol *sampo_symbolizer__find_by_section_map(struct sampo_sy
 	sym = sampo_symtab__find(src->symtab, addr);
 	if (sym && ret_module)
 		*ret_module = src->name;
+	sampo_symbolizer__mark_hit(s, src, sym);
 	return sym;
 }

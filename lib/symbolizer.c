@@ -364,6 +364,8 @@ int sampo_symbolizer__new(struct sampo_machine *machine, const struct sampo_feat
 			pr_warn("the recorded OS release is not a plain name (it has '/', '..' or "
 				"control characters): the kernel's files are not looked up by it\n");
 	}
+	s->embedded = OPTS_GET(opts, embedded_symbols, NULL);
+	s->track_hits = OPTS_GET(opts, track_hits, false);
 	if (!err && features && sampo_features__has(features, SAMPO_FEAT_ARCH))
 		s->e_machine = sampo_symbolizer__arch_machine(features->arch);
 	if (!err)
@@ -889,9 +891,14 @@ static const struct sampo_symbol *bpf_symbol(struct sampo_sym_dso *e, const stru
 	return sampo_symtab__nr(e->own) ? sampo_symtab__at(e->own, 0) : NULL;
 }
 
-/* The symbol at @addr and the address it was looked up at in its table (*@taddr). */
-static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct sampo_map *map,
-					     uint64_t addr, uint64_t *taddr)
+/*
+ * The symbol at @addr and the address it was looked up at in its table
+ * (*@taddr); *@ret_s and *@ret_src: the symbolizer and source that answered.
+ */
+static const struct sampo_symbol *find_taddr_src(struct sampo_symbolizer *s, struct sampo_map *map,
+						 uint64_t addr, uint64_t *taddr,
+						 struct sampo_symbolizer **ret_s,
+						 struct sampo_sym_src **ret_src)
 {
 	const struct sampo_symtab *st;
 	struct sampo_sym_dso *e;
@@ -904,6 +911,7 @@ static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct 
 	s = sampo_symbolizer__findnew_machine(s, map->dso->machine_pid);
 	if (!s)
 		return NULL;
+	*ret_s = s;
 	e = ent_get(s, map->dso);
 	if (!e)
 		return NULL;
@@ -926,6 +934,7 @@ static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct 
 	if (!e->usable || e->stale)
 		return NULL;
 	st = e->src->symtab;
+	*ret_src = e->ksrc ? e->ksrc : e->src;
 	switch (e->kind) {
 	case ENT_USER:
 		if (e->src->sp) {
@@ -961,6 +970,18 @@ static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct 
 	default:
 		return NULL;
 	}
+}
+
+static const struct sampo_symbol *find_taddr(struct sampo_symbolizer *s, struct sampo_map *map,
+					     uint64_t addr, uint64_t *taddr)
+{
+	struct sampo_symbolizer *owner = NULL;
+	struct sampo_sym_src *src = NULL;
+	const struct sampo_symbol *sym = find_taddr_src(s, map, addr, taddr, &owner, &src);
+
+	if (sym && owner)
+		sampo_symbolizer__mark_hit(owner, src, sym);
+	return sym;
 }
 
 const struct sampo_symbol *sampo_symbolizer__find(struct sampo_symbolizer *s,
@@ -1030,6 +1051,7 @@ const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symboliz
 	if (mod) {
 		if (ret_module)
 			*ret_module = mod;
+		sampo_symbolizer__mark_hit(s, k, sym);
 		return sym;
 	}
 	/*

@@ -17,7 +17,8 @@ import sys
 perf = sys.argv[1] if len(sys.argv) > 1 else 'perf'
 
 # perf's commands whose options sampo mirrors; sampo's command -> perf's
-COMMANDS = ['record', 'report', 'script', 'buildid-list', 'buildid-cache', 'diff', 'data convert']
+COMMANDS = ['record', 'report', 'script', 'buildid-list', 'buildid-cache', 'diff', 'data convert',
+            'inject']
 
 OPT_RE = re.compile(r'^ {4}(?:-(\S), )?(?: {4})?--(\[no-\])?([A-Za-z0-9][A-Za-z0-9_-]*)')
 SHORT_ONLY_RE = re.compile(r'^ {4}-(\S)(?:\s|$)')

@@ -25,6 +25,7 @@
 #include <sampo/feature.h>
 #include <sampo/hist-diff.h>
 #include <sampo/hist.h>
+#include <sampo/inject.h>
 #include <sampo/kmodule.h>
 #include <sampo/machine.h>
 #include <sampo/map.h>

@@ -46,6 +46,7 @@ struct sampo_features;
 struct sampo_symbol;
 struct sampo_symbolizer;
 struct sampo_module_sections;
+struct sampo_embedded_symbols;
 
 /* What a debuginfod fetch is doing (struct sampo_debuginfod_event.stage). */
 enum sampo_debuginfod_stage {
@@ -123,8 +124,19 @@ struct sampo_symbolizer_opts {
 	unsigned int debuginfod_timeout_ms;
 	sampo_debuginfod_fn debuginfod_fn;
 	void *debuginfod_ctx;
+	/*
+	 * The profile's embedded symbol tables (sampo_embedded_symbols__read()),
+	 * borrowed: must outlive the symbolizer. A DSO with no local file of its
+	 * recorded build-id uses its table there; order in docs/symbols.md.
+	 */
+	const struct sampo_embedded_symbols *embedded_symbols;
+	/*
+	 * Note every symbol a lookup returns, for sampo_symbolizer__embed()
+	 * (sampo inject --embed-symbols).
+	 */
+	bool track_hits;
 };
-#define sampo_symbolizer_opts__last_field debuginfod_ctx
+#define sampo_symbolizer_opts__last_field track_hits
 
 /**
  * sampo_symbolizer__new() - a symbolizer for @machine
@@ -294,6 +306,20 @@ struct sampo_symbolizer_provenance {
  */
 SAMPO_API int sampo_symbolizer__provenance(struct sampo_symbolizer *s, const struct sampo_dso *dso,
 					   struct sampo_symbolizer_provenance *ret);
+
+/**
+ * sampo_symbolizer__embed() - the symbols lookups returned, for a self-contained profile
+ * @ret: on success, a new set (sampo_embedded_symbols__delete() it): one
+ *	 table per source (user DSO, kernel, module, kallsyms snapshot) whose
+ *	 file was checked against its recorded build-id, holding the symbols
+ *	 that sampo_symbolizer__find(), __find_offset() and __find_unmapped()
+ *	 returned since the symbolizer was made with .track_hits; the host's
+ *	 machine only (a guest's symbols are not embedded)
+ *
+ * Return: 0, -EINVAL, -ENOMEM
+ */
+SAMPO_API int sampo_symbolizer__embed(struct sampo_symbolizer *s,
+				      struct sampo_embedded_symbols **ret);
 
 /** sampo_symbol_origin__name() - "build-id cache", "debuginfod", ... ("none") */
 SAMPO_API const char *sampo_symbol_origin__name(int origin);

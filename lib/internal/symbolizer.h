@@ -80,6 +80,7 @@ struct sampo_sym_src {
 	const struct sampo_feat_sp_file *sp;
 	bool stripped;			/* path has no .symtab, nor a local debug file */
 	char *tried;			/* the places looked at, for --provenance */
+	uint8_t *hits; /* .track_hits: a bit per symtab symbol a lookup returned (caller's thread) */
 	char *warning; /* to log once, from the caller's thread */
 	char *debug;   /* the same at debug level */
 
@@ -151,6 +152,8 @@ struct sampo_symbolizer {
 	const struct sampo_module_sections *modsecs;
 	uint16_t e_machine;		/* the recorded architecture's ELF machine; 0: unknown */
 	struct sampo_debuginfod *dbgd;	/* NULL: off; a guest borrows its host's */
+	const struct sampo_embedded_symbols *embedded; /* the profile's tables, borrowed; or NULL */
+	bool track_hits; /* mark the symbols lookups return (sampo_symbolizer__embed()) */
 
 	/* NAME.ko* under SYMFS/lib/modules/R, built once by whichever thread needs it */
 	pthread_mutex_t mod_lock;
@@ -266,6 +269,19 @@ void sampo_symbolizer__settle(struct sampo_sym_src *src, bool done, int origin, 
  */
 char *sampo_symbolizer__debuginfod(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
 				   int kind, const char *cache_kind, struct sampo_strbuf *tried);
+
+/* ---- lib/symbolizer-embed.c: embedded symbols ------------------------------------------------ */
+
+struct sampo_embedded_symbols;
+/* With .track_hits: note that a lookup returned @sym of @src's table */
+void sampo_symbolizer__mark_hit(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
+				const struct sampo_symbol *sym);
+/*
+ * The profile's embedded table of @src's kind and recorded build-id, taken as
+ * @src's symbols (path: the profile); false, with a note in @tried, when none.
+ */
+bool sampo_symbolizer__load_embedded(const struct sampo_symbolizer *s, struct sampo_sym_src *src,
+				     struct sampo_strbuf *tried);
 
 /* ---- lib/symbolizer.c: the symbolizer and its build-id table ------------------------------ */
 

@@ -15,6 +15,7 @@ int cmd_diff(int argc, const char **argv);
 int cmd_dump(int argc, const char **argv);
 int cmd_flamegraph(int argc, const char **argv);
 int cmd_header(int argc, const char **argv);
+int cmd_inject(int argc, const char **argv);
 int cmd_merge(int argc, const char **argv);
 int cmd_pprof(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);

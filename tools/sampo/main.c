@@ -69,6 +69,8 @@ static const struct cmd_struct commands[] = {
 	{ "header", cmd_header, CMD_USE_PAGER,
 	  "print the header of a perf.data file (perf report --header-only)" },
 	{ "help", cmd_help, 0, "show the help of sampo or of a command" },
+	{ "inject", cmd_inject, 0,
+	  "write a perf.data file again with its symbols embedded (perf inject)" },
 	{ "merge", cmd_merge, 0,
 	  "merge the perf.data files of many hosts into one profile, each with its own symbols" },
 	{ "pprof", cmd_pprof, 0, "convert perf.data into a gzipped pprof profile (profile.proto)" },

@@ -310,6 +310,27 @@ static const struct perf_option perf_data_convert_options[] = {
 	{ 0, NULL },
 };
 
+static const struct perf_option perf_inject_options[] = {
+	{ 'b', "build-ids" },
+	{ 0, "buildid-all" },
+	{ 'f', "force" },
+	{ 0, "guest-data" },
+	{ 0, "guestmount" },
+	{ 0, "ignore-vmlinux" },
+	{ 'i', "input" },
+	{ 0, "itrace" },
+	{ 'j', "jit" },
+	{ 0, "kallsyms" },
+	{ 0, "known-build-ids" },
+	{ 'o', "output" },
+	{ 's', "sched-stat" },
+	{ 0, "strip" },
+	{ 'v', "verbose" },
+	{ 0, "vm-time-correlation" },
+	{ 'k', "vmlinux" },
+	{ 0, NULL },
+};
+
 const struct perf_command perf_commands[] = {
 	{ "record", perf_record_options },
 	{ "report", perf_report_options },
@@ -318,6 +339,7 @@ const struct perf_command perf_commands[] = {
 	{ "buildid-cache", perf_buildid_cache_options },
 	{ "diff", perf_diff_options },
 	{ "data convert", perf_data_convert_options },
+	{ "inject", perf_inject_options },
 	{ NULL, NULL },
 };
 
