@@ -55,6 +55,7 @@
 #include <sampo/dsohits.h>
 #include <sampo/event.h>
 #include <sampo/evlist.h>
+#include <sampo/inject.h>
 #include <sampo/modsections.h>
 #include <sampo/parse-events.h>
 #include <sampo/proc-modules.h>
@@ -104,6 +105,7 @@ struct record_opts {
 	bool quiet;
 	bool no_buildid_cache;
 	bool no_buildid_mmap;
+	bool embed_symbols; /* --embed-symbols: sampo inject's, as the recording ends */
 	int verbose;
 };
 
@@ -794,6 +796,33 @@ static int write_failed(struct record_ctx *ctx, int err)
 	return err;
 }
 
+
+/*
+ * --embed-symbols: the finished file read once more and written again with
+ * the symbols its samples hit (sampo inject --embed-symbols, lib/inject.c),
+ * from the files just copied into the build-id cache.
+ */
+static int embed_symbols(struct record_ctx *ctx)
+{
+	struct sampo_inject_stats stats = { 0 };
+	char errbuf[1024] = "";
+	int err;
+
+	SAMPO_OPTS(sampo_inject_opts, io, .embed_symbols = true, .stats = &stats,
+		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	err = sampo_inject__file(ctx->opts.output, ctx->opts.output, &io);
+	if (err) {
+		(void)cli_err(0, "%s (the profile is written, without its symbols)",
+			      errbuf[0] ? errbuf : "cannot embed the symbols");
+		return err;
+	}
+	if (ctx->opts.verbose)
+		fprintf(stderr,
+			"sampo record: embedded %zu symbols of %zu DSOs (%zu bytes) into '%s'\n",
+			stats.nr_symbols, stats.nr_tables, stats.section_bytes, ctx->opts.output);
+	return 0;
+}
+
 static int finish(struct record_ctx *ctx)
 {
 	uint64_t unresolved = 0, times[2] = { 0, 0 };
@@ -819,6 +848,11 @@ static int finish(struct record_ctx *ctx)
 	}
 	if (err)
 		return write_failed(ctx, err);
+	if (ctx->opts.embed_symbols) {
+		err = embed_symbols(ctx);
+		if (err)
+			return err;
+	}
 
 	(void)sampo_dsohits__nr_samples(ctx->hits, &unresolved);
 	if (ctx->opts.verbose && unresolved)
@@ -946,6 +980,10 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 	int err;
 
 	ctx->pipe_output = !strcmp(ctx->opts.output, "-");
+	if (ctx->pipe_output && ctx->opts.embed_symbols)
+		return usage_error(record_usage, NULL,
+				   "--embed-symbols needs a file: perf would warn about its section "
+				   "in a pipe (use -o FILE, or sampo inject later)");
 	err = setup_events(ctx);
 	if (!err)
 		err = setup_targets(ctx, argc);
@@ -1082,6 +1120,9 @@ int cmd_record(int argc, const char **argv)
 			  .value = &o->no_buildid_mmap,
 			  .flags = OPT_F_NONEG,
 			  .help = "no build-ids in MMAP2 records: read them from the files at the end" },
+			OPT_BOOLEAN(0, "embed-symbols", &o->embed_symbols,
+				    "embed the symbols the samples hit in the file, keyed by "
+				    "build-id (sampo inject --embed-symbols)"),
 			OPT_INCR('v', "verbose", &o->verbose,
 				 "say more (-v: the time spent after the workload ended)"),
 			OPT_END(),
