@@ -9,6 +9,7 @@
  *	         ├─ names[] ─────── one per attr: EVENT_DESC, EVENT_UPDATE, or made up when asked
  *	         ├─ machine ─────── fed the state records (before or after the tool)
  *	         ├─ module sections  file mode, when a symbolizer may be made
+ *	         ├─ embedded symbols file mode, likewise (a damaged section: one warning)
  *	         ├─ symbolizer ──── made at the first sampo_session__symbolizer()
  *	         └─ lost counters
  *
@@ -31,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sampo/embedded-symbols.h>
 #include <sampo/event.h>
 #include <sampo/evsel.h>
 #include <sampo/feature.h>
@@ -42,6 +44,7 @@
 #include <sampo/symbolizer.h>
 
 #include "internal/hash.h"
+#include "internal/log.h"
 #include "internal/machine.h"
 #include "internal/opts.h"
 #include "internal/util.h"
@@ -60,6 +63,7 @@ struct sampo_session {
 	struct sampo_features *features;
 	struct sampo_machine *machine;
 	struct sampo_module_sections *module_sections;
+	struct sampo_embedded_symbols *embedded; /* file mode, when a symbolizer may be made */
 	struct sampo_symbolizer *symbolizer;
 	struct sampo_symbolizer_opts sym_opts;
 	bool has_sym_opts;
@@ -217,6 +221,27 @@ static int read_each_feature(struct sampo_session *s)
 	return 0;
 }
 
+/*
+ * The symbol tables a self-contained profile carries. A damaged section is
+ * one warning: the profile is read without it (its DSOs need their files).
+ */
+static void read_embedded_symbols(struct sampo_session *s)
+{
+	char msg[256] = "", why[128];
+	int err = sampo_embedded_symbols__read(s->reader, &s->embedded, msg, sizeof(msg));
+
+	if (!err)
+		err = sampo_embedded_symbols__set_origin(s->embedded, s->name);
+	if (!err || err == -ENOENT)
+		return;
+	sampo_embedded_symbols__delete(s->embedded);
+	s->embedded = NULL;
+	pr_warn("'%s': the embedded symbols (feature %d at %#" PRIx64 ") are not used: %s\n",
+		s->name, SAMPO_FEAT_EMBEDDED_SYMBOLS,
+		sampo_reader__feature_offset(s->reader, SAMPO_FEAT_EMBEDDED_SYMBOLS),
+		msg[0] ? msg : sampo_strerror(err, why, sizeof(why)));
+}
+
 /* file mode: the features as the mode says, then the module section maps */
 static int read_file_features(struct sampo_session *s, char *errbuf, size_t errbuf_sz)
 {
@@ -265,6 +290,7 @@ static int read_file_features(struct sampo_session *s, char *errbuf, size_t errb
 	}
 	if (!s->has_sym_opts)
 		return 0;
+	read_embedded_symbols(s);
 	/* where each module's sections were loaded, if sampo record saved it */
 	err = sampo_module_sections__read(s->reader, &s->module_sections);
 	if (!err || err == -ENOENT)
@@ -338,6 +364,7 @@ void sampo_session__close(struct sampo_session *s)
 	sampo_symbolizer__delete(s->symbolizer);
 	sampo_machine__delete(s->machine);
 	sampo_module_sections__delete(s->module_sections);
+	sampo_embedded_symbols__delete(s->embedded);
 	sampo_features__delete(s->features);
 	for (size_t i = 0; i < s->nr_names; i++)
 		free(s->names[i]);
@@ -422,6 +449,7 @@ int sampo_session__open(const char *path, const struct sampo_session_opts *opts,
 			goto out_nomem;
 	}
 	s->sym_opts.module_sections = s->module_sections;
+	s->sym_opts.embedded_symbols = s->embedded;
 	*ret_session = s;
 	return 0;
 

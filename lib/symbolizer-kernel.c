@@ -250,6 +250,15 @@ void sampo_symbolizer__load_kernel(const struct sampo_symbolizer *s, struct samp
 		free(path);
 		path = NULL;
 	}
+	/*
+	 * The profile's own table, taken from the build-id checked source at
+	 * home: before the running kernel, whose symbols are the same for this
+	 * build-id but whose module state is today's, not the recording's.
+	 */
+	if (!user_named && !done && !s->guest && sampo_symbolizer__load_embedded(s, src, &tried)) {
+		done = true;
+		origin = SAMPO_ORIGIN_EMBEDDED;
+	}
 	if (!user_named && !done && s->live_root) {
 		/* the running kernel: by build-id, or by release when none was recorded */
 		struct sampo_build_id live_bid = { 0 };
@@ -346,6 +355,12 @@ void sampo_symbolizer__load_kallsyms(const struct sampo_symbolizer *s, struct sa
 		   !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "kallsyms", &path)) {
 		(void)try_kernel_file(s, src, path, KSRC_KALLSYMS, false, &tried, &mismatched);
 		free(path);
+	}
+	if (!src->symtab && !s->kallsyms && !s->guest &&
+	    sampo_symbolizer__load_embedded(s, src, &tried)) {
+		sampo_symbolizer__settle(src, true, SAMPO_ORIGIN_EMBEDDED, mismatched, &tried);
+		sampo_strbuf__release(&tried);
+		return;
 	}
 	sampo_symbolizer__settle(src, src->symtab != NULL, SAMPO_ORIGIN_KALLSYMS_SNAPSHOT,
 				 mismatched, &tried);

@@ -163,6 +163,10 @@ void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_
 		}
 		origin = SAMPO_ORIGIN_MODULES_DIR;
 	}
+	if (!done && !s->guest) {
+		done = sampo_symbolizer__load_embedded(s, src, &tried);
+		origin = done ? SAMPO_ORIGIN_EMBEDDED : origin;
+	}
 	sampo_symbolizer__settle(src, done, origin, mismatched, &tried);
 	sampo_symbolizer__bid_hex(&src->bid, hex);
 	if (mismatched && (!done || s->force)) {

@@ -310,6 +310,11 @@ void sampo_symbolizer__load_user(const struct sampo_symbolizer *s, struct sampo_
 	/* only .dynsym: perf too takes a debug file, from debuginfod if need be */
 	src->stripped = done && src->path && src->path[0] == '/' &&
 			sampo_symbolizer__elf_stripped(src->path, &src->bid);
+	/* the profile's own table, taken from the file of this build-id at home */
+	if (!done && !s->guest && sampo_symbolizer__load_embedded(s, src, &tried)) {
+		done = true;
+		origin = SAMPO_ORIGIN_EMBEDDED;
+	}
 	if (try_debuginfod(s, src, done, &tried, &mismatched)) {
 		done = true;
 		origin = SAMPO_ORIGIN_DEBUGINFOD;
