@@ -10,6 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+
+#include <zstd.h>
 
 #include <sampo/embedded-symbols.h>
 #include <sampo/symbol.h>
@@ -25,16 +28,15 @@ static int quiet(enum sampo_log_level level, const char *fmt, va_list ap)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+static void check(const uint8_t *data, size_t size)
 {
 	struct sampo_embedded_symbols *es, *again;
 	char err[256];
 	void *buf;
 	size_t len;
 
-	sampo_set_print(quiet);
 	if (sampo_embedded_symbols__parse(data, size, &es, err, sizeof(err)))
-		return 0;
+		return;
 	for (size_t i = 0; i < es->nr; i++) {
 		const struct emb_table *t = &es->tables[i];
 		struct sampo_symtab *st;
@@ -60,5 +62,42 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(buf);
 	}
 	sampo_embedded_symbols__delete(es);
+}
+
+/* the 40-byte header of docs/format-embedded-symbols.md around @body, compressed */
+static uint8_t *wrap(const uint8_t *body, size_t size, size_t *ret_len)
+{
+	size_t bound = ZSTD_compressBound(size), c;
+	uint8_t *out = malloc(40 + bound);
+	uint64_t v;
+
+	if (!out)
+		return NULL;
+	c = ZSTD_compress(out + 40, bound, body, size, 1);
+	if (ZSTD_isError(c)) {
+		free(out);
+		return NULL;
+	}
+	memcpy(out, "SAMPOSYM\1\0\0\0\1\0\0\0", 16); /* version 1, zstd (little-endian) */
+	v = size;
+	memcpy(out + 16, &v, 8);
+	v = c;
+	memcpy(out + 24, &v, 8);
+	memset(out + 32, 0, 8);
+	*ret_len = 40 + c;
+	return out;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint8_t *w;
+	size_t len;
+
+	sampo_set_print(quiet);
+	check(data, size);
+	w = wrap(data, size, &len);
+	if (w)
+		check(w, len);
+	free(w);
 	return 0;
 }
