@@ -260,7 +260,7 @@ static int inject_copy(const char *input, const char *output, int feat, const vo
 {
 	char *tmp = NULL, msg[128];
 	struct stat st;
-	int in, out = -1, err;
+	int in, out, err;
 	in = open(input, O_RDONLY | O_CLOEXEC);
 	if (in < 0) {
 		err = -errno;
@@ -300,7 +300,6 @@ static int inject_copy(const char *input, const char *output, int feat, const vo
 		err = -errno;
 		inject_err(errbuf, errbuf_sz, "cannot write '%s': %s", output, strerror(errno));
 	}
-	out = -1;
 	if (!err && rename(tmp, output)) {
 		err = -errno;
 		inject_err(errbuf, errbuf_sz, "cannot rename '%s' to '%s': %s", tmp, output,
