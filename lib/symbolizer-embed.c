@@ -161,8 +161,9 @@ int sampo_symbolizer__embed(struct sampo_symbolizer *s, struct sampo_embedded_sy
 	pthread_mutex_lock(&s->lock);
 	for (struct sampo_sym_src *src = s->sources; src && !err; src = src->next) {
 		/* only files checked against the recorded build-id, the key of the table */
+		/* a simpleperf recording's own table (src->sp) is in the file already */
 		if (src->state != SRC_DONE || !src->symtab || !src->hits || !src->bid.size ||
-		    !src->verified || src->absolute)
+		    !src->verified || src->absolute || src->sp)
 			continue;
 		err = table_from_src(es, src);
 	}
