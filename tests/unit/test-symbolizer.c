@@ -14,6 +14,7 @@
 
 #include <setjmp.h>
 #include <stdarg.h>
+#include <errno.h>
 #include <inttypes.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -32,8 +33,10 @@
 
 #include <sampo/buildid.h>
 #include <sampo/buildid-cache.h>
+#include <sampo/embedded-symbols.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
+#include <sampo/inject.h>
 #include <sampo/machine.h>
 #include <sampo/modsections.h>
 #include <sampo/writer.h>
@@ -1111,6 +1114,88 @@ static void test_symbolizer__synthetic_kaslr_vmlinux_and_modules(void **state)
 }
 
 /*
+ * Embedded symbols (sampo inject --embed-symbols): a kernel from -k vmlinux
+ * (relocated by the slide, its _text kept) and a module loaded while
+ * recording, named by the boot's kallsyms snapshot in the cache, embedded
+ * and read back with none of the files (empty cache, no -k, no SYMFS, no
+ * running kernel): the kernel's samples and the late module's as with the
+ * files. The modules of the maps, recorded without build-ids, are not
+ * embedded (a table is keyed by build-id) and stay unnamed.
+ */
+static void test_symbolizer__embedded_kernel_and_snapshot(void **state)
+{
+	uint64_t late = 0xffffffffc7000000ULL + ((uint64_t)(rand() % 256) << 12);
+	struct synth_module mods[4];
+	struct lines got = { 0 }, want = { 0 };
+	struct sampo_embedded_symbols *es = NULL;
+	struct sampo_embedded_table_info info;
+	struct sampo_reader *r;
+	char path[700], epath[700], ks[800], cache[700], bare[700], err[512] = "";
+	FILE *fp;
+
+	(void)state;
+	NEED_WORKDIR();
+	if (!synth_build())
+		skip();
+	synth_modules(mods);
+	snprintf(path, sizeof(path), "%s/embed.data", syn.dir);
+	snprintf(epath, sizeof(epath), "%s/embed-e.data", syn.dir);
+	snprintf(ks, sizeof(ks), "%s/kallsyms-embed-boot", syn.dir);
+	snprintf(cache, sizeof(cache), "%s/cache-embed", syn.dir);
+	snprintf(bare, sizeof(bare), "%s/cache-bare", syn.dir);
+	assert_true(mkdir(bare, 0755) == 0 || errno == EEXIST);
+	synth_write(path, mods, 4, true, NULL, late, &want);
+	fp = fopen(ks, "w");
+	assert_non_null(fp);
+	for (size_t i = 0; i < syn.nr_ksyms; i++)
+		fprintf(fp, "%016" PRIx64 " T %s\n", syn.ksyms[i].addr + syn.slide, syn.ksyms[i].name);
+	fprintf(fp, "%016" PRIx64 " t mod_init\t[mod_late]\n", late);
+	fprintf(fp, "%016" PRIx64 " t mod_late_other\t[mod_late]\n", late + 0x40);
+	fclose(fp);
+	assert_int_equal(sampo_buildid_cache__add(cache, "[kernel.kallsyms]", &syn.kbid, "kallsyms", ks),
+			 0);
+
+	/* at home: the files */
+	SAMPO_OPTS(sampo_symbolizer_opts, home, .vmlinux = syn.vmlinux, .symfs = syn.symfs,
+		   .buildid_dir = cache, .live_root = empty_root);
+	walk(path, &home, &got);
+	assert_lines(&got, &want, "at home");
+	lines_free(&got);
+
+	SAMPO_OPTS(sampo_inject_opts, io, .embed_symbols = true, .symbolizer = &home, .errbuf = err,
+		   .errbuf_sz = sizeof(err));
+	if (sampo_inject__file(path, epath, &io))
+		fail_msg("inject: %s", err);
+	assert_int_equal(sampo_reader__open(epath, NULL, &r), 0);
+	assert_int_equal(sampo_embedded_symbols__read(r, &es, err, sizeof(err)), 0);
+	sampo_reader__close(r);
+	/* the kernel (vmlinux) and the snapshot beside it; 3 kernel functions, the late module's */
+	assert_int_equal(sampo_embedded_symbols__nr_tables(es), 2);
+	for (size_t i = 0; i < 2; i++) {
+		assert_int_equal(sampo_embedded_symbols__table(es, i, &info), 0);
+		assert_true(info.kind == SAMPO_EMBEDDED_KERNEL || info.kind == SAMPO_EMBEDDED_KALLSYMS);
+		assert_int_equal(info.nr_symbols, info.kind == SAMPO_EMBEDDED_KERNEL ? 3 : 1);
+		assert_true(sampo_build_id__equal(&info.bid, &syn.kbid));
+	}
+
+	/* elsewhere: only the profile */
+	warnings_reset();
+	SAMPO_OPTS(sampo_symbolizer_opts, away, .buildid_dir = bare, .live_root = empty_root,
+		   .embedded_symbols = es);
+	walk(epath, &away, &got);
+	assert_int_equal(got.nr, want.nr);
+	for (size_t i = 0; i < got.nr; i++) {
+		if (strstr(want.v[i], "(/lib/modules/") || strstr(want.v[i], "([mod_"))
+			assert_non_null(strstr(got.v[i], " [unknown] ("));
+		else
+			assert_string_equal(got.v[i], want.v[i]);
+	}
+	lines_free(&got);
+	lines_free(&want);
+	sampo_embedded_symbols__delete(es);
+}
+
+/*
  * Section maps: a module whose sections are not where the layout would put
  * them (as on a kernel whose loader differs) and an init-code sample outside
  * every map.
@@ -1997,6 +2082,7 @@ int main(void)
 		cmocka_unit_test(test_symbolizer__user_mismatch_refused),
 		cmocka_unit_test(test_symbolizer__map_addr),
 		cmocka_unit_test(test_symbolizer__synthetic_kaslr_vmlinux_and_modules),
+		cmocka_unit_test(test_symbolizer__embedded_kernel_and_snapshot),
 		cmocka_unit_test(test_symbolizer__synthetic_section_maps),
 		cmocka_unit_test(test_symbolizer__synthetic_module_mismatch),
 		cmocka_unit_test(test_symbolizer__live_record_matches_proc_kallsyms),
