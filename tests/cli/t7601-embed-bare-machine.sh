@@ -2,8 +2,8 @@
 # t7601-embed-bare-machine: issue 13's self-contained profile. A program built here, recorded
 # with sampo record -g, injected with --embed-symbols (and recorded with --embed-symbols), read on
 # a "bare machine" (a fresh HOME with no build-id cache, the program renamed away) gives
-# byte-identical report, script, folded flame graph and --no-children report output to reading
-# it at home, and none of the program's symbols without the section; its kernel samples are named
+# byte-identical report, script, folded stacks, --no-children report, flame graph (SVG) and pprof
+# output to reading it at home, and none of the program's symbols without the section; its kernel samples are named
 # from the embedded kernel table (--provenance says "embedded" for the kernel and the program);
 # perf 6.1's report of the injected file equals its report of the original; a damaged section is
 # one warning and the profile is read without it
@@ -58,6 +58,10 @@ views() {
 	$run script -i "$data" >"$out.script" 2>"$out.script.err" || die "script failed: $(cat "$out.script.err")"
 	$run script -F comm,tid,ip,sym,symoff,dso -i "$data" >"$out.symoff" 2>/dev/null || die "script -F failed"
 	$run script --folded -i "$data" >"$out.folded" 2>/dev/null || die "script --folded failed"
+	# the other symbolizing readers: a flame graph (no inline frames: the program has no DWARF)
+	# and a pprof profile (no source lines), compared as they are and inflated
+	$run flamegraph --format svg -i "$data" -o - >"$out.svg" 2>/dev/null || die "flamegraph failed"
+	$run pprof --no-lines -i "$data" -o - 2>/dev/null | gzip -dc >"$out.pprof" || die "pprof failed"
 }
 home_run() { "$SAMPO" "$@"; }
 
@@ -67,11 +71,12 @@ run_sampo inject --embed-symbols -i s.data -o e.data 2>/dev/null
 # --- at home
 views home_run s.data home
 views home_run e.data home-e
-for v in report flat script symoff folded; do
+for v in report flat script symoff folded svg pprof; do
 	# the section changes nothing at home (the files come first)
 	sed 's/e\.data/s.data/g' "home-e.$v" >"home-e.$v.n"
 	compare_files "home.$v" "home-e.$v.n"
 done
+grep -q bare_hot_leaf home.svg || die "no bare_hot_leaf in the flame graph"
 grep -q "\[\.\] bare_hot_leaf" home.report || die "no bare_hot_leaf at home: $(head -30 home.report)"
 grep -Eq "\[k\] [A-Za-z_]" home.report || die "no named kernel symbol at home (no kernel samples?)"
 [ -s home.report.err ] && die "report at home warned: $(cat home.report.err)"
@@ -81,7 +86,7 @@ away
 fresh
 cp e.data bare/
 views bare e.data bare
-for v in report flat script symoff folded; do
+for v in report flat script symoff folded svg pprof; do
 	sed 's/e\.data/s.data/g' "bare.$v" >"bare.$v.n"
 	compare_files "home.$v" "bare.$v.n"
 done
@@ -111,7 +116,7 @@ away
 fresh
 cp r.data bare/
 views bare r.data rbare
-for v in report flat script symoff folded; do
+for v in report flat script symoff folded svg pprof; do
 	compare_files "rhome.$v" "rbare.$v"
 done
 back
