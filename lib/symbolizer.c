@@ -963,7 +963,8 @@ static const struct sampo_symbol *find_taddr_src(struct sampo_symbolizer *s, str
 		}
 		*taddr = addr;
 		sym = sampo_symtab__find(e->ksrc->symtab, addr);
-		if (!sym)
+		/* a module's variable never names its code (kallsyms_names_code()) */
+		if (!sym || sampo_symbol__type(sym) != SAMPO_SYMBOL_FUNC)
 			return NULL;
 		mod = sampo_symtab__symbol_module(e->ksrc->symtab, sym);
 		return mod && !strcmp(mod, e->module) ? sym : NULL;
@@ -1029,6 +1030,54 @@ static struct sampo_sym_src *kernel_src(struct sampo_symbolizer *s)
 	return src;
 }
 
+/* @a and @b name the same module ("hid-generic", "hid_generic": the kernel's '-' is '_') */
+static bool same_module_name(const char *a, size_t alen, const char *b)
+{
+	size_t i;
+
+	for (i = 0; i < alen && b[i]; i++) {
+		char x = a[i] == '-' ? '_' : a[i], y = b[i] == '-' ? '_' : b[i];
+
+		if (x != y)
+			return false;
+	}
+	return i == alen && !b[i];
+}
+
+/* the machine has a kernel map of module @mod (a DSO "[mod]") */
+static bool module_has_map(struct sampo_symbolizer *s, const char *mod)
+{
+	struct sampo_maps *kmaps = s->machine->kmaps;
+
+	for (size_t i = 0; i < sampo_maps__nr(kmaps); i++) {
+		const struct sampo_dso *dso = sampo_maps__at(kmaps, i)->dso;
+		const char *name = dso ? dso->short_name : NULL;
+		size_t len = name ? strlen(name) : 0;
+
+		if (len > 2 && name[0] == '[' && name[len - 1] == ']' &&
+		    same_module_name(name + 1, len - 2, mod))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A kallsyms snapshot's symbol for a code address no map covers: kallsyms
+ * gives no sizes, so each symbol reaches to the next one, over what the
+ * snapshot does not describe (a module loaded after it, an init section
+ * freed before it). It names the address only if it is code (t, T, w, W:
+ * never a variable, d, D, b, B) and, for a module's, when that module has no
+ * recorded map: the address lies outside every map, so past the end of a
+ * module that has one (issue 12.1: never a wrong name).
+ */
+static bool kallsyms_names_code(struct sampo_symbolizer *s, const struct sampo_symbol *sym,
+				const char *mod)
+{
+	if (sampo_symbol__type(sym) != SAMPO_SYMBOL_FUNC)
+		return false;
+	return !mod || !module_has_map(s, mod);
+}
+
 const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symbolizer *s,
 							   uint64_t addr, const char **ret_module)
 {
@@ -1049,6 +1098,8 @@ const struct sampo_symbol *sampo_symbolizer__find_unmapped(struct sampo_symboliz
 	sym = k ? sampo_symtab__find(k->symtab, addr) : NULL;
 	mod = sym ? sampo_symtab__symbol_module(k->symtab, sym) : NULL;
 	if (mod) {
+		if (!kallsyms_names_code(s, sym, mod))
+			return NULL;
 		if (ret_module)
 			*ret_module = mod;
 		sampo_symbolizer__mark_hit(s, k, sym);
