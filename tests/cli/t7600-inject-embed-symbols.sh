@@ -4,7 +4,9 @@
 # else: the records are the same, and perf 6.1 reads the file with no error and prints the same
 # report, script, header and build-id list as of the input; the section holds the program's hit
 # functions and not the ones no sample hit; without --embed-symbols inject copies the file; -o
-# may be the input; a second inject replaces the section; pipe input and bad usage are refused
+# may be the input; a second inject replaces the section; a big-endian file works the same (perf's
+# view unchanged, its kernel named from the section on a fresh HOME); pipe input and bad usage are
+# refused
 . "$(dirname "$0")/lib.sh"
 
 need_perf_record
@@ -134,6 +136,28 @@ cmp -s e.data inplace.data || die "-o the input did not give the same file"
 ls ./*.tmp.* >/dev/null 2>&1 && die "a temporary file was left behind"
 run_sampo inject --embed-symbols -i s.data -o - >stdout.data 2>/dev/null
 cmp -s e.data stdout.data || die "-o - did not write the same file"
+
+# a big-endian file (the writer's): the section is little-endian inside, the file's header and
+# feature table stay big-endian; perf reads it as before, and sampo on a fresh HOME names its
+# kernel samples from the section as it does from the cache at home
+gen=$SAMPO_BUILDDIR/bench/gen-perfdata
+if [ -x "$gen" ] && grep -Eq "^[0-9a-f]*[1-9a-f][0-9a-f]* T _text$" /proc/kallsyms 2>/dev/null; then
+	"$gen" -o be.data -n 20k -g 8 --kernel-build-id host --big-endian -q || die "gen-perfdata failed"
+	run_sampo inject --embed-symbols -i be.data -o be-e.data 2>be.err
+	grep -Eq "^embedded [1-9][0-9]* symbols of 1 DSOs" be.err || die "no kernel table for the big-endian file: $(cat be.err)"
+	perf_view report --stdio --sort sym -i be.data >perf-be.out
+	perf_view report --stdio --sort sym -i be-e.data >perf-be-e.out
+	compare_files perf-be.out perf-be-e.out
+	"$SAMPO" report --stdio --sort sym -i be.data >be-home.report 2>/dev/null
+	mkdir -p bare
+	HOME=$tmpdir/bare "$SAMPO" report --stdio --sort sym -i be-e.data >be-bare.report 2>/dev/null
+	compare_files be-home.report be-bare.report
+	HOME=$tmpdir/bare "$SAMPO" report --stdio --provenance -i be-e.data 2>/dev/null |
+		grep -A3 '^\[kernel.kallsyms\]$' | grep -q "symbols *embedded: be-e.data" ||
+		die "the big-endian file's kernel symbols did not come from its section"
+else
+	say "no big-endian check: no bench/gen-perfdata, or /proc/kallsyms hides the kernel's addresses"
+fi
 
 # refused: pipe-mode input, no input, no -o, an argument
 run_sampo record -q -o - -- ./prog 2 >pipe.data
