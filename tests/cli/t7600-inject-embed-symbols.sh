@@ -123,6 +123,10 @@ grep -aq "$tmpdir/prog" body || die "no table for the program"
 grep -aq embed_hot_leaf body || die "embed_hot_leaf is not embedded"
 grep -aq embed_never_called body && die "embed_never_called, which no sample hit, is embedded"
 grep -aq embed_never_called prog || die "the program lost its symbols"
+# sampo -v inject lists the tables: the program's, by its build-id
+"$SAMPO" -v inject --embed-symbols -i s.data -o v.data 2>v.err || die "inject -v failed"
+pbid=$("$PERF" buildid-list -i prog)
+grep -Eq "^  user +$pbid +[1-9][0-9]* symbols  $tmpdir/prog$" v.err || die "no table line for the program: $(cat v.err)"
 
 # without --embed-symbols: a copy; -o may be the input; a second inject replaces the section
 run_sampo inject -i s.data -o copy.data

@@ -13,8 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sampo/buildid.h>
 #include <sampo/common.h>
+#include <sampo/embedded-symbols.h>
 #include <sampo/inject.h>
+#include <sampo/reader.h>
 #include <sampo/symbolizer.h>
 
 #include "builtin.h"
@@ -27,6 +30,30 @@ static const char *const inject_usage[] = {
 	"Write a perf.data file again with more in it, as 'perf inject' does.",
 	NULL,
 };
+
+/* -v: what the section holds, read back from the output, one line per table */
+static void list_tables(const char *output)
+{
+	static const char *const kinds[] = { "?", "user", "kernel", "module", "kallsyms" };
+	struct sampo_embedded_symbols *es = NULL;
+	struct sampo_embedded_table_info info;
+	struct sampo_reader *r;
+	char hex[SAMPO_BUILD_ID_HEX_SIZE];
+
+	if (sampo_reader__open(output, NULL, &r))
+		return;
+	if (!sampo_embedded_symbols__read(r, &es, NULL, 0)) {
+		for (size_t i = 0; !sampo_embedded_symbols__table(es, i, &info); i++) {
+			if (sampo_build_id__to_hex(&info.bid, hex, sizeof(hex)) < 0)
+				strcpy(hex, "?");
+			fprintf(stderr, "  %-8s %s %6zu symbols  %s\n",
+				kinds[info.kind > 0 && info.kind < 5 ? info.kind : 0], hex,
+				info.nr_symbols, info.name);
+		}
+	}
+	sampo_embedded_symbols__delete(es);
+	sampo_reader__close(r);
+}
 
 int cmd_inject(int argc, const char **argv)
 {
@@ -88,5 +115,7 @@ int cmd_inject(int argc, const char **argv)
 			"embedded %zu symbols of %zu DSOs (%zu bytes, %llu samples) into '%s'\n",
 			stats.nr_symbols, stats.nr_tables, stats.section_bytes,
 			(unsigned long long)stats.nr_samples, output);
+	if (embed && cli_verbose() > 0 && strcmp(output, "-"))
+		list_tables(output);
 	return 0;
 }
