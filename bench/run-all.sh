@@ -7,11 +7,13 @@
 #            minute or two; the numbers mean little
 #
 # Builds $BUILDDIR (default: build) if needed, runs bench/run-walk.sh,
-# bench/run-dump.sh, bench/run-report.sh and bench/run-record.sh, and writes their markdown tables, preceded by the machine
+# bench/run-dump.sh, bench/run-report.sh, bench/run-record.sh and
+# bench/run-real.sh (real recordings, bench/record-real.sh), and writes their markdown tables, preceded by the machine
 # facts, to stdout and to bench/results/run-all-<date>.md (git-ignored).
 # Generated perf.data files stay in $SAMPO_BENCH_DIR (default:
-# $BUILDDIR/bench-data). The full run takes about 10 minutes, most of it
-# perf report -D on the callchain file.
+# $BUILDDIR/bench-data). The full run takes about 25 minutes: perf report -D
+# on the generated callchain file, and perf on the real recordings
+# (run-real.sh: the system-wide one's children report takes perf minutes).
 set -euo pipefail
 
 srcdir=$(cd "$(dirname "$0")/.." && pwd)
@@ -57,6 +59,8 @@ for o in json.load(open(sys.argv[1])):
 		bench/run-report.sh --quick
 		echo
 		bench/run-record.sh --quick
+		echo
+		bench/run-real.sh --quick
 	else
 		bench/run-walk.sh
 		echo
@@ -65,6 +69,8 @@ for o in json.load(open(sys.argv[1])):
 		bench/run-report.sh
 		echo
 		bench/run-record.sh
+		echo
+		bench/run-real.sh
 	fi
 } | tee "$out"
 echo "run-all.sh: report written to $out" >&2

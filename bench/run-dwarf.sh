@@ -4,11 +4,13 @@
 # Target: at least 10x faster than perf report --stdio, peak memory at most half
 # of perf's, both cores used.
 #
-# usage: bench/run-dwarf.sh [-n RUNS] [--samples N] [--quick]
+# usage: bench/run-dwarf.sh [-n RUNS] [--samples N] [--quick] [--record-only]
 #
 #   -n RUNS       runs of each command (default 1: perf takes minutes a run)
 #   --samples N   samples in the report's file (default 1000000)
 #   --quick       50k samples: a smoke test, not a measurement
+#   --record-only make the recording ($SAMPO_BENCH_DIR/dwarf-base.data, 28k
+#                 samples) and stop: what bench/record-real.sh reuses
 #
 # The file: perf record --call-graph dwarf (8 KiB stacks) of three programs gcc
 # builds here without frame pointers, run together (a 30-deep recursion, C++
@@ -35,17 +37,18 @@ prog=run-dwarf.sh
 gen=/dev/null
 . bench/lib.sh
 
-runs=1 samples=1000000
+runs=1 samples=1000000 record_only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	-n) runs=$2; shift 2 ;;
 	--samples) samples=$2; shift 2 ;;
 	--quick) samples=50000; shift ;;
+	--record-only) record_only=1; shift ;;
 	-h|--help) sed -n '2,/^set /{/^set /d;s/^# \{0,1\}//;p}' "$0"; exit 0 ;;
 	*) echo "$prog: unknown option '$1'" >&2; exit 129 ;;
 	esac
 done
-[ -x "$sampo" ] || { echo "$prog: no $sampo (build first)" >&2; exit 1; }
+[ -n "$record_only" ] || [ -x "$sampo" ] || { echo "$prog: no $sampo (build first)" >&2; exit 1; }
 bin=$datadir/dwarf-bin
 mkdir -p "$bin"
 
@@ -183,6 +186,7 @@ if [ ! -s "$base" ]; then
 		sh -c "cd '$bin' && ./rec 30 80000 >/dev/null & cd '$bin' && ./cxx 200000 >/dev/null &
 			cd '$bin' && ./dl '$bin/libplug.so' >/dev/null & wait" 2>/dev/null
 fi
+[ -z "$record_only" ] || { echo "$base"; exit 0; }
 f=$datadir/dwarf-$(count "$samples").data
 if [ ! -s "$f" ] || [ "$f" -ot "$base" ]; then
 	python3 bench/dwarf-inflate.py "$base" "$f.tmp" "$samples"
