@@ -21,6 +21,13 @@
  * Fields asked for with -F must be in the samples (perf's evsel__check_attr);
  * the default field set silently drops the ones that are not.
  *
+ * The text of an address (" <ip> <sym>+<off> (<dso>)") is kept in a frame
+ * cache, per thread and address, as long as the process's and the kernel's
+ * maps do not change (the machine's generation counters): a sample's ip and
+ * each callchain entry are then one hash probe and one copy instead of a map
+ * lookup, a symbol lookup and the formatting (issue 16: half of script's time
+ * on a real recording with callchains).
+ *
  * --folded prints folded stacks instead (folded.c, docs/format-folded.md):
  * the frames are those of the printed call chains, counted per distinct
  * stack as perf's stackcollapse script counts them.
@@ -138,6 +145,26 @@ struct script_evsel {
 	bool checked;
 };
 
+/*
+ * One rendered address: its text as print_callchain() or process_sample()
+ * wrote it, valid while the epoch (kernel generation << 32 | the process's
+ * generation) holds. Longer texts are not kept.
+ */
+#define FCACHE_BITS 13
+#define FCACHE_TEXT 216
+struct fcache_slot {
+	const void *thread;
+	uint64_t ip;
+	uint64_t epoch;
+	unsigned fields;
+	int32_t pid;
+	uint8_t cpumode;
+	uint8_t kind; /* FC_CHAIN or FC_SELF */
+	uint8_t len;  /* 0: empty */
+	char text[FCACHE_TEXT];
+};
+enum { FC_CHAIN = 1, FC_SELF = 2 };
+
 struct script_ctx {
 	struct sampo_session *session;
 	struct sampo_reader *reader;	     /* the session's */
@@ -176,6 +203,8 @@ struct script_ctx {
 	struct sampo_srclines *srclines; /* -F srcline: the lines of each DSO, cached */
 	struct folded *folded; /* --folded: the stacks, printed at the end */
 	struct outbuf ob;
+	struct fcache_slot *fcache; /* the text of addresses (plain text output only) */
+	uint64_t epoch;		    /* the current sample's, for fcache */
 	bool json;		/* --format json (format-json.c) */
 	struct json_script js;
 };
@@ -367,6 +396,9 @@ static int start_samples(struct script_ctx *ctx)
 	if ((ctx->fields & (1u << F_SRCLINE) || ctx->inline_frames) &&
 	    sampo_srclines__new(ctx->symbolizer, &ctx->srclines))
 		return cli_err(-ENOMEM, "out of memory");
+	/* the frame cache: plain text without source lines or inlined frames (out of memory: none) */
+	if (!ctx->json && !ctx->folded && !ctx->inline_frames)
+		ctx->fcache = calloc((size_t)1 << FCACHE_BITS, sizeof(*ctx->fcache));
 	if (ctx->use_callchain)
 		return cli_unwinder_open(ctx->session, &ctx->unwinder);
 	return 0;
@@ -572,6 +604,53 @@ static void folded_chain_entry(struct script_ctx *ctx, struct sampo_map *map, ui
 		     fr.map && kmap && sampo_map__dso(fr.map) == sampo_map__dso(kmap));
 }
 
+/* ---- the frame cache ---------------------------------------------------- */
+
+/* the slot of (the current thread, @cpumode, @ip, @kind), or NULL: no cache for this output */
+static struct fcache_slot *fcache_slot(struct script_ctx *ctx, unsigned fields, uint8_t cpumode,
+				       uint64_t ip, uint8_t kind)
+{
+	uint64_t h;
+
+	/* guests' machines count their changes apart; source lines are not kept */
+	if (!ctx->fcache || !ctx->al.thread || ctx->sample_machine != ctx->machine ||
+	    (fields & (1u << F_SRCLINE)))
+		return NULL;
+	h = ((uint64_t)(uintptr_t)ctx->al.thread ^ ip ^ ((uint64_t)cpumode << 56) ^ kind) *
+	    0x9e3779b97f4a7c15ULL;
+	return &ctx->fcache[h >> (64 - FCACHE_BITS)];
+}
+
+static bool fcache_hit(const struct script_ctx *ctx, const struct fcache_slot *slot,
+		       unsigned fields, int32_t pid, uint8_t cpumode, uint64_t ip, uint8_t kind)
+{
+	return slot->len && slot->ip == ip && slot->thread == ctx->al.thread &&
+	       slot->epoch == ctx->epoch && slot->fields == fields && slot->pid == pid &&
+	       slot->cpumode == cpumode && slot->kind == kind;
+}
+
+/* keep what was written to the outbuf since @start (@flushes: its flush count then) */
+static void fcache_store(struct script_ctx *ctx, struct fcache_slot *slot, unsigned fields,
+			 int32_t pid, uint8_t cpumode, uint64_t ip, uint8_t kind, size_t start,
+			 unsigned long flushes)
+{
+	size_t len = ctx->ob.len - start;
+
+	slot->len = 0;
+	if (ctx->ob.nr_flushes != flushes || ctx->ob.len < start || !len || len > FCACHE_TEXT ||
+	    ob_error(&ctx->ob))
+		return;
+	memcpy(slot->text, ctx->ob.buf + start, len);
+	slot->thread = ctx->al.thread;
+	slot->ip = ip;
+	slot->epoch = ctx->epoch;
+	slot->fields = fields;
+	slot->pid = pid;
+	slot->cpumode = cpumode;
+	slot->kind = kind;
+	slot->len = (uint8_t)len;
+}
+
 /*
  * perf's thread__resolve_callchain_sample() + sample__fprintf_callchain() for
  * frame-pointer chains: context markers switch the cpumode (user at first),
@@ -598,7 +677,10 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 	nr_entries = 0;
 	for (uint64_t i = 0; i < s->callchain_nr && nr_entries < max; i++) {
 		uint64_t ip = s->callchain[i];
+		struct fcache_slot *slot;
+		unsigned long flushes;
 		struct sampo_map *map;
+		size_t start;
 
 		if (ip >= PERF_CONTEXT_MAX) {
 			if (ip == PERF_CONTEXT_HV)
@@ -610,6 +692,14 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 			continue;
 		}
 		nr_entries++;
+		slot = ctx->folded || ctx->json ? NULL :
+						  fcache_slot(ctx, fields, cpumode, ip, FC_CHAIN);
+		if (slot && fcache_hit(ctx, slot, fields, (int32_t)s->pid, cpumode, ip, FC_CHAIN)) {
+			ob_write(ob, slot->text, slot->len);
+			continue;
+		}
+		start = ob->len;
+		flushes = ob->nr_flushes;
 		map = sampo_machine__find_map(ctx->sample_machine, ctx->al.thread, cpumode, ip,
 					      &ctx->chain_al);
 		if (ctx->folded) {
@@ -635,29 +725,51 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 		}
 		print_sym_dso(ctx, fields, map, ip);
 		ob_putc(ob, '\n');
+		if (slot)
+			fcache_store(ctx, slot, fields, (int32_t)s->pid, cpumode, ip, FC_CHAIN,
+				     start, flushes);
 	}
 }
 
 /* ---- samples ------------------------------------------------------------ */
 
-/* printf("%-*d") */
+/* printf("%-*d"), formatted by hand: two stdio calls a sample were a tenth of script's time */
 static void ob_dec_left(struct outbuf *ob, int32_t v, int width)
 {
-	char buf[16];
-	int n = snprintf(buf, sizeof(buf), "%" PRId32, v);
+	char buf[12], *p = buf + sizeof(buf);
+	uint32_t mag = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+	size_t n;
 
-	ob_puts(ob, buf);
-	ob_pad(ob, ' ', n < width ? (size_t)(width - n) : 0);
+	do {
+		*--p = (char)('0' + mag % 10);
+		mag /= 10;
+	} while (mag);
+	if (v < 0)
+		*--p = '-';
+	n = (size_t)(buf + sizeof(buf) - p);
+	ob_write(ob, p, n);
+	ob_pad(ob, ' ', width > 0 && (size_t)width > n ? (size_t)width - n : 0);
 }
 
+/* perf's timestamp__scnprintf_usec() in "%12s: ": "SEC.USEC" with six digits of USEC */
 static void print_time(struct outbuf *ob, uint64_t t)
 {
-	char buf[32];
+	char buf[32], *p = buf + sizeof(buf);
+	uint64_t sec = t / 1000000000, usec = t % 1000000000 / 1000;
+	size_t n;
 
-	/* perf's timestamp__scnprintf_usec() in "%12s: " */
-	snprintf(buf, sizeof(buf), "%" PRIu64 ".%06" PRIu64, t / 1000000000, t % 1000000000 / 1000);
-	ob_pad(ob, ' ', strlen(buf) < 12 ? 12 - strlen(buf) : 0);
-	ob_puts(ob, buf);
+	for (int i = 0; i < 6; i++) {
+		*--p = (char)('0' + usec % 10);
+		usec /= 10;
+	}
+	*--p = '.';
+	do {
+		*--p = (char)('0' + sec % 10);
+		sec /= 10;
+	} while (sec);
+	n = (size_t)(buf + sizeof(buf) - p);
+	ob_pad(ob, ' ', n < 12 ? 12 - n : 0);
+	ob_write(ob, p, n);
 	ob_puts(ob, ": ");
 }
 
@@ -773,6 +885,8 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	err = sampo_machine__resolve(ctx->sample_machine, s, &ctx->al);
 	if (err)
 		return err;
+	ctx->epoch = (uint64_t)sampo_machine__kernel_generation(ctx->machine) << 32 |
+		     sampo_machine__process_generation(ctx->machine, (int32_t)s->pid);
 	/* perf script unwinds a DWARF sample's user stack, at most 127 frames */
 	if (ctx->unwinder && ctx->al.thread && sampo_unwinder__wants(s)) {
 		const uint64_t *ips;
@@ -858,11 +972,24 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 			ob_putc(ob, '\n');
 			print_callchain(ctx, fields, s);
 		} else {
-			if (fields & (1u << F_IP)) {
-				ob_putc(ob, ' ');
-				ob_hex(ob, s->ip, 16, false);
+			struct fcache_slot *slot =
+				fcache_slot(ctx, fields, s->cpumode, s->ip, FC_SELF);
+			unsigned long flushes = ob->nr_flushes;
+			size_t start = ob->len;
+
+			if (slot && fcache_hit(ctx, slot, fields, (int32_t)s->pid, s->cpumode,
+					       s->ip, FC_SELF)) {
+				ob_write(ob, slot->text, slot->len);
+			} else {
+				if (fields & (1u << F_IP)) {
+					ob_putc(ob, ' ');
+					ob_hex(ob, s->ip, 16, false);
+				}
+				print_sym_dso(ctx, fields, ctx->al.map, s->ip);
+				if (slot)
+					fcache_store(ctx, slot, fields, (int32_t)s->pid,
+						     s->cpumode, s->ip, FC_SELF, start, flushes);
 			}
-			print_sym_dso(ctx, fields, ctx->al.map, s->ip);
 		}
 	}
 	if (fields & (1u << F_PHYS_ADDR))
@@ -938,6 +1065,7 @@ static void script_ctx_release(struct script_ctx *ctx)
 	sampo_addr_location__exit(&ctx->al);
 	sampo_addr_location__exit(&ctx->chain_al);
 	sampo_unwinder__delete(ctx->unwinder);
+	free(ctx->fcache);
 	free(ctx->evsels);
 	sampo_srclines__delete(ctx->srclines);
 	folded_delete(ctx->folded);
@@ -951,7 +1079,7 @@ static void script_ctx_release(struct script_ctx *ctx)
 static int run_script(struct script_ctx *ctx)
 {
 	char errbuf[256] = "";
-	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true,
+	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = true,
 		   .features = SAMPO_SESSION_FEATURES_EACH, .guests = ctx->guest,
 		   .symbolizer = &ctx->sym_opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
 	const struct sampo_tool tool = { .sample = script_sample };

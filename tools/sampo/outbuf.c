@@ -58,6 +58,7 @@ int ob_flush(struct outbuf *ob)
 {
 	ob_sink(ob, ob->buf, ob->len);
 	ob->len = 0;
+	ob->nr_flushes++;
 	if (ob->fp && !ob->err && fflush(ob->fp))
 		ob->err = errno ? -errno : -EIO;
 	return ob->err;

@@ -49,6 +49,7 @@ struct outbuf {
 	int fd;	    /* destination fd when fp is NULL */
 	int err;    /* first write error (negative errno), sticky */
 	size_t len; /* bytes used in buf */
+	unsigned long nr_flushes; /* how many times buf was emptied (a cache of output checks it) */
 	char buf[OB_SIZE];
 };
 
