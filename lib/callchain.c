@@ -33,6 +33,7 @@ void sampo_callchain__release(struct callchain_node *n)
 		free(n->children[i]);
 	}
 	free(n->children);
+	free(n->keys);
 }
 
 /* perf's match_chain() with CCKEY_FUNCTION: dso, then symbol start (or address) */
@@ -54,6 +55,30 @@ static int match_cmp(const struct sampo_hists *h, uint32_t a, uint32_t b)
 	return 0;
 }
 
+#define KEY_INLINED 0x80000000u
+
+static struct callchain_key frame_key(const struct sampo_hists *h, uint32_t idx)
+{
+	const struct frame *f = &h->frames[idx];
+
+	return (struct callchain_key){ .match_addr = f->match_addr,
+				       .dso_seq = f->dso_seq,
+				       .frame = idx | (f->inl_name ? KEY_INLINED : 0) };
+}
+
+/* match_cmp() of the keys' frames, from the keys alone but for inlined frames */
+static inline int key_cmp(const struct sampo_hists *h, const struct callchain_key *a,
+			  const struct callchain_key *b)
+{
+	if ((a->frame | b->frame) & KEY_INLINED)
+		return match_cmp(h, a->frame & ~KEY_INLINED, b->frame & ~KEY_INLINED);
+	if (a->dso_seq != b->dso_seq)
+		return a->dso_seq < b->dso_seq ? -1 : 1;
+	if (a->match_addr != b->match_addr)
+		return a->match_addr < b->match_addr ? -1 : 1;
+	return 0;
+}
+
 static struct callchain_node *cnode_new(struct callchain_node *parent, uint32_t off, uint32_t nr)
 {
 	struct callchain_node *n = calloc(1, sizeof(*n));
@@ -70,30 +95,38 @@ static struct callchain_node *cnode_new(struct callchain_node *parent, uint32_t 
 static int cnode_add_child(const struct sampo_hists *h, struct callchain_node *parent,
 			   struct callchain_node *child)
 {
-	uint32_t key = h->arena[child->val_off];
+	struct callchain_key key = frame_key(h, h->arena[child->val_off]);
 	uint32_t lo = 0, hi = parent->nr_children;
 
 	if (parent->nr_children == parent->cap_children) {
 		uint32_t ncap = parent->cap_children ? parent->cap_children * 2 : 2;
 		struct callchain_node **c = realloc(parent->children, ncap * sizeof(*c));
+		struct callchain_key *k;
 
 		if (!c)
 			return -ENOMEM;
 		parent->children = c;
+		k = realloc(parent->keys, ncap * sizeof(*k));
+		if (!k)
+			return -ENOMEM;
+		parent->keys = k;
 		parent->cap_children = ncap;
 	}
 	/* descending: a bigger key goes left of a smaller one */
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
 
-		if (match_cmp(h, h->arena[parent->children[mid]->val_off], key) > 0)
+		if (key_cmp(h, &parent->keys[mid], &key) > 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
 	memmove(parent->children + lo + 1, parent->children + lo,
 		(parent->nr_children - lo) * sizeof(*parent->children));
+	memmove(parent->keys + lo + 1, parent->keys + lo,
+		(parent->nr_children - lo) * sizeof(*parent->keys));
 	parent->children[lo] = child;
+	parent->keys[lo] = key;
 	parent->nr_children++;
 	child->parent = parent;
 	return 0;
@@ -105,8 +138,10 @@ static int append_chain(const struct sampo_hists *h, struct callchain_node *node
 {
 	uint32_t m = 0;
 
+	/* the same frame matches itself: most runs are the same frames */
 	while (m < node->val_nr && pos + m < end &&
-	       !match_cmp(h, h->arena[node->val_off + m], h->arena[pos + m]))
+	       (h->arena[node->val_off + m] == h->arena[pos + m] ||
+		!match_cmp(h, h->arena[node->val_off + m], h->arena[pos + m])))
 		m++;
 
 	if (m < node->val_nr) {
@@ -118,11 +153,13 @@ static int append_chain(const struct sampo_hists *h, struct callchain_node *node
 		tail->hit = node->hit;
 		tail->children_hit = node->children_hit;
 		tail->children = node->children;
+		tail->keys = node->keys;
 		tail->nr_children = node->nr_children;
 		tail->cap_children = node->cap_children;
 		for (uint32_t i = 0; i < tail->nr_children; i++)
 			tail->children[i]->parent = tail;
 		node->children = NULL;
+		node->keys = NULL;
 		node->nr_children = node->cap_children = 0;
 		node->val_nr = m;
 		node->children_hit = tail->hit + tail->children_hit;
@@ -156,13 +193,13 @@ static int append_chain(const struct sampo_hists *h, struct callchain_node *node
 int sampo_callchain__append(const struct sampo_hists *h, struct callchain_node *node, uint32_t pos,
 			    uint32_t end, uint64_t period)
 {
-	uint32_t key = h->arena[pos];
+	struct callchain_key key = frame_key(h, h->arena[pos]);
 	uint32_t lo = 0, hi = node->nr_children;
 	int err;
 
 	while (lo < hi) {
 		uint32_t mid = (lo + hi) / 2;
-		int c = match_cmp(h, h->arena[node->children[mid]->val_off], key);
+		int c = key_cmp(h, &node->keys[mid], &key);
 
 		if (!c) {
 			err = append_chain(h, node->children[mid], pos, end, period);

@@ -11,12 +11,25 @@
 
 struct sampo_hists;
 
+/*
+ * The match key of a child's first frame, beside the child in its parent:
+ * the search among siblings reads these instead of each child and its frame
+ * (two cache misses a probe on a system-wide recording's wide nodes).
+ * @frame's top bit: the frame is an inlined function's (compared by name).
+ */
+struct callchain_key {
+	uint64_t match_addr;
+	uint32_t dso_seq;
+	uint32_t frame;
+};
+
 /* perf's struct callchain_node; an entry's root is embedded, holds no frames */
 struct callchain_node {
 	struct callchain_node *parent;
 	uint32_t val_off, val_nr; /* frames in hists->arena */
 	uint64_t hit, children_hit;
 	struct callchain_node **children; /* perf's rb_root_in order: match key descending */
+	struct callchain_key *keys;	  /* keys[i]: the first frame of children[i] */
 	uint32_t nr_children, cap_children;
 };
 
