@@ -1018,9 +1018,46 @@ static int entry_append(struct sampo_hists *h, struct sampo_hist_entry *e, uint3
 	return sampo_callchain__append(h, &e->root, pos, end, period);
 }
 
+/*
+ * A chain to add to an entry's graph once every entry has its period: the
+ * stack, the entry (an index: entries move as they are added) and where the
+ * chain starts in the stack's frames.
+ */
+struct graph_add {
+	uint32_t stack, entry, pos;
+};
+
+struct graph_adds {
+	struct graph_add *v;
+	size_t nr, cap;
+};
+
+/*
+ * entry_append() now, or, with @adds, noted for later (the depth is kept now:
+ * it does not depend on the graph)
+ */
+static int entry_chain(struct sampo_hists *h, struct evhists *ev, struct sampo_hist_entry *e,
+		       const struct stack *s, uint32_t pos, struct graph_adds *adds)
+{
+	uint32_t end = s->off + s->nr;
+
+	if (!adds)
+		return entry_append(h, e, pos, end, s->period);
+	if (pos >= end)
+		return 0;
+	if (end - pos > e->max_depth)
+		e->max_depth = end - pos;
+	if (sampo_array_grow((void **)&adds->v, &adds->cap, adds->nr + 1, sizeof(*adds->v)))
+		return -ENOMEM;
+	adds->v[adds->nr++] = (struct graph_add){ .stack = (uint32_t)(s - h->stacks),
+						  .entry = (uint32_t)(e - ev->entries),
+						  .pos = pos };
+	return 0;
+}
+
 /* perf's hist_entry_iter with the cumulative (children) or the normal ops */
 static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct stack *s,
-			size_t **cache, size_t *cache_cap)
+			size_t **cache, size_t *cache_cap, struct graph_adds *adds)
 {
 	struct entry_key k;
 	struct sampo_hist_entry *e;
@@ -1045,7 +1082,7 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 	e->nr_samples += s->count;
 	e->nr_adds += s->count;
 	if (h->opts.callchain) {
-		err = entry_append(h, e, s->off, s->off + s->nr, s->period);
+		err = entry_chain(h, ev, e, s, s->off, adds);
 		if (err)
 			return err;
 	}
@@ -1076,7 +1113,40 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 		(*cache)[nr_cache++] = (size_t)(e - ev->entries);
 		e->period_acc += s->period;
 		e->nr_adds += s->count;
-		err = entry_append(h, e, s->off + i, s->off + s->nr, s->period);
+		err = entry_chain(h, ev, e, s, s->off + i, adds);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/*
+ * The graphs of the entries that can show one: a graph shows the branches
+ * of at least callchain_min_percent of the event's total, and all of an
+ * entry's branches together hold its period_acc, so an entry under that
+ * shows none (perf builds it all the same). On a system-wide recording
+ * most entries are such leaves with long chains: building only the shown
+ * graphs took a third off report's children mode (docs/performance.md).
+ * The chains go to each graph in the order replay_stack() met them, as if
+ * added at once: the graphs are the same.
+ */
+static int add_graphs(struct sampo_hists *h, const struct graph_adds *adds)
+{
+	for (size_t i = 0; i < adds->nr; i++) {
+		const struct graph_add *a = &adds->v[i];
+		const struct stack *s = &h->stacks[a->stack];
+		struct evhists *ev = hists_ev(h, s->evsel);
+		struct sampo_hist_entry *e;
+		uint64_t min_hit;
+		int err;
+
+		if (!ev)
+			return -ENOMEM;
+		e = &ev->entries[a->entry];
+		min_hit = (uint64_t)((double)ev->total_period * (h->opts.callchain_min_percent / 100.0));
+		if (e->period_acc < min_hit)
+			continue;
+		err = sampo_callchain__append(h, &e->root, a->pos, s->off + s->nr, s->period);
 		if (err)
 			return err;
 	}
@@ -1099,6 +1169,7 @@ static int dso_seq_cmp(const void *a, const void *b)
 
 int sampo_hists__resort(struct sampo_hists *h)
 {
+	struct graph_adds graph_adds = { 0 }, *adds = NULL;
 	size_t *cache = NULL;
 	size_t cache_cap = 0;
 	uint32_t seq = 1;
@@ -1147,6 +1218,13 @@ int sampo_hists__resort(struct sampo_hists *h)
 		free(seqs);
 	}
 
+	/*
+	 * Graphs only for the entries that show one (add_graphs()), but for the
+	 * group view (its rows draw a leader's graph against its own total) and
+	 * when every branch shows
+	 */
+	if (h->opts.callchain && !h->nr_groups && h->opts.callchain_min_percent > 0)
+		adds = &graph_adds;
 	for (size_t i = 0; i < h->nr_stacks; i++) {
 		struct evhists *ev = hists_ev(h, h->stacks[i].evsel);
 
@@ -1154,7 +1232,14 @@ int sampo_hists__resort(struct sampo_hists *h)
 			err = -ENOMEM;
 			goto out;
 		}
-		err = replay_stack(h, ev, &h->stacks[i], &cache, &cache_cap);
+		err = replay_stack(h, ev, &h->stacks[i], &cache, &cache_cap, adds);
+		if (err)
+			goto out;
+	}
+	if (adds) {
+		err = add_graphs(h, adds);
+		free(graph_adds.v);
+		graph_adds = (struct graph_adds){ 0 };
 		if (err)
 			goto out;
 	}
@@ -1174,6 +1259,7 @@ int sampo_hists__resort(struct sampo_hists *h)
 			goto out;
 	}
 out:
+	free(graph_adds.v);
 	free(cache);
 	return err;
 }
