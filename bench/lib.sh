@@ -28,15 +28,15 @@ median() { # numbers on stdin -> their median
 		else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
 }
 
-# measure OUTFILE CMD...: run CMD with stdout to /dev/null, append "wall_s rss_kib"
-# to OUTFILE; return CMD's status. stderr goes to OUTFILE.err.
+# measure OUTFILE CMD...: run CMD with stdout to /dev/null, append "wall_s rss_kib
+# cpu_s" (cpu: user + system) to OUTFILE; return CMD's status. stderr goes to OUTFILE.err.
 measure() {
 	local out=$1 t0 t1 st=0
 	shift
 	t0=$EPOCHREALTIME
-	/usr/bin/time -f %M -o "$out.rss" "$@" >/dev/null 2>"$out.err" || st=$?
+	/usr/bin/time -f "%M %U %S" -o "$out.rss" "$@" >/dev/null 2>"$out.err" || st=$?
 	t1=$EPOCHREALTIME
-	echo "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.3f", b - a }') $(tail -n 1 "$out.rss")" \
+	tail -n 1 "$out.rss" | awk -v a="$t0" -v b="$t1" '{ printf "%.3f %d %.2f\n", b - a, $1, $2 + $3 }' \
 		>>"$out"
 	return $st
 }

@@ -13,7 +13,8 @@
 # (kernel symbols from this machine's kallsyms, as run-report.sh). The commands: report
 # without and with callchains (children and --no-children), script, dump. Both builds'
 # outputs are compared: a difference is reported as such, since a faster wrong answer
-# is no answer. Prints a markdown table (medians; ratio new/old: under 1 is faster) on
+# is no answer. Prints a markdown table (medians of wall and CPU time, user +
+# system; ratio new/old: under 1 is faster) on
 # stdout, progress on stderr. Environment: SAMPO_BENCH_DIR (default: NEW_BUILDDIR/bench-data).
 set -euo pipefail
 
@@ -57,8 +58,8 @@ cases=(
 	"dump, callchains|dump -i $cg"
 )
 
-echo "| command ($(count "$samples") samples) | old s | new s | new/old | old MiB | new MiB | same output |"
-echo "|---|---|---|---|---|---|---|"
+echo "| command ($(count "$samples") samples) | old s | new s | new/old | old CPU s | new CPU s | CPU new/old | old MiB | new MiB | same output |"
+echo "|---|---|---|---|---|---|---|---|---|---|"
 for c in "${cases[@]}"; do
 	label=${c%%|*} args=${c#*|}
 	rm -f "$tmp"/old.t "$tmp"/new.t
@@ -77,6 +78,9 @@ for c in "${cases[@]}"; do
 	done
 	ot=$(awk '{ print $1 }' "$tmp/old.t" | median) nt=$(awk '{ print $1 }' "$tmp/new.t" | median)
 	om=$(awk '{ print $2 / 1024 }' "$tmp/old.t" | median) nm=$(awk '{ print $2 / 1024 }' "$tmp/new.t" | median)
+	oc=$(awk '{ print $3 }' "$tmp/old.t" | median) nc=$(awk '{ print $3 }' "$tmp/new.t" | median)
 	ratio=$(awk -v a="$ot" -v b="$nt" 'BEGIN { printf "%.2f", b / a }')
-	printf '| %s | %s | %s | %s | %.0f | %.0f | %s |\n' "$label" "$ot" "$nt" "$ratio" "$om" "$nm" "$same"
+	cratio=$(awk -v a="$oc" -v b="$nc" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')
+	printf '| %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f | %s |\n' "$label" "$ot" "$nt" "$ratio" \
+		"$oc" "$nc" "$cratio" "$om" "$nm" "$same"
 done
