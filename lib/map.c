@@ -403,7 +403,8 @@ struct sampo_map *sampo_maps__find(struct sampo_maps *maps, uint64_t addr)
 
 	if (!map && maps->nr)
 		map = maps->chunks[0]->e[0];
-	if (map && addr >= map->start && addr < map->end)
+	/* where maps overlap, a later-starting one may hold @addr too: it wins */
+	if (map && addr >= map->start && addr < map->end && !maps->may_overlap)
 		return map;
 	/* the candidates start at or before @addr; without overlaps only the last one can hold it */
 	p = maps_bound(maps, addr, true);

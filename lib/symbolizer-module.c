@@ -128,6 +128,8 @@ void sampo_symbolizer__load_module(struct sampo_symbolizer *s, struct sampo_sym_
 	int origin = SAMPO_ORIGIN_NONE;
 	char *path = NULL;
 
+	if (sampo_symbolizer__load_simpleperf(s, src))
+		return; /* a simpleperf recording's own table */
 	if (src->bid.size && s->buildid_dir &&
 	    !sampo_buildid_cache__lookup(s->buildid_dir, &src->bid, "elf", &path)) {
 		done = try_module_file(s, src, path, &tried, &mismatched);

@@ -10,8 +10,9 @@
  * phone had an ARM one), which lib/symbolizer-elfarch.c refuses anyway.
  *
  * Which DSO a table entry is for: the same path, of the same kind (the
- * kernel's entry "[kernel.kallsyms]" for the kernel; an ELF, dex or other
- * file entry for a user DSO), when the file's build-id table agrees: a DSO
+ * kernel's entry "[kernel.kallsyms]" for the kernel; a module's, by the path
+ * of its map, "[name]" or its .ko file; an ELF, dex or other file entry for a
+ * user DSO), when the file's build-id table agrees: a DSO
  * recorded with another build-id than the build-id table's for its path (a
  * file replaced while recording) is not the one simpleperf named, and goes
  * the usual way. An entry without symbols gives nothing: the usual way too.
@@ -24,6 +25,7 @@
  *	ELF      addr - map start + pgoff - file offset of min_vaddr + min_vaddr,
  *	         or addr - map start + min_vaddr when the entry has no file offset
  *	dex      addr - map start + pgoff
+ *	module   addr - map start - memory offset of min_vaddr + min_vaddr
  *	kernel   addr itself (simpleperf fixes KASLR only with a vmlinux)
  *	others   addr itself
  * and the symbol is the table's last one starting at or below it, if it is
@@ -55,8 +57,10 @@ static bool entry_kind_fits(const struct sampo_feat_sp_file *e, enum src_kind ki
 		return e->type == SAMPO_SP_DSO_ELF_FILE || e->type == SAMPO_SP_DSO_DEX_FILE ||
 		       e->type == SAMPO_SP_DSO_SYMBOL_MAP_FILE ||
 		       e->type == SAMPO_SP_DSO_UNKNOWN_FILE;
+	case SRC_MODULE:
+		return e->type == SAMPO_SP_DSO_KERNEL_MODULE;
 	default:
-		return false; /* TODO(simpleperf): modules, with their memory offsets */
+		return false;
 	}
 }
 
@@ -88,8 +92,8 @@ static bool other_build(const struct sampo_symbolizer *s, const struct sampo_sym
 {
 	const struct sampo_sym_bid *b;
 
-	if (!src->bid.size)
-		return false;
+	if (!src->bid.size || src->kind == SRC_MODULE)
+		return false; /* a module's table entry is by its path alone */
 	if (src->kind == SRC_KERNEL)
 		b = s->kernel_bid;
 	else
@@ -146,6 +150,16 @@ bool sampo_symbolizer__load_simpleperf(const struct sampo_symbolizer *s, struct 
 {
 	const struct sampo_feat_sp_file *e = find_entry(s, src->kind, src->name);
 	struct sampo_symtab *st = NULL;
+	char *bracketed;
+
+	/* a module's entry has the path of its map: its .ko file, or "[name]" */
+	if (src->kind == SRC_MODULE) {
+		e = src->hint ? find_entry(s, src->kind, src->hint) : NULL;
+		if (!e && asprintf(&bracketed, "[%s]", src->name) >= 0) {
+			e = find_entry(s, src->kind, bracketed);
+			free(bracketed);
+		}
+	}
 
 	if (!e || !e->nr_symbols || other_build(s, src))
 		return false;
@@ -180,6 +194,8 @@ uint64_t sampo_symbolizer__simpleperf_vaddr(const struct sampo_sym_src *src,
 		return addr - map->start + map->pgoff - e->file_offset + e->min_vaddr;
 	case SAMPO_SP_DSO_DEX_FILE:
 		return addr - map->start + map->pgoff;
+	case SAMPO_SP_DSO_KERNEL_MODULE:
+		return addr - map->start - (e->has_file_offset ? e->file_offset : 0) + e->min_vaddr;
 	default:
 		return addr;
 	}

@@ -958,7 +958,10 @@ static const struct sampo_symbol *find_taddr_src(struct sampo_symbolizer *s, str
 		return sym;
 	case ENT_MODULE:
 		if (!e->ksrc) {
-			*taddr = e->src->relative ? addr - map->start : addr;
+			if (e->src->sp)
+				*taddr = sampo_symbolizer__simpleperf_vaddr(e->src, map, addr);
+			else
+				*taddr = e->src->relative ? addr - map->start : addr;
 			return sampo_symtab__find(st, *taddr);
 		}
 		*taddr = addr;

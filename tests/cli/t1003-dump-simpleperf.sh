@@ -30,8 +30,8 @@ for f in "$SAMPO_SRCDIR"/tests/fixtures/simpleperf/*.data "$tmpdir"/crafted?.dat
 	done
 done
 
-# the 32-bit size: the KERNEL_SYMBOL record at 0x2a0 is 0x143dc bytes, its kallsyms 82890
-grep -q '^-1 -1 0x2a0 \[0x143dc\]: SIMPLEPERF_RECORD_KERNEL_SYMBOL size 82890$' \
+# the 32-bit size: the KERNEL_SYMBOL record at 0x2d8 is 0x143dc bytes, its kallsyms 82890
+grep -q '^-1 -1 0x2d8 \[0x143dc\]: SIMPLEPERF_RECORD_KERNEL_SYMBOL size 82890$' \
 	"$tmpdir/crafted1.data.dump" || die "the big KERNEL_SYMBOL record is not read whole"
 grep -q 'SIMPLEPERF_RECORD_DEBUG time 5 crafted by mksimpleperf.py$' "$tmpdir/crafted1.data.dump" ||
 	die "no DEBUG record"
@@ -49,7 +49,7 @@ for cmd in dump "report --stdio" script; do
 	# shellcheck disable=SC2086
 	expect_status 1 $cmd -i "$tmpdir/cut.data"
 	[ "$(wc -l <"$tmpdir/stderr")" -eq 1 ] || die "$cmd: not one line: $(cat "$tmpdir/stderr")"
-	grep -q 'record at offset 0x2a0 of size 0x143dc runs past the end of the file' "$tmpdir/stderr" ||
+	grep -q 'record at offset 0x2d8 of size 0x143dc runs past the end of the file' "$tmpdir/stderr" ||
 		die "$cmd: $(cat "$tmpdir/stderr")"
 done
 pass

@@ -18,7 +18,10 @@
 #     of more than 64 KiB (its size's high half where perf has misc, as older
 #     simpleperf wrote them) and a TRACING_DATA of more than 64 KiB cut in
 #     SPLIT records and a SPLIT_END (as today's simpleperf writes them);
-#   - samples in named symbols, in a gap between symbols, in the kernel;
+#   - a module map ([foo_mod], its table entry with min_vaddr 0x100 at memory
+#     offset 0x80: vaddr = address - start - 0x80 + 0x100);
+#   - samples in named symbols, in a gap between symbols, in the kernel and the
+#     module;
 #   - features: BUILD_ID, OSRELEASE, ARCH, META_INFO and the DSOs' symbol
 #     tables as FILE (v1, feature 128) or FILE2 (protobuf, feature 132).
 #
@@ -43,7 +46,7 @@ SP_DEBUG = 32778
 SAMPLE_IP, SAMPLE_TID, SAMPLE_TIME, SAMPLE_PERIOD = 1, 2, 4, 0x100
 MISC_KERNEL, MISC_USER = 1, 2
 
-DSO_KERNEL, DSO_ELF_FILE = 0, 2
+DSO_KERNEL, DSO_KERNEL_MODULE, DSO_ELF_FILE = 0, 1, 2
 PID = 4242
 
 # path -> (build-id, type, min_vaddr, file_offset_of_min_vaddr, symbols[(vaddr, len, name)])
@@ -51,6 +54,10 @@ DSOS = {
     '[kernel.kallsyms]': (bytes(range(1, 21)), DSO_KERNEL, 0, None, [
         (0xffffffc010080000, 0x100, 'el0_sync'),
         (0xffffffc010200000, 0x80, 'do_page_fault'),
+    ]),
+    # a module: vaddr = address - map start - 0x80 (memory offset of min_vaddr) + 0x100
+    '[foo_mod]': (None, DSO_KERNEL_MODULE, 0x100, 0x80, [
+        (0x200, 0x40, 'foo_mod_func'),
     ]),
     '/system/lib64/libfoo.so': (bytes(range(0x21, 0x35)), DSO_ELF_FILE, 0x2000, 0x1000, [
         (0x2100, 0x40, '_ZN3foo5alphaEv'),
@@ -69,6 +76,7 @@ DSOS = {
 # pid, start, len, pgoff, path, kernel?
 MAPS = [
     (0xffffffff, 0, 0xffffffffffffffff, 0, '[kernel.kallsyms]', True),
+    (0xffffffff, 0xffffffc011000000, 0x10000, 0, '[foo_mod]', True),
     (PID, 0x7000000000, 0x3000, 0x1000, '/system/lib64/libfoo.so', False),
     (PID, 0x7100000000, 0x1000, 0, '/data/app/libbar.so', False),
     (PID, 0x7200000000, 0x2000, 0, '/usr/bin/true', False),
@@ -86,6 +94,7 @@ SAMPLES = [
     (0x7200000000 + 0x1800, False),           # /usr/bin/true outside its table: no symbol
     (0xffffffc010080010, True),               # el0_sync
     (0xffffffc010200040, True),               # do_page_fault
+    (0xffffffc011000000 + 0x80 + 0x210 - 0x100, True),  # foo_mod_func
 ]
 
 
@@ -134,7 +143,7 @@ def file_v1_entry(path, dtype, min_vaddr, foff, syms):
     body = path.encode() + b'\0' + struct.pack('<IQI', dtype, min_vaddr, len(syms))
     for vaddr, length, name in syms:
         body += struct.pack('<QI', vaddr, length) + name.encode() + b'\0'
-    if dtype == DSO_ELF_FILE:
+    if dtype in (DSO_ELF_FILE, DSO_KERNEL_MODULE):
         body += struct.pack('<Q', foff)
     return struct.pack('<I', len(body)) + body
 
@@ -146,6 +155,8 @@ def file_v2_entry(path, dtype, min_vaddr, foff, syms):
                         pb_field(3, 2, name.encode()))
     if dtype == DSO_ELF_FILE:
         msg += pb_field(6, 2, pb_field(1, 0, foff))
+    elif dtype == DSO_KERNEL_MODULE:
+        msg += pb_field(7, 2, pb_field(1, 0, foff))
     return struct.pack('<I', len(msg)) + msg
 
 
@@ -193,6 +204,8 @@ def build(version, with_table):
     feats = {}
     bid = b''
     for path, (build_id, dtype, _, _, _) in DSOS.items():
+        if build_id is None:
+            continue
         name = cstr(path, 64)
         misc = MISC_KERNEL if dtype == DSO_KERNEL else MISC_USER
         body = struct.pack('<i', -1 if dtype == DSO_KERNEL else PID) + build_id + b'\0' * 4 + name
@@ -238,12 +251,14 @@ def expect():
     """What simpleperf names each sample: its own rules on the tables above."""
     lines = []
     for ip, kernel in SAMPLES:
-        for pid, start, length, pgoff, path, k in MAPS:
+        for pid, start, length, pgoff, path, k in reversed(MAPS):
             if k == kernel and start <= ip < start + length:
                 break
         _, dtype, min_vaddr, foff, syms = DSOS[path]
         if dtype == DSO_KERNEL:
             vaddr = ip
+        elif dtype == DSO_KERNEL_MODULE:
+            vaddr = ip - start - foff + min_vaddr
         else:
             vaddr = ip - start + pgoff - foff + min_vaddr
         name = '[unknown]'
