@@ -48,6 +48,7 @@ struct bl_ctx {
 	struct sampo_session *session;
 	struct sampo_reader *reader; /* the session's */
 	struct sampo_dsos *dsos;
+	bool by_name; /* a file of perf >= 6.3: perf 6.12's order, by name */
 };
 
 /*
@@ -66,6 +67,17 @@ static void bl_check_features(struct bl_ctx *ctx, const char *input)
 	nr = sampo_features__parse_each(ctx->reader, &f, &fe);
 	if (nr > 0 && fe.feat != SAMPO_FEAT_BUILD_ID)
 		cli_warn_damaged_features(input, nr, &fe);
+	if (nr >= 0 && f && sampo_features__has(f, SAMPO_FEAT_VERSION) && f->version) {
+		unsigned int major = 0, minor = 0;
+
+		/*
+		 * perf 6.1 refuses the files of perf 6.3 and later, which perf
+		 * 6.12 reads: sampo lists those as 6.12 does, its DSOs sorted
+		 * by name (6.9 keeps them in an array sorted by long name)
+		 */
+		if (sscanf(f->version, "%u.%u", &major, &minor) == 2)
+			ctx->by_name = major > 6 || (major == 6 && minor >= 3);
+	}
 	sampo_features__delete(f);
 }
 
@@ -158,9 +170,56 @@ static int bl_print_one(void *arg, const char *name, const struct sampo_build_id
 	return 0;
 }
 
+struct bl_line {
+	const char *name;
+	struct sampo_build_id bid;
+};
+
+struct bl_lines {
+	struct bl_line *v;
+	size_t nr, cap;
+};
+
+static int bl_collect(void *arg, const char *name, const struct sampo_build_id *bid, bool hit)
+{
+	struct bl_lines *l = arg;
+
+	(void)hit;
+	if (l->nr == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 64;
+		struct bl_line *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->nr++] = (struct bl_line){ .name = name, .bid = *bid };
+	return 0;
+}
+
+static int bl_line_cmp(const void *a, const void *b)
+{
+	return strcmp(((const struct bl_line *)a)->name, ((const struct bl_line *)b)->name);
+}
+
 static int bl_print(struct bl_ctx *ctx, bool with_hits)
 {
-	(void)bl_each(ctx, with_hits, bl_print_one, NULL);
+	if (ctx->by_name) {
+		struct bl_lines l = { 0 };
+		int err = bl_each(ctx, with_hits, bl_collect, &l);
+
+		if (err) {
+			free(l.v);
+			return cli_err(err, "out of memory");
+		}
+		qsort(l.v, l.nr, sizeof(*l.v), bl_line_cmp);
+		for (size_t i = 0; i < l.nr; i++)
+			(void)bl_print_one(NULL, l.v[i].name, &l.v[i].bid, true);
+		free(l.v);
+	} else {
+		(void)bl_each(ctx, with_hits, bl_print_one, NULL);
+	}
 	if (fflush(stdout) || ferror(stdout))
 		return cli_err(errno == EPIPE ? -EPIPE : -EIO, "cannot write output");
 	return 0;
