@@ -213,7 +213,8 @@ static int bl_print(struct bl_ctx *ctx, bool with_hits)
 			free(l.v);
 			return cli_err(err, "out of memory");
 		}
-		qsort(l.v, l.nr, sizeof(*l.v), bl_line_cmp);
+		if (l.nr)
+			qsort(l.v, l.nr, sizeof(*l.v), bl_line_cmp);
 		for (size_t i = 0; i < l.nr; i++)
 			(void)bl_print_one(NULL, l.v[i].name, &l.v[i].bid, true);
 		free(l.v);
