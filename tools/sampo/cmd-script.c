@@ -30,7 +30,10 @@
  *
  * --folded prints folded stacks instead (folded.c, docs/format-folded.md):
  * the frames are those of the printed call chains, counted per distinct
- * stack as perf's stackcollapse script counts them.
+ * stack as perf's stackcollapse script counts them. --folded=flamegraph
+ * prints what FlameGraph's stackcollapse-perf.pl makes of the text: the
+ * text is printed as usual, into the collapser (collapse.c) instead of
+ * stdout, which reads it by the Perl script's rules.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -55,6 +58,7 @@
 #include "archive-read.h"
 #include "builtin.h"
 #include "cli.h"
+#include "collapse.h"
 #include "data-src.h"
 #include "debuginfod-cli.h"
 #include "folded.h"
@@ -202,6 +206,7 @@ struct script_ctx {
 	size_t nr_unwound;		 /* its user frames, capped apart from the rest */
 	struct sampo_srclines *srclines; /* -F srcline: the lines of each DSO, cached */
 	struct folded *folded; /* --folded: the stacks, printed at the end */
+	struct collapse *collapse; /* --folded=flamegraph: reads the text printed into ob */
 	struct outbuf ob;
 	struct fcache_slot *fcache; /* the text of addresses (plain text output only) */
 	uint64_t epoch;		    /* the current sample's, for fcache */
@@ -1043,17 +1048,62 @@ static int script_sample(void *arg, struct sampo_session *session, const struct 
 	return err;
 }
 
-/* the folded options go with --folded, and as stackcollapse.py pairs them */
-static int check_folded_opts(const char *const *usage, const struct option *opts, bool folded,
-			     bool user_fields, const struct folded_opts *f)
+enum folded_style {
+	FOLDED_NONE,
+	FOLDED_PERF,	   /* perf's stackcollapse.py (folded.c) */
+	FOLDED_FLAMEGRAPH, /* FlameGraph's stackcollapse-perf.pl (collapse.c) */
+};
+
+/* --folded[=perf|flamegraph] */
+static int folded_cb(const struct option *opt, const char *arg, bool unset)
 {
+	int *style = opt->value;
+
+	if (unset)
+		*style = FOLDED_NONE;
+	else if (!arg || !strcmp(arg, "perf"))
+		*style = FOLDED_PERF;
+	else if (!strcmp(arg, "flamegraph"))
+		*style = FOLDED_FLAMEGRAPH;
+	else {
+		parse_opt_fail("unknown --folded style '%s' (perf or flamegraph)", arg);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* the options of stackcollapse-perf.pl that perf's script lacks */
+struct flamegraph_opts {
+	bool jit, all, addrs;
+	const char *event_filter;
+};
+
+/* the folded options go with --folded, and as each stackcollapse script pairs them */
+static int check_folded_opts(const char *const *usage, const struct option *opts, int folded,
+			     bool user_fields, const struct folded_opts *f,
+			     const struct flamegraph_opts *g)
+{
+	bool g_opts = g->jit || g->all || g->addrs || g->event_filter;
+
 	if (!folded && (f->kernel || f->include_pid || f->include_tid || f->no_comm ||
-			f->tidy_java))
+			f->tidy_java || g_opts))
 		return usage_error(usage, opts,
-				   "--kernel, --include-pid, --include-tid, --no-comm and "
-				   "--tidy-java go with --folded");
-	if (folded && user_fields)
-		return usage_error(usage, opts, "--folded prints stacks, not -F fields");
+				   "--kernel, --include-pid, --include-tid, --no-comm, "
+				   "--tidy-java, --jit, --all, --addrs and --event-filter go with "
+				   "--folded");
+	if (folded == FOLDED_PERF && g_opts)
+		return usage_error(usage, opts,
+				   "--jit, --all, --addrs and --event-filter are options of "
+				   "stackcollapse-perf.pl: use --folded=flamegraph");
+	if (folded == FOLDED_FLAMEGRAPH && (f->no_comm || f->tidy_java))
+		return usage_error(usage, opts,
+				   "--no-comm and --tidy-java are options of perf's stackcollapse "
+				   "script: stackcollapse-perf.pl always keeps the comm and "
+				   "shortens Java names (use --folded or --folded=perf)");
+	if (folded == FOLDED_PERF && user_fields)
+		return usage_error(usage, opts,
+				   "--folded prints stacks, not -F fields (--folded=flamegraph "
+				   "reads the text of the fields given)");
 	if (f->no_comm && (f->include_pid || f->include_tid))
 		return usage_error(usage, opts, "--include-pid and --include-tid need the comm: "
 						"drop --no-comm");
@@ -1069,11 +1119,44 @@ static void script_ctx_release(struct script_ctx *ctx)
 	free(ctx->evsels);
 	sampo_srclines__delete(ctx->srclines);
 	folded_delete(ctx->folded);
+	collapse_delete(ctx->collapse);
 	for (size_t i = 0; i < ctx->nr_kmods; i++)
 		free(ctx->kmod_names[i]);
 	free(ctx->kmod_names);
 	free(ctx->kmod_paths);
 	sampo_session__close(ctx->session);
+}
+
+/*
+ * --folded=flamegraph, at the end of the samples: the rest of the text into
+ * the collapser, then its stacks to stdout through the same buffer
+ */
+static int write_collapsed(struct script_ctx *ctx)
+{
+	const char *kept, *skipped;
+	uint64_t nr;
+	int err;
+
+	err = ob_flush(&ctx->ob);
+	if (!err)
+		err = collapse_finish(ctx->collapse);
+	ob_init_fd(&ctx->ob, STDOUT_FILENO);
+	if (!err)
+		err = collapse_write(ctx->collapse, &ctx->ob);
+	if (err)
+		return cli_err(err, "cannot fold the stacks");
+	skipped = collapse_skipped_event(ctx->collapse, &kept);
+	if (skipped)
+		cli_warn("'%s': only the samples of the first event, '%s', are folded, as "
+			 "stackcollapse-perf.pl folds them ('%s' and any other left out: "
+			 "--event-filter=EVENT chooses)",
+			 ctx->input, kept, skipped);
+	nr = collapse_unrecognized(ctx->collapse);
+	if (nr)
+		cli_warn("'%s': %" PRIu64 " lines of the script's text left out, as "
+			 "stackcollapse-perf.pl leaves them (it warns \"Unrecognized line\")",
+			 ctx->input, nr);
+	return 0;
 }
 
 static int run_script(struct script_ctx *ctx)
@@ -1102,6 +1185,11 @@ static int run_script(struct script_ctx *ctx)
 	ctx->unwinder = NULL;
 	if (!ret && ctx->folded && folded_write(ctx->folded, &ctx->ob))
 		return cli_err(-ENOMEM, "out of memory");
+	if (!ret && ctx->collapse && !ob_error(&ctx->ob)) {
+		err = write_collapsed(ctx);
+		if (err)
+			return err;
+	}
 	if (ctx->json && !ret)
 		json_script__end(&ctx->js);
 	if (ret > 0 && !ob_error(&ctx->ob)) {
@@ -1127,9 +1215,11 @@ int cmd_script(int argc, const char **argv)
 	const char *input = NULL, *vmlinux = NULL, *kallsyms = NULL, *symfs = NULL;
 	const char *archive = NULL;
 	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
-	bool hide_callchain = false, guest = false, force = false, folded = false;
+	bool hide_callchain = false, guest = false, force = false;
 	bool inline_frames = false;
+	int folded = FOLDED_NONE;
 	struct folded_opts fopts = { 0 };
+	struct flamegraph_opts gopts = { 0 };
 	const char *format = NULL;
 	int ret;
 
@@ -1171,20 +1261,36 @@ int cmd_script(int argc, const char **argv)
 				   "the guest's /proc/kallsyms, saved (implies --guest)"),
 			OPT_STRING(0, "guestmount", &guestmount, "dir",
 				   "guest PID's files under dir/PID (implies --guest)"),
-			OPT_GROUP("Folded stacks (perf's stackcollapse script)"),
-			OPT_BOOLEAN(0, "folded", &folded,
-				    "print 'comm;caller;...;callee count' per distinct stack"),
+			OPT_GROUP("Folded stacks (perf's stackcollapse script, or FlameGraph's "
+				  "stackcollapse-perf.pl)"),
+			OPT_CALLBACK_OPTARG(0, "folded", &folded, "style",
+					    "print 'comm;caller;...;callee count' per distinct stack, "
+					    "as perf's stackcollapse script (perf, the default) or "
+					    "stackcollapse-perf.pl (flamegraph) makes them",
+					    folded_cb),
 			OPT_BOOLEAN(0, "kernel", &fopts.kernel,
 				    "with --folded: '_[k]' after kernel functions"),
 			OPT_BOOLEAN(0, "include-pid", &fopts.include_pid,
 				    "with --folded: 'comm-pid' as the first frame"),
 			OPT_BOOLEAN(0, "include-tid", &fopts.include_tid,
-				    "with --folded: 'comm-tid' ('comm-pid/tid' with --include-pid)"),
+				    "with --folded: 'comm-tid' ('comm-pid/tid' with --include-pid "
+				    "or =flamegraph)"),
 			{ .type = OPTION_BOOLEAN, .long_name = "no-comm", .value = &fopts.no_comm,
 			  .help = "with --folded: no comm frame, all commands together",
 			  .flags = OPT_F_NONEG },
 			OPT_BOOLEAN(0, "tidy-java", &fopts.tidy_java,
 				    "with --folded: Java signatures shortened"),
+			OPT_BOOLEAN(0, "jit", &gopts.jit,
+				    "with --folded=flamegraph: '_[j]' after /tmp/perf-PID.map "
+				    "functions"),
+			OPT_BOOLEAN(0, "all", &gopts.all,
+				    "with --folded=flamegraph: --kernel and --jit"),
+			OPT_BOOLEAN(0, "addrs", &gopts.addrs,
+				    "with --folded=flamegraph: '[dso <address>]' for unresolved "
+				    "frames"),
+			OPT_STRING(0, "event-filter", &gopts.event_filter, "event",
+				   "with --folded=flamegraph: the event whose samples are folded "
+				   "(default: the first seen)"),
 			OPT_END(),
 		};
 
@@ -1196,7 +1302,7 @@ int cmd_script(int argc, const char **argv)
 					   "--guestvmlinux and --guestkallsyms conflict: name one");
 		else if (argc == 0)
 			argc = check_folded_opts(script_usage, opts, folded, ctx->user_fields,
-						 &fopts);
+						 &fopts, &gopts);
 	}
 	if (argc == 0 && (ctx->fields & (1u << F_SRCLINE)) && !(ctx->fields & (1u << F_IP)))
 		argc = usage_error(script_usage, NULL,
@@ -1243,11 +1349,30 @@ int cmd_script(int argc, const char **argv)
 		.guestmount = guestmount,
 	};
 	cli_debuginfod_apply(&ctx->sym_opts);
-	if (folded && folded_new(&fopts, &ctx->folded)) {
+	if (folded == FOLDED_PERF && folded_new(&fopts, &ctx->folded)) {
 		free(ctx);
 		return cli_err(-ENOMEM, "out of memory");
 	}
 	ob_init_fd(&ctx->ob, STDOUT_FILENO);
+	if (folded == FOLDED_FLAMEGRAPH) {
+		/* stackcollapse-perf.pl's --pid and --tid want perf script -F +pid */
+		const struct collapse_opts copts = {
+			.pid = fopts.include_pid,
+			.tid = fopts.include_tid,
+			.kernel = fopts.kernel || gopts.all,
+			.jit = gopts.jit || gopts.all,
+			.addrs = gopts.addrs,
+			.event_filter = gopts.event_filter,
+		};
+
+		if (!ctx->user_fields && (copts.pid || copts.tid))
+			ctx->fields |= 1u << F_PID;
+		if (collapse_new(&copts, &ctx->collapse)) {
+			free(ctx);
+			return cli_err(-ENOMEM, "out of memory");
+		}
+		ob_init_sink(&ctx->ob, collapse_sink, ctx->collapse);
+	}
 	(void)fflush(stdout);
 	ret = run_script(ctx);
 	script_ctx_release(ctx);

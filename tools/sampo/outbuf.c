@@ -18,6 +18,7 @@ void ob_init_file(struct outbuf *ob, FILE *fp)
 {
 	ob->fp = fp;
 	ob->fd = -1;
+	ob->sink = NULL;
 	ob->err = 0;
 	ob->len = 0;
 }
@@ -26,14 +27,27 @@ void ob_init_fd(struct outbuf *ob, int fd)
 {
 	ob->fp = NULL;
 	ob->fd = fd;
+	ob->sink = NULL;
 	ob->err = 0;
 	ob->len = 0;
+}
+
+void ob_init_sink(struct outbuf *ob, int (*sink)(void *arg, const char *data, size_t len),
+		  void *arg)
+{
+	ob_init_fd(ob, -1);
+	ob->sink = sink;
+	ob->sink_arg = arg;
 }
 
 static void ob_sink(struct outbuf *ob, const char *p, size_t n)
 {
 	if (ob->err || n == 0)
 		return;
+	if (ob->sink) {
+		ob->err = ob->sink(ob->sink_arg, p, n);
+		return;
+	}
 	if (ob->fp) {
 		errno = 0;
 		if (fwrite(p, 1, n, ob->fp) != n)

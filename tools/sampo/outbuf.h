@@ -23,8 +23,9 @@
  *
  * Rules:
  * - Output goes to a FILE * (ob_init_file: written with fwrite, so it stays
- *   ordered with earlier stdio output; the FILE is flushed first) or to a raw
- *   fd (ob_init_fd). Do not mix stdio writes to the same stream with an
+ *   ordered with earlier stdio output; the FILE is flushed first), to a raw
+ *   fd (ob_init_fd) or to a function that consumes it (ob_init_sink: a
+ *   non-zero return is the sticky error). Do not mix stdio writes to the same stream with an
  *   unflushed outbuf: call ob_flush() first.
  * - Errors are sticky: after the first failed write, every call is a no-op
  *   and ob_flush()/ob_error() return the error (negative errno, -EPIPE when
@@ -47,6 +48,8 @@
 struct outbuf {
 	FILE *fp;   /* destination stream, or NULL to write to fd */
 	int fd;	    /* destination fd when fp is NULL */
+	int (*sink)(void *arg, const char *data, size_t len); /* or this, with sink_arg */
+	void *sink_arg;
 	int err;    /* first write error (negative errno), sticky */
 	size_t len; /* bytes used in buf */
 	unsigned long nr_flushes; /* how many times buf was emptied (a cache of output checks it) */
@@ -55,6 +58,8 @@ struct outbuf {
 
 void ob_init_file(struct outbuf *ob, FILE *fp);
 void ob_init_fd(struct outbuf *ob, int fd);
+void ob_init_sink(struct outbuf *ob, int (*sink)(void *arg, const char *data, size_t len),
+		  void *arg);
 
 /* ob_flush() - write out the buffer. Return: 0 or the sticky error */
 int ob_flush(struct outbuf *ob);
