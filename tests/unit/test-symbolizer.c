@@ -1252,6 +1252,88 @@ static void test_symbolizer__synthetic_section_maps(void **state)
 	sampo_module_sections__delete(ms);
 }
 
+/*
+ * Embedded symbols of a module: mod_gz, recorded with its build-id and
+ * placed by the recorded section maps (its .init.text far from its map),
+ * embedded with the kernel's and read back with none of the files (the
+ * section maps are the profile's): every sample named as at home, the
+ * module's init code included.
+ */
+static void test_symbolizer__embedded_module_by_section_maps(void **state)
+{
+	struct synth_module mods[4];
+	struct lines got = { 0 }, want = { 0 };
+	struct sampo_module_sections *ms, *back;
+	struct sampo_embedded_symbols *es = NULL;
+	struct sampo_embedded_table_info info;
+	struct sampo_build_id mbid;
+	struct sampo_reader *r;
+	char path[700], epath[700], bare[700], err[512] = "";
+	uint64_t init_at;
+	bool have_module = false;
+
+	(void)state;
+	NEED_WORKDIR();
+	if (!synth_build())
+		skip();
+	synth_modules(mods);
+	assert_int_equal(sampo_build_id__from_hex(MOD_BID, &mbid), 0);
+	ms = sampo_module_sections__new();
+	assert_non_null(ms);
+	init_at = 0xffffffffc8000000ULL + ((uint64_t)(rand() % 64) << 12);
+	{
+		struct sampo_section_addr secs[] = {
+			{ ".text", mods[0].base },
+			{ ".exit.text", mods[0].base + 0x1000 },
+			{ ".text.unlikely", mods[0].base + 0x2000 },
+			{ ".static_call.text", mods[0].base + 0x3000 },
+			{ ".init.text", init_at },
+		};
+
+		assert_int_equal(sampo_module_sections__add(ms, "mod_gz", &mbid, secs, 5), 0);
+	}
+	snprintf(path, sizeof(path), "%s/embed-mod.data", syn.dir);
+	snprintf(epath, sizeof(epath), "%s/embed-mod-e.data", syn.dir);
+	snprintf(bare, sizeof(bare), "%s/cache-bare-mod", syn.dir);
+	assert_true(mkdir(bare, 0755) == 0 || errno == EEXIST);
+	synth_write(path, mods, 1, true, ms, init_at + sym_value(syn.msyms, syn.nr_msyms, "mod_init"),
+		    &want);
+
+	CACHE_OPTS(home, .vmlinux = syn.vmlinux, .symfs = syn.symfs, .module_sections = ms);
+	walk(path, &home, &got);
+	assert_lines(&got, &want, "at home");
+	lines_free(&got);
+	SAMPO_OPTS(sampo_inject_opts, io, .embed_symbols = true, .symbolizer = &home, .errbuf = err,
+		   .errbuf_sz = sizeof(err));
+	if (sampo_inject__file(path, epath, &io))
+		fail_msg("inject: %s", err);
+
+	assert_int_equal(sampo_reader__open(epath, NULL, &r), 0);
+	assert_int_equal(sampo_embedded_symbols__read(r, &es, err, sizeof(err)), 0);
+	assert_int_equal(sampo_module_sections__read(r, &back), 0);
+	sampo_reader__close(r);
+	for (size_t i = 0; !sampo_embedded_symbols__table(es, i, &info); i++) {
+		if (info.kind != SAMPO_EMBEDDED_MODULE)
+			continue;
+		have_module = true;
+		assert_true(sampo_build_id__equal(&info.bid, &mbid));
+		assert_string_equal(info.name, "mod_gz");
+		assert_int_equal(info.nr_symbols, 6); /* 5 functions, and mod_init */
+	}
+	assert_true(have_module);
+
+	warnings_reset();
+	SAMPO_OPTS(sampo_symbolizer_opts, away, .buildid_dir = bare, .live_root = empty_root,
+		   .module_sections = back, .embedded_symbols = es);
+	walk(epath, &away, &got);
+	assert_lines(&got, &want, "the module from the profile");
+	lines_free(&got);
+	lines_free(&want);
+	sampo_embedded_symbols__delete(es);
+	sampo_module_sections__delete(back);
+	sampo_module_sections__delete(ms);
+}
+
 /* a module whose recorded build-id differs from every file: unresolved, said once */
 static void test_symbolizer__synthetic_module_mismatch(void **state)
 {
@@ -2083,6 +2165,7 @@ int main(void)
 		cmocka_unit_test(test_symbolizer__map_addr),
 		cmocka_unit_test(test_symbolizer__synthetic_kaslr_vmlinux_and_modules),
 		cmocka_unit_test(test_symbolizer__embedded_kernel_and_snapshot),
+		cmocka_unit_test(test_symbolizer__embedded_module_by_section_maps),
 		cmocka_unit_test(test_symbolizer__synthetic_section_maps),
 		cmocka_unit_test(test_symbolizer__synthetic_module_mismatch),
 		cmocka_unit_test(test_symbolizer__live_record_matches_proc_kallsyms),
