@@ -13,7 +13,7 @@ need_perf
 wild=${SAMPO_SHARED:+$SAMPO_SHARED/fixtures/wild/files}
 [ -n "$wild" ] && [ -d "$wild" ] || skip "no wild files"
 
-declare -A floor=([dump]=96.92 [header]=99.57 [buildid]=98.84 [report]=99.35 [script]=99.85)
+declare -A floor=([dump]=96.92 [header]=99.57 [buildid]=99.13 [report]=99.35 [script]=99.85)
 
 # perf 6.12 from Debian's backports, kept in the build directory
 perf612=$("$SAMPO_SRCDIR/scripts/get-perf612.sh" "$SAMPO_BUILDDIR/perf-6.12" 2>"$tmpdir/get.err") ||
