@@ -17,7 +17,15 @@
  *
  * Runs on the symbolizer's loader threads: the struct's mutable state is
  * under its lock, and the caller's callback is entered under it too.
+ *
+ * libdebuginfod is opened on the first request (dlopen), not linked: linked
+ * in, it brings curl, gnutls, krb5 and ldap into every start of every sampo
+ * command, 4-5 ms of CPU before main() (docs/performance.md, the tiny file),
+ * for a feature that is off unless $DEBUGINFOD_URLS is set. Without the
+ * library the request fails as a server that is down does: one warning that
+ * says which package to install, then debuginfod is off for the run.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -56,6 +64,56 @@ struct request {
 	uint64_t deadline_ns;
 	bool timed_out;
 };
+
+/* ---- libdebuginfod, opened on first use ---------------------------------- */
+
+#define LIBDEBUGINFOD "libdebuginfod.so.1"
+
+static struct {
+	debuginfod_client *(*begin)(void);
+	void (*end)(debuginfod_client *);
+	void (*set_user_data)(debuginfod_client *, void *);
+	void *(*get_user_data)(debuginfod_client *);
+	void (*set_progressfn)(debuginfod_client *, debuginfod_progressfn_t);
+	const char *(*get_url)(debuginfod_client *);
+	int (*find_executable)(debuginfod_client *, const unsigned char *, int, char **);
+	int (*find_debuginfo)(debuginfod_client *, const unsigned char *, int, char **);
+	bool ok;
+} lib;
+static pthread_once_t lib_once = PTHREAD_ONCE_INIT;
+
+/* dlsym()'s object pointer as a function pointer, without the cast ISO C lacks */
+static bool lib_sym(void *h, const char *name, void *fnptr, size_t size)
+{
+	void *p = dlsym(h, name);
+
+	if (!p || size != sizeof(p))
+		return false;
+	memcpy(fnptr, &p, sizeof(p));
+	return true;
+}
+
+static void lib_open(void)
+{
+	void *h = dlopen(LIBDEBUGINFOD, RTLD_NOW | RTLD_LOCAL);
+
+	if (!h)
+		return;
+	lib.ok = lib_sym(h, "debuginfod_begin", &lib.begin, sizeof(lib.begin)) &&
+		 lib_sym(h, "debuginfod_end", &lib.end, sizeof(lib.end)) &&
+		 lib_sym(h, "debuginfod_set_user_data", &lib.set_user_data,
+			 sizeof(lib.set_user_data)) &&
+		 lib_sym(h, "debuginfod_get_user_data", &lib.get_user_data,
+			 sizeof(lib.get_user_data)) &&
+		 lib_sym(h, "debuginfod_set_progressfn", &lib.set_progressfn,
+			 sizeof(lib.set_progressfn)) &&
+		 lib_sym(h, "debuginfod_get_url", &lib.get_url, sizeof(lib.get_url)) &&
+		 lib_sym(h, "debuginfod_find_executable", &lib.find_executable,
+			 sizeof(lib.find_executable)) &&
+		 lib_sym(h, "debuginfod_find_debuginfo", &lib.find_debuginfo,
+			 sizeof(lib.find_debuginfo));
+	/* the handle stays open: the process may ask again until it exits */
+}
 
 static uint64_t now_ns(void)
 {
@@ -136,13 +194,13 @@ static void report(struct request *r, enum sampo_debuginfod_stage stage, long do
 /* libdebuginfod's progress callback: the deadline, and the caller's progress bar */
 static int on_progress(debuginfod_client *c, long done, long total)
 {
-	struct request *r = debuginfod_get_user_data(c);
+	struct request *r = lib.get_user_data(c);
 
 	if (now_ns() >= r->deadline_ns) {
 		r->timed_out = true;
 		return 1; /* cancels the request */
 	}
-	report(r, SAMPO_DEBUGINFOD_PROGRESS, done, total, 0, NULL, debuginfod_get_url(c));
+	report(r, SAMPO_DEBUGINFOD_PROGRESS, done, total, 0, NULL, lib.get_url(c));
 	return 0;
 }
 
@@ -150,8 +208,8 @@ static int find(debuginfod_client *c, const struct sampo_build_id *bid,
 		enum sampo_debuginfod_kind kind, char **ret_path)
 {
 	if (kind == SAMPO_DEBUGINFOD_EXECUTABLE)
-		return debuginfod_find_executable(c, bid->data, (int)bid->size, ret_path);
-	return debuginfod_find_debuginfo(c, bid->data, (int)bid->size, ret_path);
+		return lib.find_executable(c, bid->data, (int)bid->size, ret_path);
+	return lib.find_debuginfo(c, bid->data, (int)bid->size, ret_path);
 }
 
 /* Keep the fetched file in the build-id cache; *@path becomes the cached copy's name. */
@@ -197,19 +255,29 @@ int sampo_debuginfod__fetch(struct sampo_debuginfod *d, const char *buildid_dir,
 		err = -EHOSTDOWN;
 		goto out;
 	}
-	c = debuginfod_begin();
+	pthread_once(&lib_once, lib_open);
+	if (!lib.ok) {
+		d->down = true;
+		d->down_err = err = -ENOSYS;
+		pr_warn("debuginfod: cannot load " LIBDEBUGINFOD " to fetch the %s of '%s' (install "
+			"the libdebuginfod1 package); not asked again in this run\n",
+			r.what, name);
+		report(&r, SAMPO_DEBUGINFOD_FAILED, 0, 0, err, NULL, NULL);
+		goto out;
+	}
+	c = lib.begin();
 	if (!c) {
 		err = -ENOMEM;
 		goto out;
 	}
-	debuginfod_set_user_data(c, &r);
-	debuginfod_set_progressfn(c, on_progress);
+	lib.set_user_data(c, &r);
+	lib.set_progressfn(c, on_progress);
 	r.deadline_ns = now_ns() + (uint64_t)d->timeout_ms * 1000000ULL;
 	fd = find(c, bid, kind, &path);
 	if (fd >= 0) {
 		store(buildid_dir, name, bid, cache_kind, fd, &path);
 		close(fd);
-		report(&r, SAMPO_DEBUGINFOD_DONE, 0, 0, 0, path, debuginfod_get_url(c));
+		report(&r, SAMPO_DEBUGINFOD_DONE, 0, 0, 0, path, lib.get_url(c));
 		*ret_path = path;
 		path = NULL;
 	} else {
@@ -233,7 +301,7 @@ int sampo_debuginfod__fetch(struct sampo_debuginfod *d, const char *buildid_dir,
 		report(&r, SAMPO_DEBUGINFOD_FAILED, 0, 0, err, NULL, NULL);
 	}
 	free(path);
-	debuginfod_end(c);
+	lib.end(c);
 out:
 	pthread_mutex_unlock(&d->lock);
 	return err;
