@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * fuzz-srcline.c - libFuzzer entry point for the DWARF line lookups
+ * (lib/srcline.c): an ELF file's units, line tables and inline scopes, as
+ * `sampo report --sort srcline`, `script -F srcline` and annotate read them.
+ *
+ * Each input is an ELF file, handed over in a memfd by its /proc/self/fd
+ * path (sampo_srcline__open() opens a path). Addresses looked up: the start
+ * and the middle of each of the first 64 symbols of its symbol table (where
+ * the line tables have rows), the input's last eight bytes as an address,
+ * and a few fixed ones; each with the inline chain (sampo_srcline__find())
+ * and the line alone (sampo_srcline__find_line()). Every string handed out
+ * is read. No debug file of this machine is used: HOME is an empty
+ * directory, so a stripped input finds none.
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <sampo/srcline.h>
+#include <sampo/symbol.h>
+
+#define MAX_FRAMES 16
+#define MAX_SYMS   64
+
+static int memfd = -1;
+static char memfd_path[64];
+static char empty_dir[] = "/tmp/sampo-fuzz-srcline.XXXXXX";
+
+static int quiet(enum sampo_log_level level, const char *fmt, va_list ap)
+{
+	(void)level;
+	(void)fmt;
+	(void)ap;
+	return 0;
+}
+
+static size_t touch(const char *s)
+{
+	return s ? strlen(s) : 0;
+}
+
+static void lookup(struct sampo_srcline *sl, uint64_t addr)
+{
+	struct sampo_srcline_frame fr[MAX_FRAMES], one;
+	size_t nr = 0, sum = 0;
+
+	if (sampo_srcline__find(sl, addr, fr, MAX_FRAMES, &nr) == 0) {
+		if (nr > MAX_FRAMES)
+			__builtin_trap();
+		for (size_t i = 0; i < nr; i++)
+			sum += touch(fr[i].function) + touch(fr[i].file) + touch(fr[i].decl_file) +
+			       fr[i].line + fr[i].decl_line;
+	}
+	if (sampo_srcline__find_line(sl, addr, &one) == 0)
+		sum += touch(one.file) + one.line;
+	(void)sum;
+}
+
+static void run(const uint8_t *data, size_t size)
+{
+	SAMPO_OPTS(sampo_symtab_elf_opts, eo, .no_debug_file = true);
+	struct sampo_symtab *st = NULL;
+	struct sampo_srcline *sl;
+	uint64_t tail = 0;
+
+	if (sampo_srcline__open(memfd_path, NULL, &sl))
+		return;
+	if (sampo_symtab__load_elf_mem(data, size, "fuzz", &eo, &st) == 0) {
+		size_t n = sampo_symtab__nr(st);
+
+		for (size_t i = 0; i < n && i < MAX_SYMS; i++) {
+			const struct sampo_symbol *s = sampo_symtab__at(st, i);
+			uint64_t start = sampo_symbol__start(s), end = sampo_symbol__end(s);
+
+			lookup(sl, start);
+			if (end > start)
+				lookup(sl, start + (end - start) / 2);
+		}
+		sampo_symtab__delete(st);
+	}
+	if (size >= 8)
+		memcpy(&tail, data + size - 8, 8);
+	lookup(sl, tail);
+	lookup(sl, 0);
+	lookup(sl, 0x401000);
+	lookup(sl, (uint64_t)-1);
+	sampo_srcline__close(sl);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static bool init;
+	size_t done = 0;
+
+	if (!init) {
+		sampo_set_print(quiet);
+		if (!mkdtemp(empty_dir))
+			abort();
+		memfd = memfd_create("fuzz-srcline.elf", MFD_CLOEXEC);
+		if (memfd < 0)
+			abort();
+		snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
+		setenv("HOME", empty_dir, 1);
+		unsetenv("PERF_BUILDID_DIR");
+		unsetenv("DEBUGINFOD_URLS");
+		init = true;
+	}
+	if (ftruncate(memfd, 0))
+		abort();
+	while (done < size) {
+		ssize_t n = pwrite(memfd, data + done, size - done, (off_t)done);
+
+		if (n <= 0)
+			abort();
+		done += (size_t)n;
+	}
+	run(data, size);
+	return 0;
+}
