@@ -54,15 +54,20 @@ cleanup_tmpdir() {
 }
 trap cleanup_tmpdir EXIT
 
+# The test's own stderr, kept apart: die and skip write there, so that their
+# line is seen even when they run inside a command whose stderr goes elsewhere
+# ("run_sampo ... 2>/dev/null" failing used to exit 1 without a word)
+exec {test_stderr}>&2
+
 # die MESSAGE...: fail the test
 die() {
-	echo "FAIL $test_name: $*" >&2
+	echo "FAIL $test_name: $*" >&"$test_stderr"
 	exit 1
 }
 
 # skip REASON...: skip the test (exit 77)
 skip() {
-	echo "SKIP $test_name: $*" >&2
+	echo "SKIP $test_name: $*" >&"$test_stderr"
 	exit 77
 }
 
