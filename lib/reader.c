@@ -1006,6 +1006,14 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 			return 1;
 		if (sampo_ordered_events__late(q, time))
 			r->stats.nr_out_of_order++;
+		/*
+		 * Decoding gave RAW data its file byte order back, in the record
+		 * itself (sampo_sample__parse()); the queue decodes the record again
+		 * when it releases it, so it must get the record as read.
+		 */
+		if (r->swap && rec->header.type == SAMPO_RECORD_SAMPLE && ev->sample.raw_data)
+			mem_bswap_64((void *)(ev->sample.raw_data - 4),
+				     ALIGN_UP((size_t)ev->sample.raw_size + 4, 8));
 		err = sampo_ordered_events__queue(q, rec, time, ev->offset, ev->decompressed);
 		if (err)
 			return sampo_reader__fail(r, err, "out of memory queueing records");

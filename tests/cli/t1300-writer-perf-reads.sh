@@ -162,4 +162,19 @@ grep -v '^[a-z]' pipele.stats >pipele.counts
 compare_files expected-nofeat.stats pipele.counts
 compare_files pipele.stats pipebe.stats
 
+# ---- RAW data in either byte order -------------------------------------------
+# PERF_SAMPLE_RAW is opaque bytes after a u32 size: perf script reads the
+# big-endian file as the little-endian one, and so must sampo, whose time
+# ordering decodes each queued record twice (it swapped RAW twice and failed)
+"$mk" --raw -o rawle.data
+"$mk" --raw --big-endian -o rawbe.data
+for name in rawle rawbe; do
+	"$PERF" script -f -F comm,tid,time,ip,period -i "$name.data" >"$name.perf" 2>/dev/null ||
+		die "perf script cannot read $name.data"
+	run_sampo script -F comm,tid,time,ip,period -i "$name.data" >"$name.sampo" 2>"$name.err"
+done
+compare_files rawle.perf rawbe.perf
+compare_files rawle.perf rawle.sampo
+compare_files rawbe.perf rawbe.sampo
+
 pass

@@ -84,6 +84,7 @@ struct gen {
 	bool group; /* --group: one group, the leader's samples read both counters */
 	const char *kernel_name; /* --kernel-name: the kernel's name in the build-id table */
 	bool mem; /* --mem: a raw memory event with data_src, weight, addresses */
+	bool raw; /* --raw: PERF_SAMPLE_RAW, 12 bytes a sample (the sample's number, "raw:sampo") */
 	bool big_endian;
 	unsigned long counts[SAMPO_RECORD_MAX];
 };
@@ -144,6 +145,8 @@ static void add_attrs(struct gen *g)
 	}
 	if (g->mem)
 		a.sample_type |= MEM_SAMPLE_TYPE;
+	if (g->raw)
+		a.sample_type |= SAMPO_SAMPLE_RAW;
 
 	/* cpu-clock, the tracking event: perf 6.1's flags for `record -g` */
 	a.config = 0;
@@ -165,6 +168,8 @@ static void add_attrs(struct gen *g)
 	}
 	if (g->mem)
 		a.sample_type |= MEM_SAMPLE_TYPE;
+	if (g->raw)
+		a.sample_type |= SAMPO_SAMPLE_RAW;
 	a.config = 1;
 	a.sample_period = g->group ? 0 : 100000; /* a member of a :S group only counts */
 	a.flags = SAMPO_ATTR_DISABLED | SAMPO_ATTR_INHERIT | SAMPO_ATTR_EXCLUDE_HV |
@@ -408,6 +413,17 @@ static void write_samples(struct gen *g)
 			s.ins_lat = (uint16_t)(i * 3);
 			s.phys_addr = 0x1234000 + (uint64_t)i * 0x40;
 		}
+		uint8_t raw[12];
+
+		if (g->raw) {
+			/* opaque bytes: a reader must hand them back as the file has them */
+			uint32_t n = (uint32_t)i;
+
+			memcpy(raw, &n, 4);
+			memcpy(raw + 4, "raw:samp", 8);
+			s.raw_size = sizeof(raw);
+			s.raw_data = raw;
+		}
 		if (g->group) {
 			/* { nr, { value, id } x 2 }: what both counters read now */
 			counter[0][cpu] += leader_idle ? 0 : 1000000;
@@ -491,7 +507,7 @@ static void print_stats(const struct gen *g)
 static void usage(void)
 {
 	fprintf(stderr, "usage: mkperfdata [--big-endian | --little-endian] [--pipe] "
-			"[--samples N] [--no-features] [--rename NAME] [--alpha N] [--group] [--kernel-name NAME] [--mem] [--stats] -o FILE\n");
+			"[--samples N] [--no-features] [--rename NAME] [--alpha N] [--group] [--kernel-name NAME] [--mem] [--raw] [--stats] -o FILE\n");
 	exit(129);
 }
 
@@ -509,6 +525,7 @@ int main(int argc, char **argv)
 		{ "group", no_argument, NULL, 'g' },
 		{ "kernel-name", required_argument, NULL, 'k' },
 		{ "mem", no_argument, NULL, 'm' },
+		{ "raw", no_argument, NULL, 'R' },
 		{ "output", required_argument, NULL, 'o' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -555,6 +572,9 @@ int main(int argc, char **argv)
 			break;
 		case 'm':
 			g.mem = true;
+			break;
+		case 'R':
+			g.raw = true;
 			break;
 		case 'o':
 			out = optarg;
