@@ -310,7 +310,8 @@ static int pb_string(struct feat_cursor *c, const struct pb_field *f, char **ret
 
 	if (!s)
 		return sampo_feat_cursor__nomem(c);
-	memcpy(s, f->data, (size_t)f->value);
+	if (f->value) /* an empty field may have no bytes to point at */
+		memcpy(s, f->data, (size_t)f->value);
 	s[f->value] = '\0';
 	*ret = s;
 	return 0;
