@@ -42,6 +42,7 @@
 #include <sampo/reader.h>
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
+#include <sampo/trace-data.h>
 
 #include "internal/hash.h"
 #include "internal/log.h"
@@ -78,6 +79,10 @@ struct sampo_session {
 
 	char **names; /* one per attr; NULL: not named yet */
 	size_t nr_names;
+
+	/* the tracing data: file mode when first asked, pipe mode at its record */
+	struct sampo_trace_data *trace;
+	bool trace_read;
 
 	/* PERF_SAMPLE_READ: the last value per event id (perf's sid->period) */
 	struct sampo_hash_index read_ix;
@@ -163,9 +168,69 @@ const char *sampo_session__evsel_name(struct sampo_session *s, int idx)
 		return "unknown";
 	if ((size_t)idx >= s->nr_names)
 		return "unknown";
-	if (!s->names[idx])
-		s->names[idx] = sampo_evsel__default_name(sampo_reader__attr(s->reader, (size_t)idx));
+	if (!s->names[idx]) {
+		const struct sampo_event_attr *attr = sampo_reader__attr(s->reader, (size_t)idx);
+		const char *tp = NULL;
+
+		/* perf's evlist__prepare_tracepoint_events(): "system:name" */
+		if (attr && attr->type == SAMPO_TYPE_TRACEPOINT)
+			tp = sampo_trace_data__event_name(sampo_session__trace_data(s), attr->config);
+		s->names[idx] = tp ? strdup(tp) : sampo_evsel__default_name(attr);
+	}
 	return s->names[idx] ? s->names[idx] : "unknown";
+}
+
+/* ---- tracing data ------------------------------------------------------- */
+
+/* the tracing data in @buf, at @offset of the file (0: a pipe record's data, bytes counted in them) */
+static void read_trace_data(struct sampo_session *s, const void *buf, size_t size,
+			    uint64_t offset, const char *where)
+{
+	char msg[200];
+	size_t at = 0;
+	int err;
+
+	sampo_trace_data__delete(s->trace);
+	s->trace = NULL;
+	err = sampo_trace_data__parse(buf, size, &s->trace, &at, msg, sizeof(msg));
+	if (err == -ENOMEM)
+		pr_warn("%s: %s: out of memory; tracepoints are printed without their fields\n",
+			s->name, where);
+	else if (err)
+		pr_warn("%s: %s: at %s %#" PRIx64 ": %s; the event formats after it are "
+			"left out\n",
+			s->name, where, offset ? "offset" : "byte", offset + at, msg);
+}
+
+struct sampo_trace_data *sampo_session__trace_data(struct sampo_session *s)
+{
+	const struct sampo_features *f = s ? s->features : NULL;
+
+	if (!s || s->trace_read)
+		return s ? s->trace : NULL;
+	s->trace_read = true;
+	if (f && sampo_features__has(f, SAMPO_FEAT_TRACING_DATA) && f->tracing_data_size)
+		read_trace_data(s, f->tracing_data, f->tracing_data_size,
+				sampo_reader__feature_offset(s->reader, SAMPO_FEAT_TRACING_DATA),
+				"the TRACING_DATA feature");
+	return s->trace;
+}
+
+/* pipe mode: perf_event__process_tracing_data() */
+static void take_pipe_trace_data(struct sampo_session *s, const struct sampo_event *ev)
+{
+	char where[96];
+
+	if (!ev->payload) {
+		pr_warn("%s: the TRACING_DATA record at offset %#" PRIx64 " has more data than "
+			"can be read at once; tracepoints are printed without their fields\n",
+			s->name, ev->offset);
+		return;
+	}
+	snprintf(where, sizeof(where), "the data of the TRACING_DATA record at offset %#" PRIx64,
+		 ev->offset);
+	s->trace_read = true;
+	read_trace_data(s, ev->payload, ev->payload_size, 0, where);
 }
 
 /* ---- features ----------------------------------------------------------- */
@@ -366,6 +431,7 @@ void sampo_session__close(struct sampo_session *s)
 	sampo_module_sections__delete(s->module_sections);
 	sampo_embedded_symbols__delete(s->embedded);
 	sampo_features__delete(s->features);
+	sampo_trace_data__delete(s->trace);
 	for (size_t i = 0; i < s->nr_names; i++)
 		free(s->names[i]);
 	free(s->names);
@@ -528,6 +594,9 @@ static int session_state(struct sampo_session *s, const struct sampo_event *ev)
 		return apply_event_update(s, rec);
 	case SAMPO_RECORD_HEADER_FEATURE:
 		return take_pipe_feature(s, rec);
+	case SAMPO_RECORD_HEADER_TRACING_DATA:
+		take_pipe_trace_data(s, ev);
+		return 0;
 	default:
 		return 0;
 	}

@@ -13,6 +13,7 @@ set -eu
 packages="
 	make git meson ninja-build pkg-config gcc clang libclang-rt-14-dev
 	libelf-dev libdw-dev libdebuginfod-dev libzstd-dev liblzma-dev zlib1g-dev libarchive-dev
+	libtraceevent-dev
 	libprotobuf-c-dev protobuf-c-compiler golang-go
 	libcmocka-dev linux-perf zstd xz-utils bzip2 python3 binutils time
 	pandoc man-db
@@ -22,6 +23,7 @@ packages="
 "
 # libclang-rt-14-dev: libFuzzer runtime (libclang_rt.fuzzer-x86_64.a) for make fuzz
 # libarchive-dev: sampo archive's tar files (lib/archive.c)
+# libtraceevent-dev: tracepoint formats and trace output (lib/trace-data.c), perf's library
 # linux-perf: the reference implementation the tests compare against
 # libprotobuf-c-dev, protobuf-c-compiler: the pprof writer (sampo pprof); golang-go: go tool pprof in its tests
 # time: GNU time, peak memory in make bench

@@ -241,6 +241,19 @@ SAMPO_API size_t sampo_session__nr_events(const struct sampo_session *session);
  */
 SAMPO_API const char *sampo_session__evsel_name(struct sampo_session *session, int idx);
 
+struct sampo_trace_data;
+
+/**
+ * sampo_session__trace_data() - the event formats of the recording's
+ * tracing data (include/sampo/trace-data.h): the TRACING_DATA feature, read
+ * when first asked; in a pipe, its TRACING_DATA record, read as it passes.
+ * Damage is one warning naming the section and the offset; the formats
+ * before it are kept.
+ *
+ * Return: the formats (the session's), or NULL when there are none.
+ */
+SAMPO_API struct sampo_trace_data *sampo_session__trace_data(struct sampo_session *session);
+
 /**
  * sampo_session__damaged_features() - SAMPO_SESSION_FEATURES_EACH: how many
  * features of the file were left out because they did not parse

@@ -54,6 +54,7 @@
 #include <sampo/srclines.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
+#include <sampo/trace-data.h>
 
 #include "archive-read.h"
 #include "builtin.h"
@@ -92,6 +93,7 @@ enum script_field {
 	F_TIME,
 	F_PERIOD,
 	F_EVENT,
+	F_TRACE,
 	F_IP,
 	F_SYM,
 	F_SYMOFF,
@@ -120,6 +122,8 @@ static const struct {
 	 * sample_period (sample.c): perf prints that column too */
 	[F_PERIOD] = { "period", 0, NULL },
 	[F_EVENT] = { "event", 0, NULL },
+	/* a tracepoint's fields, formatted by its print format (trace-data.h) */
+	[F_TRACE] = { "trace", SAMPO_SAMPLE_RAW, "RAW" },
 	[F_IP] = { "ip", SAMPO_SAMPLE_IP, "IP" },
 	[F_SYM] = { "sym", SAMPO_SAMPLE_IP, "IP" },
 	[F_SYMOFF] = { "symoff", SAMPO_SAMPLE_IP, "IP" },
@@ -136,6 +140,15 @@ static const struct {
 #define DEFAULT_FIELDS                                                                        \
 	((1u << F_COMM) | (1u << F_TID) | (1u << F_CPU) | (1u << F_TIME) | (1u << F_PERIOD) | \
 	 (1u << F_EVENT) | (1u << F_IP) | (1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))
+/*
+ * perf's default for tracepoints; with the symbols of their call chains when
+ * they have them
+ */
+#define TRACEPOINT_FIELDS                                                                      \
+	((1u << F_COMM) | (1u << F_TID) | (1u << F_CPU) | (1u << F_TIME) | (1u << F_EVENT) |  \
+	 (1u << F_TRACE))
+#define TRACEPOINT_CHAIN_FIELDS ((1u << F_IP) | (1u << F_SYM) | (1u << F_SYMOFF) | (1u << F_DSO))
+
 /*
  * perf's default for raw events (PERF_TYPE_RAW, the memory events of perf
  * mem and perf c2c) adds these, each where the samples have it
@@ -181,6 +194,7 @@ struct script_ctx {
 	bool user_fields;    /* -F given: a missing field is an error */
 	bool fields_relative; /* -F +f or -f: the changes apply to each event type's defaults */
 	unsigned fields_removed; /* what -F -f took away */
+	unsigned fields_added;	 /* what -F +f added */
 	bool hide_callchain; /* -G */
 	bool inline_frames;  /* --inline: inlined functions in call chains */
 	bool use_callchain;  /* some event samples call chains and -G is off */
@@ -211,6 +225,7 @@ struct script_ctx {
 	struct fcache_slot *fcache; /* the text of addresses (plain text output only) */
 	uint64_t epoch;		    /* the current sample's, for fcache */
 	bool json;		/* --format json (format-json.c) */
+	const struct sampo_trace_data *resolver_set; /* whose kernel functions trace_func() names */
 	struct json_script js;
 };
 
@@ -251,7 +266,8 @@ static int unknown_field(const char *name, size_t len)
  * take from them; a "type:" prefix (perf's "sw:ip,sym") is accepted and
  * applies to every event type alike.
  */
-static int parse_fields(const char *arg, unsigned *ret, unsigned *ret_removed, bool *ret_relative)
+static int parse_fields(const char *arg, unsigned *ret, unsigned *ret_removed, unsigned *ret_added,
+			bool *ret_relative)
 {
 	const char *p = arg, *colon = strchr(arg, ':');
 	unsigned fields = 0;
@@ -274,6 +290,8 @@ static int parse_fields(const char *arg, unsigned *ret, unsigned *ret_removed, b
 			*ret_removed |= 1u << f;
 		} else {
 			fields |= 1u << f;
+			if (mode)
+				*ret_added |= 1u << f;
 		}
 		p += len;
 		if (*p == ',')
@@ -292,7 +310,8 @@ static int fields_cb(const struct option *opt, const char *arg, bool unset)
 
 	if (unset)
 		return -EINVAL;
-	if (parse_fields(arg, &ctx->fields, &ctx->fields_removed, &ctx->fields_relative))
+	if (parse_fields(arg, &ctx->fields, &ctx->fields_removed, &ctx->fields_added,
+			 &ctx->fields_relative))
 		return -EINVAL;
 	ctx->user_fields = true;
 	return 0;
@@ -316,6 +335,33 @@ static int refresh_evsels(struct script_ctx *ctx)
 	return 0;
 }
 
+static bool has_callchain(const struct sampo_event_attr *attr)
+{
+	return attr->sample_type & SAMPO_SAMPLE_CALLCHAIN;
+}
+
+/*
+ * What perf adds to a tracepoint's fields for call chains: in a file, the
+ * symbols of the chain when some tracepoint has one (check_output_opt());
+ * in a pipe, the ip and sym fields when some event announced so far has
+ * one (process_attr(): the combined sample_type)
+ */
+static unsigned tracepoint_chain_fields(struct script_ctx *ctx, size_t idx)
+{
+	bool pipe = sampo_reader__is_pipe(ctx->reader);
+
+	if (ctx->hide_callchain)
+		return 0;
+	for (size_t i = 0; i < ctx->nr_evsels && (!pipe || i <= idx); i++) {
+		const struct sampo_event_attr *a = sampo_reader__attr(ctx->reader, i);
+
+		if (!a || !has_callchain(a) || (!pipe && a->type != SAMPO_TYPE_TRACEPOINT))
+			continue;
+		return pipe ? (1u << F_IP) | (1u << F_SYM) : TRACEPOINT_CHAIN_FIELDS;
+	}
+	return 0;
+}
+
 /*
  * perf's evsel__check_attr(), for each event at its first sample (perf checks
  * the first event of each type before any sample): a field given
@@ -330,6 +376,20 @@ static int check_evsel(struct script_ctx *ctx, size_t idx)
 	e->checked = true;
 	if ((!ctx->user_fields || ctx->fields_relative) && attr->type == SAMPO_TYPE_RAW)
 		fields |= RAW_EXTRA_FIELDS & ~ctx->fields_removed;
+	if (attr->type == SAMPO_TYPE_TRACEPOINT) {
+		/*
+		 * perf's output[PERF_TYPE_TRACEPOINT], and the chain's symbols: in
+		 * a file only without -F, in a pipe whatever -F gave but what -F
+		 * took away
+		 */
+		if (!ctx->user_fields || ctx->fields_relative)
+			fields = (TRACEPOINT_FIELDS | ctx->fields_added) & ~ctx->fields_removed;
+		if (!ctx->user_fields || sampo_reader__is_pipe(ctx->reader))
+			fields |= tracepoint_chain_fields(ctx, idx) & ~ctx->fields_removed;
+	} else if (attr->type != SAMPO_TYPE_TRACEPOINT) {
+		/* perf: "'trace' not valid for hardware events" */
+		fields &= ~(1u << F_TRACE);
+	}
 	for (int f = 0; f < F_MAX; f++) {
 		if (!(fields & (1u << f)) || !field_info[f].needs ||
 		    (attr->sample_type & field_info[f].needs))
@@ -353,11 +413,6 @@ static int check_evsel(struct script_ctx *ctx, size_t idx)
 	}
 	e->fields = fields;
 	return 0;
-}
-
-static bool has_callchain(const struct sampo_event_attr *attr)
-{
-	return attr->sample_type & SAMPO_SAMPLE_CALLCHAIN;
 }
 
 /*
@@ -855,6 +910,49 @@ static void print_mem_fields(struct script_ctx *ctx, unsigned fields, const stru
 		print_u64(ob, false, s->ins_lat);
 }
 
+/* the print formats' %ps: a kernel address by the symbols of the kernel and its modules */
+static const char *trace_func(void *priv, uint64_t addr, uint64_t *start)
+{
+	struct script_ctx *ctx = priv;
+	struct sampo_addr_location al = { 0 };
+	struct sampo_map *map;
+	struct cli_frame fr = { 0 };
+	const char *name = NULL;
+
+	map = sampo_machine__find_map(ctx->machine, NULL, SAMPO_CPUMODE_KERNEL, addr, &al);
+	cli_resolve_frame(ctx->symbolizer, ctx->machine, map, addr, true, &fr);
+	if (fr.sym) {
+		name = sampo_symbol__name(fr.sym);
+		*start = addr - fr.symoff;
+	}
+	sampo_addr_location__exit(&al);
+	return name;
+}
+
+/*
+ * the trace field: the tracepoint's fields by its print format (perf's
+ * event_format__fprintf()); nothing for an event the tracing data lacks
+ */
+static void print_trace(struct script_ctx *ctx, const struct sampo_event *ev)
+{
+	const struct sampo_event_attr *attr = sampo_reader__attr(ctx->reader, (size_t)ev->attr_idx);
+	struct sampo_trace_data *td = sampo_session__trace_data(ctx->session);
+	char *text = NULL;
+
+	/* perf 6.1 names kernel functions (%ps) from a file's tracing data, not a pipe's */
+	if (td && td != ctx->resolver_set && !sampo_reader__is_pipe(ctx->reader)) {
+		sampo_trace_data__set_resolver(td, trace_func, ctx);
+		ctx->resolver_set = td;
+	}
+	if (!attr ||
+	    sampo_trace_data__format(td, attr->config,
+				     (int)ev->sample.cpu, ev->sample.raw_data, ev->sample.raw_size,
+				     &text))
+		return;
+	ob_puts(&ctx->ob, text);
+	free(text);
+}
+
 static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 {
 	const struct sampo_sample *s = &ev->sample;
@@ -917,6 +1015,9 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		return folded_end(ctx->folded, 1);
 	}
 	fields = e->fields;
+	/* nothing to print for this event (-F trace on a hardware event): no line at all, as perf */
+	if (!fields)
+		return 0;
 	/* perf prints a chain, even an empty one, for every sample that has the field */
 	chain = ctx->use_callchain && (fields & (1u << F_IP)) &&
 		(s->sample_type & SAMPO_SAMPLE_CALLCHAIN);
@@ -971,6 +1072,8 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		ob_puts(ob, name);
 		ob_puts(ob, ": ");
 	}
+	if ((fields & (1u << F_TRACE)) && s->raw_data)
+		print_trace(ctx, ev);
 	print_mem_fields(ctx, fields, s);
 	if (fields & ((1u << F_IP) | (1u << F_SYM) | (1u << F_DSO))) {
 		if (chain) {
@@ -1234,7 +1337,7 @@ int cmd_script(int argc, const char **argv)
 				'i', "input", &input, "file",
 				"input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
 			OPT_CALLBACK('F', "fields", ctx, "fields",
-				     "fields to print (comm,tid,pid,time,cpu,event,period,ip,sym,"
+				     "fields to print (comm,tid,pid,time,cpu,event,period,trace,ip,sym,"
 				     "symoff,dso,srcline)",
 				     fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,

@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: LGPL-2.1
+/*
+ * trace-data.c - the tracing data of a recording (include/sampo/trace-data.h),
+ * read into a libtraceevent handle in perf's order (trace-event-read.c:
+ * header page, header event, ftrace formats, event formats, kallsyms, printk
+ * formats, saved cmdlines), every length checked against the bytes left.
+ *
+ * libtraceevent trusts the formats it parsed when it prints a record: a
+ * field's offset, a dynamic array's 16-bit offset and length, a string read
+ * up to its NUL. So an event whose fields reach past FIELD_LIMIT is not
+ * kept, and a sample's raw data is printed from a copy followed by zeros as
+ * far as any field or dynamic array can reach: hostile raw data then reads
+ * zeros, never past the buffer.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/trace-seq.h>
+
+#include <sampo/trace-data.h>
+
+/* no field of a kept event ends past this offset in the raw data */
+#define FIELD_LIMIT 0x10000
+/* the zeros after a copy of raw data: a field, then a dynamic array (offset, length: 16 bits each) */
+#define RAW_PAD (FIELD_LIMIT + 0x20000)
+
+struct name_slot {
+	int id;
+	char *name;
+};
+
+struct sampo_trace_data {
+	struct tep_handle *tep;
+	size_t nr_events;
+	struct name_slot *names; /* "system:name", made when asked */
+	size_t nr_names;
+	sampo_trace_func_fn resolve;
+	void *resolve_priv;
+	uint8_t *raw; /* a copy of the raw data, with RAW_PAD zeros after it */
+	size_t raw_cap;
+};
+
+struct cursor {
+	const uint8_t *p;
+	size_t len, pos;
+	bool big_endian;
+	char *errbuf;
+	size_t errbuf_sz;
+	size_t err_pos;
+};
+
+static int fail(struct cursor *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int fail(struct cursor *c, const char *fmt, ...)
+{
+	char msg[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (c->errbuf && c->errbuf_sz)
+		snprintf(c->errbuf, c->errbuf_sz, "%s", msg);
+	c->err_pos = c->pos;
+	return -SAMPO_ERR_MALFORMED;
+}
+
+static int take(struct cursor *c, size_t n, const uint8_t **ret, const char *what)
+{
+	if (n > c->len - c->pos)
+		return fail(c, "%s of %zu bytes, %zu left", what, n, c->len - c->pos);
+	*ret = c->p + c->pos;
+	c->pos += n;
+	return 0;
+}
+
+static int take_num(struct cursor *c, size_t n, uint64_t *ret, const char *what)
+{
+	const uint8_t *b = NULL;
+	uint64_t v = 0;
+	int err = take(c, n, &b, what);
+
+	if (err)
+		return err;
+	for (size_t i = 0; i < n; i++)
+		v |= (uint64_t)b[c->big_endian ? i : n - 1 - i] << (8 * (n - 1 - i));
+	*ret = v;
+	return 0;
+}
+
+/* a u64 (or u32) size then that many bytes */
+static int take_sized(struct cursor *c, size_t size_len, const uint8_t **ret, size_t *ret_len,
+		      const char *what)
+{
+	size_t at = c->pos;
+	uint64_t n;
+	int err = take_num(c, size_len, &n, what);
+
+	if (err)
+		return err;
+	if (n > c->len - c->pos) {
+		c->pos = at;
+		return fail(c, "%s of %llu bytes, %zu left", what, (unsigned long long)n,
+			    c->len - c->pos - size_len);
+	}
+	*ret_len = (size_t)n;
+	return take(c, (size_t)n, ret, what);
+}
+
+static int take_string(struct cursor *c, const char **ret, const char *what)
+{
+	const void *nul = memchr(c->p + c->pos, 0, c->len - c->pos);
+
+	if (!nul)
+		return fail(c, "%s without its terminating NUL", what);
+	*ret = (const char *)c->p + c->pos;
+	c->pos = (size_t)((const uint8_t *)nul - c->p) + 1;
+	return 0;
+}
+
+static int take_tag(struct cursor *c, const char *tag, size_t n)
+{
+	const uint8_t *b = NULL;
+
+	if (take(c, n, &b, tag))
+		return -SAMPO_ERR_MALFORMED;
+	if (memcmp(b, tag, n)) {
+		c->pos -= n;
+		return fail(c, "no '%s' tag", tag);
+	}
+	return 0;
+}
+
+/* a NUL-terminated copy, for the parsers that read up to a NUL */
+static char *dup_text(const uint8_t *b, size_t n)
+{
+	char *s = malloc(n + 1);
+
+	if (s) {
+		memcpy(s, b, n);
+		s[n] = 0;
+	}
+	return s;
+}
+
+/* every field of @ev ends within FIELD_LIMIT */
+static bool fields_bounded(struct tep_event *ev)
+{
+	const struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+
+	for (int l = 0; l < 2; l++) {
+		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
+			if (f->offset < 0 || f->size < 0 || f->offset > FIELD_LIMIT ||
+			    f->size > FIELD_LIMIT - f->offset)
+				return false;
+		}
+	}
+	return true;
+}
+
+static bool ident_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* @text has a "field:TYPE NAME[...];" line for the @len bytes at @name */
+static bool has_field(const char *text, const char *name, size_t len)
+{
+	for (const char *p = strstr(text, "field:"); p; p = strstr(p + 1, "field:")) {
+		const char *end = strchr(p, ';'), *b;
+
+		if (!end)
+			return false;
+		/* "char comm[16]": the name before the brackets */
+		if (end > p && end[-1] == ']') {
+			while (end > p && *end != '[')
+				end--;
+		}
+		b = end;
+		while (b > p && ident_char(b[-1]))
+			b--;
+		if ((size_t)(end - b) == len && !memcmp(b, name, len))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * every REC->name of the print format names a field: libtraceevent 1.7
+ * dereferences the field it did not find in some helpers (__print_symbolic)
+ */
+static bool fields_known(const char *text)
+{
+	const char *fmt = strstr(text, "print fmt:");
+
+	for (const char *p = fmt ? strstr(fmt, "REC->") : NULL; p; p = strstr(p + 1, "REC->")) {
+		const char *name = p + 5;
+		size_t len = 0;
+
+		while (ident_char(name[len]))
+			len++;
+		if (!has_field(text, name, len))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * one event format: parsed, kept when its fields are bounded (an event
+ * libtraceevent parses in part is kept as it is, as perf keeps it)
+ */
+static int parse_event(struct sampo_trace_data *td, struct cursor *c, const uint8_t *b, size_t n,
+		       const char *sys)
+{
+	struct tep_event *ev = NULL;
+	char *text = dup_text(b, n);
+	enum tep_errno err;
+
+	if (!text)
+		return -ENOMEM;
+	if (!fields_known(text)) {
+		free(text);
+		return 0; /* not given to libtraceevent: its samples print no trace */
+	}
+	err = tep_parse_format(td->tep, &ev, text, n, sys);
+	free(text);
+	if (err == TEP_ERRNO__MEM_ALLOC_FAILED)
+		return -ENOMEM;
+	if (!ev)
+		return 0; /* not parsed: its samples print no trace */
+	if (!fields_bounded(ev)) {
+		c->pos -= n;
+		return fail(c, "event format '%s:%s' has a field past %#x bytes", sys,
+			    ev->name ? ev->name : "?", FIELD_LIMIT);
+	}
+	td->nr_events++;
+	return 0;
+}
+
+/*
+ * the printk formats, "ADDR : \"fmt\"" a line (perf's parse_ftrace_printk(),
+ * without reading past a line that ends at its colon)
+ */
+static void parse_printk(struct sampo_trace_data *td, char *text)
+{
+	char *save = NULL;
+
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *colon = strchr(line, ':'), *fmt;
+		unsigned long long addr;
+
+		if (!colon)
+			continue;
+		*colon = 0;
+		addr = strtoull(line, NULL, 16);
+		fmt = colon + 1;
+		if (*fmt == ' ')
+			fmt++;
+		/*
+		 * libtraceevent 1.7 looks 3 bytes back from the end of the format
+		 * (past its opening quote) for a closing quote and a "\\n":
+		 * shorter ones are left out
+		 */
+		if (strlen(fmt) - (*fmt == '"') >= 3)
+			(void)tep_register_print_string(td->tep, fmt, addr);
+	}
+}
+
+/* the saved cmdlines, "PID COMM" a line (perf's parse_saved_cmdline()) */
+static void parse_cmdlines(struct sampo_trace_data *td, char *text)
+{
+	char *save = NULL;
+
+	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char comm[64];
+		int pid;
+
+		if (sscanf(line, "%d %63s", &pid, comm) == 2)
+			(void)tep_register_comm(td->tep, comm, pid);
+	}
+}
+
+static int parse_all(struct sampo_trace_data *td, struct cursor *c)
+{
+	static const uint8_t magic[] = { 23, 8, 68, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	const uint8_t *b = NULL;
+	const char *version = "", *sys = "";
+	uint64_t v, count;
+	size_t n;
+	int err, long_size;
+	char *text;
+
+	if (take(c, sizeof(magic), &b, "magic"))
+		return -SAMPO_ERR_MALFORMED;
+	if (memcmp(b, magic, sizeof(magic))) {
+		c->pos = 0;
+		return fail(c, "not tracing data (no \"\\027\\010\\104tracing\" magic)");
+	}
+	err = take_string(c, &version, "version");
+	if (!err)
+		err = take(c, 1, &b, "byte order");
+	if (err)
+		return err;
+	c->big_endian = b[0] != 0;
+	tep_set_file_bigendian(td->tep, c->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(td->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
+						 TEP_BIG_ENDIAN :
+						 TEP_LITTLE_ENDIAN);
+	tep_set_flag(td->tep, TEP_NSEC_OUTPUT);
+	err = take(c, 1, &b, "long size");
+	if (err)
+		return err;
+	long_size = b[0];
+	err = take_num(c, 4, &v, "page size");
+	if (err)
+		return err;
+	if (!v || v > (1u << 30))
+		return fail(c, "page size %llu", (unsigned long long)v);
+	if (long_size != 4 && long_size != 8)
+		return fail(c, "long size %d", long_size);
+	tep_set_long_size(td->tep, long_size);
+	tep_set_page_size(td->tep, (int)v);
+
+	/* the header page: its commit field's size is the kernel's long */
+	err = take_tag(c, "header_page", 12);
+	if (!err)
+		err = take_sized(c, 8, &b, &n, "header page");
+	if (err)
+		return err;
+	text = dup_text(b, n);
+	if (!text)
+		return -ENOMEM;
+	if (!tep_parse_header_page(td->tep, text, n, long_size)) {
+		int hp = tep_get_header_page_size(td->tep);
+
+		if (hp == 4 || hp == 8)
+			tep_set_long_size(td->tep, hp);
+	}
+	free(text);
+	err = take_tag(c, "header_event", 13);
+	if (!err)
+		err = take_sized(c, 8, &b, &n, "header event");
+	if (err)
+		return err;
+
+	/* ftrace's own formats, then each system's */
+	err = take_num(c, 4, &count, "number of ftrace formats");
+	for (uint64_t i = 0; !err && i < count; i++) {
+		err = take_sized(c, 8, &b, &n, "ftrace format");
+		if (!err)
+			err = parse_event(td, c, b, n, "ftrace");
+	}
+	if (err)
+		return err;
+	err = take_num(c, 4, &count, "number of systems");
+	for (uint64_t i = 0; !err && i < count; i++) {
+		uint64_t nr;
+
+		err = take_string(c, &sys, "system name");
+		if (!err)
+			err = take_num(c, 4, &nr, "number of formats");
+		for (uint64_t j = 0; !err && j < nr; j++) {
+			err = take_sized(c, 8, &b, &n, "event format");
+			if (!err)
+				err = parse_event(td, c, b, n, sys);
+		}
+	}
+	if (err)
+		return err;
+
+	/* kallsyms: skipped, as perf does now; then the printk formats */
+	err = take_sized(c, 4, &b, &n, "kallsyms");
+	if (!err)
+		err = take_sized(c, 4, &b, &n, "printk formats");
+	if (err)
+		return err;
+	if (n) {
+		text = dup_text(b, n);
+		if (!text)
+			return -ENOMEM;
+		parse_printk(td, text);
+		free(text);
+	}
+	if (strtod(version, NULL) < 0.6)
+		return 0;
+	err = take_sized(c, 8, &b, &n, "saved cmdlines");
+	if (err)
+		return err;
+	if (n) {
+		text = dup_text(b, n);
+		if (!text)
+			return -ENOMEM;
+		parse_cmdlines(td, text);
+		free(text);
+	}
+	return 0;
+}
+
+int sampo_trace_data__parse(const void *buf, size_t size, struct sampo_trace_data **ret,
+			    size_t *err_offset, char *errbuf, size_t errbuf_sz)
+{
+	struct cursor c = { .p = buf, .len = buf ? size : 0, .errbuf = errbuf,
+			    .errbuf_sz = errbuf_sz };
+	struct sampo_trace_data *td;
+	int err;
+
+	*ret = NULL;
+	if (errbuf && errbuf_sz)
+		errbuf[0] = 0;
+	td = calloc(1, sizeof(*td));
+	if (!td)
+		return -ENOMEM;
+	/* libtraceevent says nothing on stderr: damage is ours to tell */
+	tep_set_loglevel(TEP_LOG_NONE);
+	td->tep = tep_alloc();
+	if (!td->tep) {
+		free(td);
+		return -ENOMEM;
+	}
+	err = parse_all(td, &c);
+	if (err_offset)
+		*err_offset = c.err_pos;
+	if (err == -ENOMEM) {
+		sampo_trace_data__delete(td);
+		return err;
+	}
+	*ret = td;
+	return err;
+}
+
+void sampo_trace_data__delete(struct sampo_trace_data *td)
+{
+	if (!td)
+		return;
+	for (size_t i = 0; i < td->nr_names; i++)
+		free(td->names[i].name);
+	free(td->names);
+	free(td->raw);
+	tep_free(td->tep);
+	free(td);
+}
+
+size_t sampo_trace_data__nr_events(const struct sampo_trace_data *td)
+{
+	return td ? td->nr_events : 0;
+}
+
+/* libtraceevent's function resolver over the caller's */
+static char *resolve_func(void *priv, unsigned long long *addrp, char **modp)
+{
+	struct sampo_trace_data *td = priv;
+	uint64_t start = *addrp;
+	const char *name;
+
+	*modp = NULL;
+	if (!td->resolve)
+		return NULL;
+	name = td->resolve(td->resolve_priv, *addrp, &start);
+	if (!name)
+		return NULL;
+	*addrp = start;
+	return (char *)(uintptr_t)name; /* libtraceevent only reads it */
+}
+
+void sampo_trace_data__set_resolver(struct sampo_trace_data *td, sampo_trace_func_fn fn,
+				    void *priv)
+{
+	if (!td)
+		return;
+	td->resolve = fn;
+	td->resolve_priv = priv;
+	if (fn)
+		(void)tep_set_function_resolver(td->tep, resolve_func, td);
+	else
+		tep_reset_function_resolver(td->tep);
+}
+
+static struct tep_event *find_event(struct sampo_trace_data *td, uint64_t config)
+{
+	if (!td || config > (uint64_t)INT32_MAX)
+		return NULL;
+	return tep_find_event(td->tep, (int)config);
+}
+
+const char *sampo_trace_data__event_name(struct sampo_trace_data *td, uint64_t config)
+{
+	struct tep_event *ev = find_event(td, config);
+	struct name_slot *slots;
+	char *name;
+
+	if (!ev || !ev->name || !ev->system)
+		return NULL;
+	for (size_t i = 0; i < td->nr_names; i++)
+		if (td->names[i].id == ev->id)
+			return td->names[i].name;
+	slots = realloc(td->names, (td->nr_names + 1) * sizeof(*slots));
+	if (!slots)
+		return NULL;
+	td->names = slots;
+	if (asprintf(&name, "%s:%s", ev->system, ev->name) < 0)
+		return NULL;
+	slots[td->nr_names].id = ev->id;
+	slots[td->nr_names++].name = name;
+	return name;
+}
+
+int sampo_trace_data__format(struct sampo_trace_data *td, uint64_t config, int cpu,
+			     const void *raw, size_t raw_size, char **ret)
+{
+	struct tep_event *ev = find_event(td, config);
+	struct tep_record rec = { 0 };
+	struct trace_seq s;
+	size_t need;
+	char *text;
+
+	*ret = NULL;
+	if (!ev)
+		return -ENOENT;
+	if (raw_size > (size_t)INT32_MAX - RAW_PAD)
+		raw_size = (size_t)INT32_MAX - RAW_PAD;
+	need = raw_size + RAW_PAD;
+	if (need > td->raw_cap) {
+		uint8_t *b = calloc(1, need);
+
+		if (!b)
+			return -ENOMEM;
+		free(td->raw);
+		td->raw = b;
+		td->raw_cap = need;
+	}
+	if (raw_size)
+		memcpy(td->raw, raw, raw_size);
+	rec.data = td->raw;
+	rec.size = (int)raw_size;
+	rec.cpu = cpu;
+	trace_seq_init(&s);
+	tep_print_event(td->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	trace_seq_terminate(&s);
+	text = s.state == TRACE_SEQ__MEM_ALLOC_FAILED ? NULL : strdup(s.buffer ? s.buffer : "");
+	trace_seq_destroy(&s);
+	/* the zeros after the copy stay zeros for the next sample */
+	memset(td->raw, 0, raw_size);
+	if (!text)
+		return -ENOMEM;
+	*ret = text;
+	return 0;
+}
