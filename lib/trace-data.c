@@ -84,8 +84,8 @@ static int take_num(struct cursor *c, size_t n, uint64_t *ret, const char *what)
 	uint64_t v = 0;
 	int err = take(c, n, &b, what);
 
-	if (err)
-		return err;
+	if (err || !b)
+		return err ? err : -SAMPO_ERR_MALFORMED;
 	for (size_t i = 0; i < n; i++)
 		v |= (uint64_t)b[c->big_endian ? i : n - 1 - i] << (8 * (n - 1 - i));
 	*ret = v;
@@ -126,7 +126,7 @@ static int take_tag(struct cursor *c, const char *tag, size_t n)
 {
 	const uint8_t *b = NULL;
 
-	if (take(c, n, &b, tag))
+	if (take(c, n, &b, tag) || !b)
 		return -SAMPO_ERR_MALFORMED;
 	if (memcmp(b, tag, n)) {
 		c->pos -= n;
@@ -138,12 +138,10 @@ static int take_tag(struct cursor *c, const char *tag, size_t n)
 /* a NUL-terminated copy, for the parsers that read up to a NUL */
 static char *dup_text(const uint8_t *b, size_t n)
 {
-	char *s = malloc(n + 1);
+	char *s = calloc(1, n + 1);
 
-	if (s) {
+	if (s && b && n)
 		memcpy(s, b, n);
-		s[n] = 0;
-	}
 	return s;
 }
 
@@ -210,6 +208,118 @@ static bool fields_known(const char *text)
 	return true;
 }
 
+/* @p starts with @word then a decimal number then ';': past it, or NULL */
+static const char *skip_num(const char *p, const char *word)
+{
+	size_t n = strlen(word);
+
+	if (strncmp(p, word, n))
+		return NULL;
+	p += n;
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return NULL;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p == ';' ? p + 1 : NULL;
+}
+
+/* "\tfield:TYPE NAME;\toffset:N;\tsize:N;[\tsigned:N;]" with TYPE NAME of balanced brackets */
+static bool field_line(const char *p, const char *end)
+{
+	const char *semi;
+	int depth = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	if (strncmp(p, "field:", 6))
+		return false;
+	p += 6;
+	semi = memchr(p, ';', (size_t)(end - p));
+	if (!semi || semi == p)
+		return false;
+	for (const char *q = p; q < semi; q++) {
+		if (*q == '[') {
+			depth++;
+		} else if (*q == ']') {
+			if (--depth < 0)
+				return false;
+		} else if (!ident_char(*q) && *q != ' ' && *q != '*' && *q != '(' && *q != ')' &&
+			 *q != ',')
+			return false;
+	}
+	if (depth || !ident_char(semi[-1] == ']' ? 'a' : semi[-1]))
+		return false;
+	p = semi + 1;
+	while (p < end && *p == '\t')
+		p++;
+	p = skip_num(p, "offset:");
+	while (p && p < end && *p == '\t')
+		p++;
+	p = p ? skip_num(p, "size:") : NULL;
+	while (p && p < end && *p == '\t')
+		p++;
+	if (p && p < end)
+		p = skip_num(p, "signed:");
+	return p && p <= end;
+}
+
+/* the print format's quotes and parentheses close, so its parser never meets the end inside them */
+static bool print_fmt_closed(const char *p)
+{
+	int depth = 0;
+	bool quoted = false;
+
+	for (; *p; p++) {
+		if (quoted) {
+			if (*p == '\\' && p[1])
+				p++;
+			else if (*p == '"')
+				quoted = false;
+		} else if (*p == '"') {
+			quoted = true;
+		} else if (*p == '(' || *p == '{' || *p == '[') {
+			depth++;
+		} else if ((*p == ')' || *p == '}' || *p == ']') && --depth < 0) {
+			return false;
+		}
+	}
+	return !quoted && !depth;
+}
+
+/*
+ * the format has the kernel's shape: "name: N", "ID: N", "format:", field
+ * lines, "print fmt: ..." closed. libtraceevent 1.7 reads a format cut short
+ * inside a field's type past a NULL, so nothing else is given to it.
+ */
+static bool format_shaped(const char *text)
+{
+	const char *p = text, *fmt;
+
+	if (strncmp(p, "name: ", 6) || !ident_char(p[6]))
+		return false;
+	p = strchr(p, '\n');
+	if (!p || strncmp(p + 1, "ID: ", 4) || p[5] < '0' || p[5] > '9')
+		return false;
+	p = strchr(p + 1, '\n');
+	if (!p || strncmp(p + 1, "format:\n", 8))
+		return false;
+	p += 9;
+	fmt = strstr(p, "\nprint fmt: ");
+	if (!fmt)
+		return false;
+	while (p < fmt) {
+		const char *nl = memchr(p, '\n', (size_t)(fmt - p));
+		const char *end = nl ? nl : fmt;
+
+		if (end > p && !field_line(p, end))
+			return false;
+		p = end + 1;
+	}
+	return print_fmt_closed(fmt + 12);
+}
+
 /*
  * one event format: parsed, kept when its fields are bounded (an event
  * libtraceevent parses in part is kept as it is, as perf keeps it)
@@ -223,7 +333,7 @@ static int parse_event(struct sampo_trace_data *td, struct cursor *c, const uint
 
 	if (!text)
 		return -ENOMEM;
-	if (!fields_known(text)) {
+	if (!format_shaped(text) || !fields_known(text)) {
 		free(text);
 		return 0; /* not given to libtraceevent: its samples print no trace */
 	}
@@ -291,11 +401,11 @@ static int parse_all(struct sampo_trace_data *td, struct cursor *c)
 	const uint8_t *b = NULL;
 	const char *version = "", *sys = "";
 	uint64_t v, count;
-	size_t n;
+	size_t n = 0;
 	int err, long_size;
 	char *text;
 
-	if (take(c, sizeof(magic), &b, "magic"))
+	if (take(c, sizeof(magic), &b, "magic") || !b)
 		return -SAMPO_ERR_MALFORMED;
 	if (memcmp(b, magic, sizeof(magic))) {
 		c->pos = 0;
@@ -304,8 +414,8 @@ static int parse_all(struct sampo_trace_data *td, struct cursor *c)
 	err = take_string(c, &version, "version");
 	if (!err)
 		err = take(c, 1, &b, "byte order");
-	if (err)
-		return err;
+	if (err || !b)
+		return err ? err : -SAMPO_ERR_MALFORMED;
 	c->big_endian = b[0] != 0;
 	tep_set_file_bigendian(td->tep, c->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(td->tep, __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__ ?
@@ -313,8 +423,8 @@ static int parse_all(struct sampo_trace_data *td, struct cursor *c)
 						 TEP_LITTLE_ENDIAN);
 	tep_set_flag(td->tep, TEP_NSEC_OUTPUT);
 	err = take(c, 1, &b, "long size");
-	if (err)
-		return err;
+	if (err || !b)
+		return err ? err : -SAMPO_ERR_MALFORMED;
 	long_size = b[0];
 	err = take_num(c, 4, &v, "page size");
 	if (err)
@@ -404,7 +514,7 @@ static int parse_all(struct sampo_trace_data *td, struct cursor *c)
 int sampo_trace_data__parse(const void *buf, size_t size, struct sampo_trace_data **ret,
 			    size_t *err_offset, char *errbuf, size_t errbuf_sz)
 {
-	struct cursor c = { .p = buf, .len = buf ? size : 0, .errbuf = errbuf,
+	struct cursor c = { .p = buf ? buf : (const void *)"", .len = buf ? size : 0, .errbuf = errbuf,
 			    .errbuf_sz = errbuf_sz };
 	struct sampo_trace_data *td;
 	int err;
