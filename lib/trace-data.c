@@ -265,7 +265,10 @@ static bool field_line(const char *p, const char *end)
 	return p && p <= end;
 }
 
-/* the print format's quotes and parentheses close, so its parser never meets the end inside them */
+/*
+ * the print format's quotes and parentheses close, so its parser never meets
+ * the end inside them, and nothing follows it
+ */
 static bool print_fmt_closed(const char *p)
 {
 	int depth = 0;
@@ -279,6 +282,9 @@ static bool print_fmt_closed(const char *p)
 				quoted = false;
 		} else if (*p == '"') {
 			quoted = true;
+		} else if (*p == '\n') {
+			/* one line but in its strings, as the kernel writes it */
+			return !p[strspn(p, " \t\n")] && !depth;
 		} else if (*p == '(' || *p == '{' || *p == '[') {
 			depth++;
 		} else if ((*p == ')' || *p == '}' || *p == ']') && --depth < 0) {
@@ -290,7 +296,7 @@ static bool print_fmt_closed(const char *p)
 
 /*
  * the format has the kernel's shape: "name: N", "ID: N", "format:", field
- * lines, "print fmt: ..." closed. libtraceevent 1.7 reads a format cut short
+ * lines, "print fmt: ..." on one line, closed. libtraceevent 1.7 reads a format cut short
  * inside a field's type past a NULL, so nothing else is given to it.
  */
 static bool format_shaped(const char *text)
