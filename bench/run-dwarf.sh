@@ -53,128 +53,8 @@ bin=$datadir/dwarf-bin
 mkdir -p "$bin"
 
 # ---- the workload ---------------------------------------------------------
-cat >"$bin/rec.c" <<'C'
-#include <stdio.h>
-#include <stdlib.h>
-volatile unsigned long sink;
-__attribute__((noinline)) unsigned long leaf(unsigned long n)
-{
-	unsigned long s = 0;
-	for (unsigned long i = 0; i < n; i++)
-		s += i * i;
-	return s;
-}
-__attribute__((noinline)) unsigned long rec(int depth, unsigned long n)
-{
-	unsigned long r;
-	if (!depth)
-		return leaf(n);
-	r = rec(depth - 1, n) + 1;
-	sink = r;
-	return r;
-}
-int main(int argc, char **argv)
-{
-	for (int i = 0; i < atoi(argv[2]); i++)
-		sink += rec(atoi(argv[1]), 100000);
-	printf("%lu\n", sink);
-	return 0;
-}
-C
-cat >"$bin/cxx.cc" <<'C'
-#include <cstdio>
-#include <cstdlib>
-#include <stdexcept>
-volatile unsigned long sink;
-template <int N> struct Rec {
-	__attribute__((noinline)) static unsigned long run(unsigned long n)
-	{
-		sink += N;
-		return Rec<N - 1>::run(n) + 1;
-	}
-};
-template <> struct Rec<0> {
-	__attribute__((noinline)) static unsigned long run(unsigned long n)
-	{
-		unsigned long s = 0;
-		for (unsigned long i = 0; i < n; i++)
-			s += i ^ (s >> 3);
-		if (n % 2)
-			throw std::runtime_error("odd");
-		return s;
-	}
-};
-__attribute__((noinline)) unsigned long thrower(int i) { return Rec<6>::run(20001 + (i % 2)); }
-int main(int argc, char **argv)
-{
-	for (int i = 0; i < atoi(argv[1]); i++) {
-		try {
-			sink += thrower(i);
-		} catch (const std::exception &e) {
-			sink++;
-		}
-	}
-	printf("%lu\n", (unsigned long)sink);
-}
-C
-cat >"$bin/plug.c" <<'C'
-volatile unsigned long psink;
-__attribute__((noinline)) unsigned long plug_leaf(unsigned long n)
-{
-	unsigned long s = 0;
-	for (unsigned long i = 0; i < n; i++)
-		s += i * 3;
-	return s;
-}
-__attribute__((noinline)) unsigned long plug_work(unsigned long n)
-{
-	unsigned long r = plug_leaf(n);
-	psink = r;
-	return r + 1;
-}
-C
-cat >"$bin/dl.c" <<'C'
-#include <dlfcn.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-volatile unsigned long sink;
-__attribute__((noinline)) void vdso_loop(int n)
-{
-	struct timespec ts;
-	for (int i = 0; i < n; i++) {
-		clock_gettime(CLOCK_MONOTONIC, &ts);
-		sink += ts.tv_nsec;
-	}
-}
-__attribute__((noinline)) void ldso_loop(const char *lib, int n)
-{
-	for (int i = 0; i < n; i++) {
-		void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
-		if (!h)
-			exit(1);
-		dlclose(h);
-	}
-}
-__attribute__((noinline)) void late(const char *lib, int n)
-{
-	void *h = dlopen(lib, RTLD_NOW);
-	unsigned long (*work)(unsigned long);
-	if (!h)
-		exit(1);
-	work = (unsigned long (*)(unsigned long))dlsym(h, "plug_work");
-	for (int i = 0; i < n; i++)
-		sink += work(200000);
-}
-int main(int argc, char **argv)
-{
-	vdso_loop(6000000);
-	ldso_loop(argv[1], 6000);
-	late(argv[1], 8000);
-	printf("%lu\n", sink);
-	return 0;
-}
-C
+# the programs of t7100/t7101 (tests/cli/progs/dwarf), dl with longer loops
+cp "$srcdir"/tests/cli/progs/dwarf/* "$bin/"
 cflags="-O2 -g -fomit-frame-pointer"
 (cd "$bin" && gcc $cflags -o rec rec.c && g++ $cflags -o cxx cxx.cc &&
 	gcc $cflags -fPIC -shared -o libplug.so plug.c && gcc $cflags -o dl dl.c -ldl)
@@ -184,7 +64,7 @@ if [ ! -s "$base" ]; then
 	echo "$prog: recording $base" >&2
 	HOME=$datadir "$perf" record -q -m 2048 -e cpu-clock -F 4000 --call-graph dwarf -o "$base" -- \
 		sh -c "cd '$bin' && ./rec 30 80000 >/dev/null & cd '$bin' && ./cxx 200000 >/dev/null &
-			cd '$bin' && ./dl '$bin/libplug.so' >/dev/null & wait" 2>/dev/null
+			cd '$bin' && ./dl '$bin/libplug.so' 6000000 6000 8000 >/dev/null & wait" 2>/dev/null
 fi
 [ -z "$record_only" ] || { echo "$base"; exit 0; }
 f=$datadir/dwarf-$(count "$samples").data
