@@ -47,7 +47,7 @@ static void walk(int fd, bool ordered)
 			sum += ev.sample.callchain[i];
 		if (ev.sample.raw_size)
 			sum += ev.sample.raw_data[ev.sample.raw_size - 1];
-		if (ev.payload_size)
+		if (ev.payload && ev.payload_size) /* NULL when too large to map */
 			sum += ((const uint8_t *)ev.payload)[ev.payload_size - 1];
 	}
 	for (int feat = 0; feat < SAMPO_FEAT_MAX_BITS; feat++) {

@@ -485,12 +485,13 @@ static int parse_sp_meta_info(struct feat_cursor *c, struct sampo_features *f)
 	if (nr && !f->sp_meta)
 		return sampo_feat_cursor__nomem(c);
 	while (sampo_feat_cursor__left(c)) {
-		struct sampo_feat_sp_meta *m = &f->sp_meta[f->nr_sp_meta];
+		struct sampo_feat_sp_meta *m;
 		size_t at = c->pos;
 
 		if (f->nr_sp_meta == nr)
 			return sampo_feat_cursor__fail(c, at, -SAMPO_ERR_MALFORMED,
 						       "meta info key without a value");
+		m = &f->sp_meta[f->nr_sp_meta]; /* sp_meta is NULL when nr is 0 */
 		err = sp_cstring(c, &m->key, "meta info key");
 		if (!err)
 			err = sp_cstring(c, &m->value, "meta info value");

@@ -981,7 +981,9 @@ const char *sampo_profile__dso_label(const struct sampo_profile *cp, const char 
 	if (p->ambiguous_stale && find_ambiguous(p))
 		return dso;
 	in = sampo_strpool__intern(&p->strings, dso);
-	if (!in || !bsearch(&in, p->ambiguous, p->nr_ambiguous, sizeof(*p->ambiguous), cmp_ptr))
+	/* bsearch may not be given a null array, even an empty one */
+	if (!in || !p->nr_ambiguous ||
+	    !bsearch(&in, p->ambiguous, p->nr_ambiguous, sizeof(*p->ambiguous), cmp_ptr))
 		return dso;
 	snprintf(buf, size, "%s@%.12s", dso, dso_id ? dso_id : "none");
 	return buf;

@@ -50,9 +50,7 @@ grep -Eq " 4 app \[kernel\.kallsyms\]@bbbbbbbbbbbb \[k\] _text\+0x30040\$" <(row
 	die "the other kernel's address is not a row of its own: $(cat joined.out)"
 [ "$(grep -c '_text+0x30040' joined.out)" = 2 ] || die "not two unresolved rows: $(cat joined.out)"
 # ... and one a host with it
-# (--jobs 1: with two workers this run exited 1 in two of two clean-clone runs under
-# ASan+UBSan, never alone; under investigation, see the session notes)
-"$SAMPO" report --jobs 1 -i a1.data -i a2.data -n --no-children --stdio >hosts.out 2>hosts.err ||
+"$SAMPO" report -i a1.data -i a2.data -n --no-children --stdio >hosts.out 2>hosts.err ||
 	die "report -i a1.data -i a2.data failed: $(cat hosts.err)"
 for h in host1 host2; do
 	grep -Eq " 4 $h app \[kernel\.kallsyms\] \[k\] _text\+0x30040\$" <(rows <hosts.out) ||
