@@ -40,6 +40,7 @@
 #include <sampo/archive.h>
 #include <sampo/common.h>
 #include "internal/opts.h"
+#include "internal/path.h"
 #include "internal/util.h"
 
 #define DEF_MAX_MEMBER_BYTES (4ull << 30)
@@ -579,26 +580,6 @@ out:
 	return err;
 }
 
-static int open_dest(const char *dest)
-{
-	char *copy = strdup(dest);
-	int fd;
-
-	if (!copy)
-		return -ENOMEM;
-	for (char *p = copy + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		(void)mkdir(copy, 0755);
-		*p = '/';
-	}
-	(void)mkdir(copy, 0755);
-	free(copy);
-	fd = open(dest, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
-}
-
 /* why libarchive could not open a file: the file's own errno, else a bad archive */
 static int open_errno(struct archive *a)
 {
@@ -644,7 +625,7 @@ static int unpack_run(struct unpack *u, const char *dest,
 		u->max_members = DEF_MAX_MEMBERS;
 	if (u->errbuf && u->errbuf_sz)
 		u->errbuf[0] = '\0';
-	u->rootfd = open_dest(dest);
+	u->rootfd = sampo_path__mkdir_open(dest);
 	if (u->rootfd < 0)
 		return refuse(u, u->rootfd, NULL, "cannot open the target directory '%s': %s", dest,
 			      strerror(-u->rootfd));

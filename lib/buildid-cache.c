@@ -37,6 +37,7 @@
 #include <sampo/buildid-cache.h>
 #include <sampo/common.h>
 #include "internal/log.h"
+#include "internal/path.h"
 #include "internal/util.h"
 #include "internal/opts.h"
 
@@ -199,27 +200,6 @@ static int open_subdir(int parent, const char *name)
 		return -errno;
 	}
 	return fd;
-}
-
-/* mkdir -p of the cache root itself (following symlinks: the user chose it) */
-static int open_root(const char *root)
-{
-	char *copy = strdup(root);
-	int fd;
-
-	if (!copy)
-		return -ENOMEM;
-	for (char *p = copy + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		(void)mkdir(copy, 0755);
-		*p = '/';
-	}
-	(void)mkdir(copy, 0755);
-	free(copy);
-	fd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	return fd < 0 ? -errno : fd;
 }
 
 /*
@@ -429,7 +409,7 @@ static int cache_add(const char *dir, const char *name, const struct sampo_build
 		free(rel);
 		return -ENOENT;
 	}
-	rootfd = open_root(root);
+	rootfd = sampo_path__mkdir_open(root);
 	if (rootfd < 0) {
 		err = rootfd;
 		goto out;

@@ -10,9 +10,16 @@
  * guest's mount) that must not escape. Control characters are refused in
  * both: no legitimate release, module or file name has one, and they would
  * end up in warnings.
+ *
+ * And the one `mkdir -p` of a directory the user names (the build-id cache's
+ * root, an archive's destination).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "internal/path.h"
 
@@ -53,4 +60,24 @@ bool sampo_path__is_clean(const char *path)
 			c++;
 	}
 	return true;
+}
+
+int sampo_path__mkdir_open(const char *dir)
+{
+	char *copy = strdup(dir);
+	int fd;
+
+	if (!copy)
+		return -ENOMEM;
+	for (char *p = copy + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		(void)mkdir(copy, 0755);
+		*p = '/';
+	}
+	(void)mkdir(copy, 0755);
+	free(copy);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	return fd < 0 ? -errno : fd;
 }

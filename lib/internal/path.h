@@ -28,4 +28,11 @@ bool sampo_path__is_name(const char *name);
  */
 bool sampo_path__is_clean(const char *path);
 
+/*
+ * sampo_path__mkdir_open() - create @dir and its parents as `mkdir -p` does
+ * (mode 0755, following symlinks: the user chose the path), then open it as a
+ * directory: the descriptor, or -errno.
+ */
+int sampo_path__mkdir_open(const char *dir);
+
 #endif
