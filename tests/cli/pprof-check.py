@@ -23,7 +23,7 @@ def events(report):
     """[(name, nr_samples or None, event count, {sym: [pct, ...]})] of a perf report"""
     out, cur = [], None
     for line in open(report, encoding="utf-8", errors="replace"):
-        m = re.match(r"# Samples: (\d+)([KMG]?)\s+of event '(.*)'", line)
+        m = re.match(r"# Samples: (\d+)([KMG]?)\s+of events? '(.*)'", line)
         if m:
             cur = [m.group(3), int(m.group(1)) if not m.group(2) else None, None, {}]
             out.append(cur)

@@ -6,7 +6,9 @@
  * A sample becomes: its locations, leaf first (the sampled ip, then the
  * call chain after its first entry, which repeats the ip, as
  * perf_data_converter reads it); values "<event>_sample" += 1 and
- * "<event>_event" += period for its event; the labels asked for.
+ * "<event>_event" += period for its event; the labels asked for. A sample
+ * that reads counters (PERF_SAMPLE_READ) is one pprof sample per value that
+ * increased, of the value's event, as perf report splits it.
  *
  * A frame is resolved as perf report resolves it: the map of the address
  * in the cpumode of its context (sampo_machine__find_map()), the symbol by
@@ -92,6 +94,15 @@ struct pprof_perf {
 	uint64_t *locs;
 	size_t cap_locs;
 	struct sampo_addr_location al, chain_al;
+
+	struct read_share *shares; /* the values of the sample being added */
+	size_t nr_shares, cap_shares;
+};
+
+/* one event's part of a sample: the sample's own, or one value it read */
+struct read_share {
+	int evsel;
+	uint64_t period;
 };
 
 static int grow_array(void **arr, size_t *cap, size_t need, size_t elem)
@@ -496,9 +507,43 @@ void pprof_perf_delete(struct pprof_perf *pp)
 	free(pp->ev);
 	free(pp->lcache);
 	free(pp->locs);
+	free(pp->shares);
 	sampo_addr_location__exit(&pp->al);
 	sampo_addr_location__exit(&pp->chain_al);
 	free(pp);
+}
+
+static int add_share(struct pprof_perf *pp, int evsel, uint64_t period)
+{
+	if (evsel < 0)
+		return 0; /* an id of no event: perf counts it in nr_unknown_id */
+	if ((size_t)evsel >= pp->nr_ev && refresh_events(pp))
+		return -ENOMEM;
+	if ((size_t)evsel >= pp->nr_ev)
+		return 0;
+	if (grow_array((void **)&pp->shares, &pp->cap_shares, pp->nr_shares + 1,
+		       sizeof(*pp->shares)))
+		return -ENOMEM;
+	pp->shares[pp->nr_shares++] = (struct read_share){ evsel, period };
+	return event_types(pp, evsel);
+}
+
+static int add_read_value(void *arg, const struct sampo_sample_value *v)
+{
+	return add_share(arg, v->evsel, v->period);
+}
+
+/*
+ * The events a sample counts for: its own with its period, or, when it
+ * reads counters, each value's event with the counter's increase since its
+ * last read (perf's deliver_sample_value(): none when it did not increase)
+ */
+static int sample_shares(struct pprof_perf *pp, const struct sampo_event *ev)
+{
+	pp->nr_shares = 0;
+	if (ev->sample.sample_type & SAMPO_SAMPLE_READ)
+		return sampo_session__sample_values(pp->session, ev, add_read_value, pp);
+	return add_share(pp, ev->attr_idx, ev->sample.period);
 }
 
 int pprof_perf_add_sample(struct pprof_perf *pp, const struct sampo_event *ev)
@@ -511,15 +556,12 @@ int pprof_perf_add_sample(struct pprof_perf *pp, const struct sampo_event *ev)
 	size_t nr = 0, nr_labels = 0;
 	unsigned lb = pp->opts.labels;
 	struct sampo_thread *leader = NULL;
-	int idx = ev->attr_idx, err;
+	int err;
 	uint64_t loc;
 
-	if (idx < 0)
-		return 0;
-	if ((size_t)idx >= pp->nr_ev && refresh_events(pp))
-		return -ENOMEM;
-	if ((size_t)idx >= pp->nr_ev)
-		return 0;
+	err = sample_shares(pp, ev);
+	if (err || !pp->nr_shares)
+		return err;
 	if (!pp->symbolizer) {
 		pp->symbolizer = sampo_session__symbolizer(pp->session);
 		if (!pp->symbolizer)
@@ -529,9 +571,6 @@ int pprof_perf_add_sample(struct pprof_perf *pp, const struct sampo_event *ev)
 	if (!pp->opts.guests &&
 	    (s->cpumode == SAMPO_CPUMODE_GUEST_KERNEL || s->cpumode == SAMPO_CPUMODE_GUEST_USER))
 		return 0;
-	err = event_types(pp, idx);
-	if (err)
-		return err;
 	m = sampo_machine__for_cpumode(pp->machine, s->cpumode, (int32_t)s->pid);
 	if (!m)
 		return -ENOMEM;
@@ -607,15 +646,20 @@ int pprof_perf_add_sample(struct pprof_perf *pp, const struct sampo_event *ev)
 	if (pp->opts.host)
 		labels[nr_labels++] = (struct pprof_label){ .key = "host", .str = pp->opts.host };
 
-	values[0] = (struct pprof_value){ pp->ev[idx].type_sample, 1 };
-	values[1] = (struct pprof_value){ pp->ev[idx].type_event, (int64_t)s->period };
-	err = pprof_add_sample(pp->p, pp->locs, nr, labels, nr_labels, values, 2);
+	for (size_t i = 0; i < pp->nr_shares && !err; i++) {
+		struct pp_event *e = &pp->ev[pp->shares[i].evsel];
+		uint64_t period = pp->shares[i].period;
+
+		values[0] = (struct pprof_value){ e->type_sample, 1 };
+		values[1] = (struct pprof_value){ e->type_event, (int64_t)period };
+		err = pprof_add_sample(pp->p, pp->locs, nr, labels, nr_labels, values, 2);
+		if (!err) {
+			e->nr_samples++;
+			e->period += period;
+		}
+	}
 	sampo_thread__put(leader);
-	if (err)
-		return err;
-	pp->ev[idx].nr_samples++;
-	pp->ev[idx].period += s->period;
-	return 0;
+	return err;
 }
 
 int pprof_perf_finish(struct pprof_perf *pp)
