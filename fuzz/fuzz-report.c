@@ -35,9 +35,10 @@
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
 
+#include "memfd-input.h"
+
 static FILE *devnull;
-static int memfd = -1;
-static char memfd_path[64];
+static struct memfd_input input;
 static char empty_dir[] = "/tmp/sampo-fuzz-report.XXXXXX";
 
 static const char *const sort_lists[8] = {
@@ -101,7 +102,7 @@ static void run(uint8_t opts_byte)
 	size_t nr_keys = 0;
 	uint64_t sum = 0;
 
-	if (sampo_session__open(memfd_path, &opts, &s))
+	if (sampo_session__open(input.path, &opts, &s))
 		return;
 	(void)sampo_session__damaged_features(s, &ferr);
 	sym = sampo_session__symbolizer(s);
@@ -169,28 +170,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool init;
-	size_t done = 0;
 
 	if (!init) {
 		sampo_set_print(quiet);
 		devnull = fopen("/dev/null", "w");
 		if (!mkdtemp(empty_dir))
 			abort();
-		memfd = memfd_create("fuzz-report.data", MFD_CLOEXEC);
-		if (memfd < 0)
-			abort();
-		snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
+		memfd_input__create(&input, "fuzz-report.data");
 		init = true;
 	}
-	if (ftruncate(memfd, 0))
-		abort();
-	while (done < size) {
-		ssize_t n = pwrite(memfd, data + done, size - done, (off_t)done);
-
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
+	memfd_input__fill(&input, data, size);
 	run(size ? data[size - 1] : 0);
 	return 0;
 }

@@ -25,11 +25,12 @@
 #include <sampo/srcline.h>
 #include <sampo/symbol.h>
 
+#include "memfd-input.h"
+
 #define MAX_FRAMES 16
 #define MAX_SYMS   64
 
-static int memfd = -1;
-static char memfd_path[64];
+static struct memfd_input input;
 static char empty_dir[] = "/tmp/sampo-fuzz-srcline.XXXXXX";
 
 static int quiet(enum sampo_log_level level, const char *fmt, va_list ap)
@@ -69,7 +70,7 @@ static void run(const uint8_t *data, size_t size)
 	struct sampo_srcline *sl;
 	uint64_t tail = 0;
 
-	if (sampo_srcline__open(memfd_path, NULL, &sl))
+	if (sampo_srcline__open(input.path, NULL, &sl))
 		return;
 	if (sampo_symtab__load_elf_mem(data, size, "fuzz", &eo, &st) == 0) {
 		size_t n = sampo_symtab__nr(st);
@@ -97,30 +98,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool init;
-	size_t done = 0;
 
 	if (!init) {
 		sampo_set_print(quiet);
 		if (!mkdtemp(empty_dir))
 			abort();
-		memfd = memfd_create("fuzz-srcline.elf", MFD_CLOEXEC);
-		if (memfd < 0)
-			abort();
-		snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
+		memfd_input__create(&input, "fuzz-srcline.elf");
 		setenv("HOME", empty_dir, 1);
 		unsetenv("PERF_BUILDID_DIR");
 		unsetenv("DEBUGINFOD_URLS");
 		init = true;
 	}
-	if (ftruncate(memfd, 0))
-		abort();
-	while (done < size) {
-		ssize_t n = pwrite(memfd, data + done, size - done, (off_t)done);
-
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
+	memfd_input__fill(&input, data, size);
 	run(data, size);
 	return 0;
 }

@@ -37,6 +37,8 @@
 #include <sampo/thread.h>
 #include <sampo/unwind.h>
 
+#include "memfd-input.h"
+
 #define NR_REGS 34
 
 struct input_hdr {
@@ -49,8 +51,7 @@ struct input_hdr {
 	uint64_t regs[NR_REGS];
 };
 
-static int memfd = -1;
-static char memfd_path[64];
+static struct memfd_input input;
 static char empty_dir[] = "/tmp/sampo-fuzz-unwind.XXXXXX";
 
 static int quiet(enum sampo_log_level level, const char *fmt, va_list ap)
@@ -113,9 +114,9 @@ static void run(const struct input_hdr *h, const uint8_t *stack, size_t stack_si
 	buf.rec.mmap2.pgoff = h->map_pgoff;
 	buf.rec.mmap2.prot = 5; /* PROT_READ | PROT_EXEC */
 	buf.rec.mmap2.flags = 2; /* MAP_PRIVATE */
-	strcpy(buf.rec.mmap2.filename, memfd_path);
+	strcpy(buf.rec.mmap2.filename, input.path);
 	if (feed(m, &buf.rec, SAMPO_RECORD_MMAP2,
-		 sizeof(buf.rec.mmap2) + strlen(memfd_path) + 1))
+		 sizeof(buf.rec.mmap2) + strlen(input.path) + 1))
 		goto out;
 	thread = sampo_machine__find_thread(m, 1, 1);
 	if (!thread)
@@ -165,16 +166,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool init;
 	struct input_hdr h;
-	size_t done = 0;
 
 	if (!init) {
 		sampo_set_print(quiet);
 		if (!mkdtemp(empty_dir))
 			abort();
-		memfd = memfd_create("fuzz-unwind.elf", MFD_CLOEXEC);
-		if (memfd < 0)
-			abort();
-		snprintf(memfd_path, sizeof(memfd_path), "/proc/self/fd/%d", memfd);
+		memfd_input__create(&input, "fuzz-unwind.elf");
 		/* no debug file from this machine's cache */
 		setenv("HOME", empty_dir, 1);
 		unsetenv("PERF_BUILDID_DIR");
@@ -188,15 +185,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size -= sizeof(h);
 	if (h.elf_size > size)
 		return 0;
-	if (ftruncate(memfd, 0))
-		abort();
-	while (done < h.elf_size) {
-		ssize_t n = pwrite(memfd, data + done, h.elf_size - done, (off_t)done);
-
-		if (n <= 0)
-			abort();
-		done += (size_t)n;
-	}
+	memfd_input__fill(&input, data, h.elf_size);
 	if (h.flags & 1)
 		setenv("SAMPO_UNWIND_SLOW", "1", 1);
 	else
