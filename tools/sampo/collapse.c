@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "collapse.h"
+#include "stack-table.h"
 
 struct sbuf {
 	char *p;
@@ -55,8 +56,7 @@ struct count {
 };
 
 struct stack {
-	char *key; /* NULL: empty slot */
-	uint64_t hash;
+	struct stack_key k; /* first: a slot of the stack table */
 	struct count n;
 };
 
@@ -83,8 +83,7 @@ struct collapse {
 	struct sbuf key;
 	struct sbuf tmp;
 
-	struct stack *slots; /* open addressing */
-	size_t nr, cap;
+	struct stack_table stacks; /* of struct stack */
 };
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -216,65 +215,20 @@ static void count_add(struct count *to, const struct count *n)
 
 /* ---- the table of stacks ------------------------------------------------ */
 
-static uint64_t hash_str(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h ^ (h >> 29);
-}
-
-static int grow(struct collapse *c)
-{
-	size_t cap = c->cap ? 2 * c->cap : 1024;
-	struct stack *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < c->cap; i++) {
-		size_t j;
-
-		if (!c->slots[i].key)
-			continue;
-		for (j = c->slots[i].hash & (cap - 1); slots[j].key; j = (j + 1) & (cap - 1))
-			;
-		slots[j] = c->slots[i];
-	}
-	free(c->slots);
-	c->slots = slots;
-	c->cap = cap;
-	return 0;
-}
-
 static void remember(struct collapse *c, const char *key, size_t len, const struct count *n)
 {
-	uint64_t h;
-	size_t j;
+	struct stack *st;
+	bool added;
 
 	if (c->oom)
 		return;
-	if ((c->nr + 1) * 2 > c->cap && grow(c)) {
+	st = stack_table__add(&c->stacks, key, len, &added);
+	if (!st)
 		c->oom = true;
-		return;
-	}
-	h = hash_str(key, len);
-	for (j = h & (c->cap - 1); c->slots[j].key; j = (j + 1) & (c->cap - 1)) {
-		if (c->slots[j].hash == h && !strcmp(c->slots[j].key, key)) {
-			count_add(&c->slots[j].n, n);
-			return;
-		}
-	}
-	c->slots[j].key = strdup(key);
-	if (!c->slots[j].key) {
-		c->oom = true;
-		return;
-	}
-	c->slots[j].hash = h;
-	c->slots[j].n = *n;
-	c->nr++;
+	else if (added)
+		st->n = *n;
+	else
+		count_add(&st->n, n);
 }
 
 /* ---- lines -------------------------------------------------------------- */
@@ -652,6 +606,7 @@ int collapse_new(const struct collapse_opts *opts, struct collapse **ret)
 		return -ENOMEM;
 	if (opts)
 		c->opts = *opts;
+	stack_table__init(&c->stacks, sizeof(struct stack));
 	if (c->opts.event_filter && *c->opts.event_filter) {
 		c->event = strdup(c->opts.event_filter);
 		if (!c->event) {
@@ -667,9 +622,7 @@ void collapse_delete(struct collapse *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->cap; i++)
-		free(c->slots[i].key);
-	free(c->slots);
+	stack_table__release(&c->stacks);
 	free(c->event);
 	free(c->skipped);
 	free(c->line.p);
@@ -722,37 +675,24 @@ int collapse_finish(struct collapse *c)
 	return c->oom ? -ENOMEM : 0;
 }
 
-static int cmp_stack(const void *a, const void *b)
-{
-	const struct stack *x = *(const struct stack *const *)a;
-	const struct stack *y = *(const struct stack *const *)b;
-
-	return strcmp(x->key, y->key);
-}
-
 int collapse_write(struct collapse *c, struct outbuf *ob)
 {
-	const struct stack **v;
-	size_t n = 0;
+	const void **v;
 
 	if (c->oom)
 		return -ENOMEM;
-	if (!c->nr)
-		return 0;
-	v = malloc(c->nr * sizeof(*v));
+	v = stack_table__sorted(&c->stacks);
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; i < c->cap; i++)
-		if (c->slots[i].key)
-			v[n++] = &c->slots[i];
-	qsort(v, n, sizeof(*v), cmp_stack);
-	for (size_t i = 0; i < n && !ob_error(ob); i++) {
-		ob_puts(ob, v[i]->key);
+	for (size_t i = 0; i < c->stacks.nr && !ob_error(ob); i++) {
+		const struct stack *st = v[i];
+
+		ob_puts(ob, st->k.key);
 		ob_putc(ob, ' ');
-		if (v[i]->n.is_nv)
-			ob_printf(ob, "%.15g", v[i]->n.nv);
+		if (st->n.is_nv)
+			ob_printf(ob, "%.15g", st->n.nv);
 		else
-			ob_dec_u64(ob, v[i]->n.uv);
+			ob_dec_u64(ob, st->n.uv);
 		ob_putc(ob, '\n');
 	}
 	free(v);

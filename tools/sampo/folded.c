@@ -16,10 +16,10 @@
 #include <string.h>
 
 #include "folded.h"
+#include "stack-table.h"
 
 struct stack {
-	char *key;
-	uint64_t hash;
+	struct stack_key k; /* first: a slot of the stack table */
 	uint64_t count;
 };
 
@@ -36,8 +36,7 @@ struct folded {
 	size_t key_cap;
 	bool oom;
 
-	struct stack *slots; /* open addressing; key NULL: empty */
-	size_t nr, cap;
+	struct stack_table stacks; /* of struct stack */
 };
 
 int folded_new(const struct folded_opts *opts, struct folded **ret)
@@ -48,6 +47,7 @@ int folded_new(const struct folded_opts *opts, struct folded **ret)
 		return -ENOMEM;
 	if (opts)
 		f->opts = *opts;
+	stack_table__init(&f->stacks, sizeof(struct stack));
 	*ret = f;
 	return 0;
 }
@@ -56,9 +56,7 @@ void folded_delete(struct folded *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->cap; i++)
-		free(f->slots[i].key);
-	free(f->slots);
+	stack_table__release(&f->stacks);
 	free(f->cur);
 	free(f->frame_off);
 	free(f->key);
@@ -183,43 +181,11 @@ void folded_frame(struct folded *f, const char *sym, bool kernel)
 		f->frame_off[f->nr_frames++] = start;
 }
 
-static uint64_t hash_str(const char *s, size_t len)
-{
-	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
-
-	for (size_t i = 0; i < len; i++) {
-		h ^= (unsigned char)s[i];
-		h *= 0x100000001b3ULL;
-	}
-	return h ^ (h >> 29);
-}
-
-static int grow(struct folded *f)
-{
-	size_t cap = f->cap ? 2 * f->cap : 1024;
-	struct stack *slots = calloc(cap, sizeof(*slots));
-
-	if (!slots)
-		return -ENOMEM;
-	for (size_t i = 0; i < f->cap; i++) {
-		size_t j;
-
-		if (!f->slots[i].key)
-			continue;
-		for (j = f->slots[i].hash & (cap - 1); slots[j].key; j = (j + 1) & (cap - 1))
-			;
-		slots[j] = f->slots[i];
-	}
-	free(f->slots);
-	f->slots = slots;
-	f->cap = cap;
-	return 0;
-}
-
 int folded_end(struct folded *f, uint64_t count)
 {
-	size_t len = f->comm_len, o = 0, j;
-	uint64_t h;
+	size_t len = f->comm_len, o = 0;
+	struct stack *st;
+	bool added;
 
 	if (f->oom)
 		return -ENOMEM;
@@ -242,50 +208,25 @@ int folded_end(struct folded *f, uint64_t count)
 	}
 	f->key[o] = '\0';
 
-	if ((f->nr + 1) * 2 > f->cap && grow(f))
+	st = stack_table__add(&f->stacks, f->key, o, &added);
+	if (!st)
 		return -ENOMEM;
-	h = hash_str(f->key, o);
-	for (j = h & (f->cap - 1); f->slots[j].key; j = (j + 1) & (f->cap - 1)) {
-		if (f->slots[j].hash == h && !strcmp(f->slots[j].key, f->key)) {
-			f->slots[j].count += count;
-			return 0;
-		}
-	}
-	f->slots[j].key = strdup(f->key);
-	if (!f->slots[j].key)
-		return -ENOMEM;
-	f->slots[j].hash = h;
-	f->slots[j].count = count;
-	f->nr++;
+	st->count += count; /* a new slot's count is 0 */
 	return 0;
-}
-
-static int cmp_stack(const void *a, const void *b)
-{
-	const struct stack *x = *(const struct stack *const *)a;
-	const struct stack *y = *(const struct stack *const *)b;
-
-	return strcmp(x->key, y->key);
 }
 
 int folded_write(struct folded *f, struct outbuf *ob)
 {
-	const struct stack **v;
-	size_t n = 0;
+	const void **v = stack_table__sorted(&f->stacks);
 
-	if (!f->nr)
-		return 0;
-	v = malloc(f->nr * sizeof(*v));
 	if (!v)
 		return -ENOMEM;
-	for (size_t i = 0; i < f->cap; i++)
-		if (f->slots[i].key)
-			v[n++] = &f->slots[i];
-	qsort(v, n, sizeof(*v), cmp_stack);
-	for (size_t i = 0; i < n && !ob_error(ob); i++) {
-		ob_puts(ob, v[i]->key);
+	for (size_t i = 0; i < f->stacks.nr && !ob_error(ob); i++) {
+		const struct stack *st = v[i];
+
+		ob_puts(ob, st->k.key);
 		ob_putc(ob, ' ');
-		ob_dec_u64(ob, v[i]->count);
+		ob_dec_u64(ob, st->count);
 		ob_putc(ob, '\n');
 	}
 	free(v);
