@@ -18,7 +18,9 @@
  *
  * Memory: the copies of queued records live in arena chunks of
  * OE_CHUNK_SIZE, recycled when their last record has been handed out; the
- * record popped last stays valid until the next pop or recycle. Entries are
+ * record popped last stays valid until the next pop or recycle. A record
+ * that stays valid anyway (a file mapped whole) is queued in place, as a
+ * pointer: no copy, no chunk, only its entries count against the bound. Entries are
  * 24-byte {time, seq, slot} so that sorting never moves a record.
  *
  * The bound counts the real footprint of a queued record: its copy and its
@@ -40,6 +42,8 @@
 
 #define OE_LIMIT_BYTES (256ULL << 20) /* queued footprint before half the queue is flushed */
 #define OE_CHUNK_SIZE (1U << 20)
+#define OE_PREFETCH_SLOT 16 /* pop: the slot this many records ahead is fetched */
+#define OE_PREFETCH_REC 8    /* ... and the record this many ahead */
 #define OE_SPARE_CHUNKS 2 /* free chunks kept for reuse; the others go back to malloc */
 
 /* what a queued record costs besides its copy (the entry arrays, grown by doubling) */
@@ -137,6 +141,8 @@ static void *arena_alloc(struct sampo_ordered_events *q, size_t size, struct sam
 
 static void arena_put(struct sampo_ordered_events *q, struct sampo_oe_chunk *c)
 {
+	if (!c)
+		return; /* queued in place */
 	if (--c->live == 0 && c != q->cur) {
 		chunk_free(q, c);
 	} else if (c->live == 0) {
@@ -226,7 +232,8 @@ static int ordered_events_compact(struct sampo_ordered_events *q)
 	uint64_t live = 0;
 
 	for (size_t i = 0; i < q->nr_pend; i++)
-		live += ALIGN_UP(q->slots[q->pend[i].slot].rec->header.size, 8);
+		if (q->slots[q->pend[i].slot].chunk)
+			live += ALIGN_UP(q->slots[q->pend[i].slot].size, 8);
 	if ((uint64_t)q->nr_chunks * OE_CHUNK_SIZE <= 2 * live + 2ULL * OE_CHUNK_SIZE)
 		return 0;
 	if (q->cur && q->cur->live == 0)
@@ -235,9 +242,12 @@ static int ordered_events_compact(struct sampo_ordered_events *q)
 	for (size_t i = 0; i < q->nr_pend; i++) {
 		struct sampo_oe_slot *e = &q->slots[q->pend[i].slot];
 		struct sampo_oe_chunk *old = e->chunk, *nc;
-		size_t size = e->rec->header.size;
-		void *copy = arena_alloc(q, size, &nc);
+		size_t size = e->size;
+		void *copy;
 
+		if (!old)
+			continue; /* in place */
+		copy = arena_alloc(q, size, &nc);
 		if (!copy)
 			return -ENOMEM;
 		memcpy(copy, e->rec, size);
@@ -271,13 +281,12 @@ static int ordered_events_flush_half(struct sampo_ordered_events *q)
 	return ordered_events_compact(q);
 }
 
-int sampo_ordered_events__queue(struct sampo_ordered_events *q, const union sampo_record *rec,
-				uint64_t time, uint64_t offset, bool decompressed)
+static int oe_queue(struct sampo_ordered_events *q, const union sampo_record *rec, uint64_t time,
+		    uint64_t offset, bool decompressed, bool in_place)
 {
 	struct sampo_oe_slot *e;
 	size_t size = rec->header.size;
 	uint32_t slot;
-	void *copy;
 
 	/* one slot more than queued records: the record handed out last */
 	if (q->nr + 1 >= q->cap) {
@@ -313,11 +322,20 @@ int sampo_ordered_events__queue(struct sampo_ordered_events *q, const union samp
 	if (slot >= q->cap)
 		return -ENOMEM;
 	e = &q->slots[slot];
-	copy = arena_alloc(q, size, &e->chunk);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, rec, size);
-	e->rec = copy;
+	if (in_place) {
+		e->chunk = NULL;
+		e->rec = (union sampo_record *)rec;
+	} else {
+		void *copy = arena_alloc(q, size, &e->chunk);
+
+		if (!copy) {
+			q->free_slots[q->nr_free++] = slot;
+			return -ENOMEM;
+		}
+		memcpy(copy, rec, size);
+		e->rec = copy;
+	}
+	e->size = (uint32_t)size;
 	e->offset = offset;
 	e->decompressed = decompressed;
 	e->time = time;
@@ -327,11 +345,48 @@ int sampo_ordered_events__queue(struct sampo_ordered_events *q, const union samp
 	q->nr_pend++;
 	if (time > q->max_time)
 		q->max_time = time;
-	q->bytes += rec_footprint(size);
+	/* a record in place costs its entries: its pages are the source's */
+	q->bytes += in_place ? SAMPO_OE_ENTRY_BYTES : rec_footprint(size);
 	q->nr++;
 	if (q->bytes > (q->limit_bytes ? q->limit_bytes : OE_LIMIT_BYTES) && !q->releasing)
 		return ordered_events_flush_half(q);
 	return 0;
+}
+
+int sampo_ordered_events__queue(struct sampo_ordered_events *q, const union sampo_record *rec,
+				uint64_t time, uint64_t offset, bool decompressed)
+{
+	return oe_queue(q, rec, time, offset, decompressed, false);
+}
+
+int sampo_ordered_events__queue_in_place(struct sampo_ordered_events *q,
+					 const union sampo_record *rec, uint64_t time,
+					 uint64_t offset)
+{
+	return oe_queue(q, rec, time, offset, false, true);
+}
+
+uint64_t sampo_ordered_events__min_in_place(const struct sampo_ordered_events *q)
+{
+	uint64_t min = UINT64_MAX;
+	const struct sampo_oe_slot *e;
+
+	for (size_t i = 0; i < q->nr_pend; i++) {
+		e = &q->slots[q->pend[i].slot];
+		if (!e->chunk && e->offset < min)
+			min = e->offset;
+	}
+	for (size_t i = q->rel_pos; i < q->nr_rel; i++) {
+		e = &q->slots[q->rel[i].slot];
+		if (!e->chunk && e->offset < min)
+			min = e->offset;
+	}
+	if (q->out_valid) {
+		e = &q->slots[q->out_slot];
+		if (!e->chunk && e->offset < min)
+			min = e->offset;
+	}
+	return min;
 }
 
 bool sampo_ordered_events__pop(struct sampo_ordered_events *q, union sampo_record **ret_rec,
@@ -344,11 +399,25 @@ bool sampo_ordered_events__pop(struct sampo_ordered_events *q, union sampo_recor
 		q->nr_rel = q->rel_pos = 0;
 		return false;
 	}
+	/*
+	 * The slots and records of a round were written long ago and come out
+	 * in time order, not in the order they were written: fetch them ahead
+	 * (the slot further ahead, the record of a nearer one, whose slot
+	 * should be in by now), or each pop waits for a cache miss or two.
+	 */
+	if (q->rel_pos + OE_PREFETCH_SLOT < q->nr_rel)
+		__builtin_prefetch(&q->slots[q->rel[q->rel_pos + OE_PREFETCH_SLOT].slot]);
+	if (q->rel_pos + OE_PREFETCH_REC < q->nr_rel) {
+		const uint8_t *ahead = (const uint8_t *)q->slots[q->rel[q->rel_pos + OE_PREFETCH_REC].slot].rec;
+
+		__builtin_prefetch(ahead);
+		__builtin_prefetch(ahead + 64);
+	}
 	q->out_slot = q->rel[q->rel_pos++].slot;
 	out = &q->slots[q->out_slot];
 	q->out_valid = true;
 	q->nr--;
-	q->bytes -= rec_footprint(out->rec->header.size);
+	q->bytes -= out->chunk ? rec_footprint(out->size) : SAMPO_OE_ENTRY_BYTES;
 	q->last_flush = out->time;
 	*ret_rec = out->rec;
 	*ret_offset = out->offset;

@@ -3,10 +3,13 @@
  * prefetch.c - the reader's threaded mode: a second thread reads, decodes
  * and orders records ahead of the caller, batches of events at a time.
  *
- * The thread calls the reader's own next() and copies each event, with its
- * record and payload, into a batch (the sample's pointers moved along); full
+ * The thread calls the reader's own next() straight into the next event of a
+ * batch and copies the record and payload into the batch only when they are
+ * not stable (the sample's pointers moved along): a record of a file mapped
+ * whole, or of a memory image, stays where it is until the reader closes. Full
  * batches wait in a list, at most PF_MAX_FULL of them, and the caller takes
- * one at a time, so its next() is a copy out of the current batch. Each batch
+ * one at a time: its next() is a copy out of the current batch, or a pointer
+ * to the event in it (sampo_prefetch__next_ref()). Each batch
  * carries the reader's statistics as they were after its last event, so
  * sampo_reader__stats() says what the caller has seen, not what the thread
  * has read.
@@ -34,6 +37,7 @@ struct pbatch {
 	size_t nr;
 	uint8_t *buf;
 	size_t used, cap;
+	size_t in_place; /* bytes of the records left in place */
 	struct sampo_reader_stats stats; /* after the last event of the batch */
 };
 
@@ -53,6 +57,7 @@ struct sampo_prefetch {
 	sampo_prefetch_next_fn next;
 	void *arg;
 	const struct sampo_reader_stats *live; /* the reading side's, copied into each batch */
+	const uint8_t *stable_lo, *stable_hi; /* bytes that stay valid until close */
 };
 
 static void pbatch_free(struct pbatch *b)
@@ -80,17 +85,43 @@ static void relocate_sample(struct sampo_sample *s, const void *from, const void
 #undef MOVE
 }
 
-/* copy @ev and what it points to into @b; false when it does not fit */
-static bool pbatch_add(struct pbatch *b, const struct sampo_event *ev)
+static bool pf_stable(const struct sampo_prefetch *pf, const void *p)
 {
-	size_t rec_size = ALIGN_UP((size_t)ev->record->header.size, 8);
+	return (const uint8_t *)p >= pf->stable_lo && (const uint8_t *)p < pf->stable_hi;
+}
+
+/*
+ * Keep the event read into b->evs[b->nr] (@e): copy into the batch what of
+ * its record and payload is not stable. False when that does not fit (the
+ * event is left as it is, to start the next batch).
+ */
+static bool pbatch_keep(const struct sampo_prefetch *pf, struct pbatch *b, struct sampo_event *e)
+{
+	bool rec_stable = pf_stable(pf, e->record);
 	/* a payload too big for the source window comes without its bytes (NULL) */
-	size_t need = rec_size + (ev->payload ? ALIGN_UP(ev->payload_size, 8) : 0);
-	struct sampo_event *e;
+	bool pay_copy = e->payload_size && e->payload && !pf_stable(pf, e->payload);
+	size_t rec_size = rec_stable ? 0 : ALIGN_UP((size_t)e->record->header.size, 8);
+	size_t need = rec_size + (pay_copy ? ALIGN_UP(e->payload_size, 8) : 0);
 	uint8_t *rec;
 
-	if (b->nr == PF_BATCH_EVENTS || (b->used + need > b->cap && b->nr))
+	/*
+	 * Records left in place count against the batch's bytes as copies do:
+	 * they are what the reader must keep mapped until the caller is done
+	 * with the batch (sampo_source__drop_before())
+	 */
+	if (rec_stable && b->nr && b->used + b->in_place + e->record->header.size > b->cap)
 		return false;
+	if (rec_stable)
+		b->in_place += e->record->header.size;
+	if (!need) {
+		b->nr++;
+		return true;
+	}
+	if (b->used + b->in_place + need > b->cap && b->nr) {
+		if (rec_stable)
+			b->in_place -= e->record->header.size;
+		return false;
+	}
 	if (b->used + need > b->cap) {
 		/* one record bigger than a batch (a large AUXTRACE): a batch of its own */
 		uint8_t *nb = realloc(b->buf, need);
@@ -101,16 +132,17 @@ static bool pbatch_add(struct pbatch *b, const struct sampo_event *ev)
 		b->cap = need;
 	}
 	rec = b->buf + b->used;
-	memcpy(rec, ev->record, ev->record->header.size);
-	e = &b->evs[b->nr++];
-	*e = *ev;
-	relocate_sample(&e->sample, ev->record, rec);
-	e->record = (const union sampo_record *)rec;
-	if (ev->payload_size && ev->payload) {
-		memcpy(rec + rec_size, ev->payload, ev->payload_size);
+	if (!rec_stable) {
+		memcpy(rec, e->record, e->record->header.size);
+		relocate_sample(&e->sample, e->record, rec);
+		e->record = (const union sampo_record *)rec;
+	}
+	if (pay_copy) {
+		memcpy(rec + rec_size, e->payload, e->payload_size);
 		e->payload = rec + rec_size;
 	}
 	b->used += need;
+	b->nr++;
 	return true;
 }
 
@@ -140,75 +172,93 @@ static struct pbatch *pf_get_free(struct sampo_prefetch *pf)
 	return b;
 }
 
+/* hand @b to the caller: it goes to the end of the list of full batches */
+static void pf_push(struct sampo_prefetch *pf, struct pbatch *b)
+{
+	b->stats = *pf->live;
+	pthread_mutex_lock(&pf->lock);
+	b->next = NULL;
+	*pf->full_tail = b;
+	pf->full_tail = &b->next;
+	pf->nr_full++;
+	pthread_cond_broadcast(&pf->cond);
+	pthread_mutex_unlock(&pf->lock);
+}
+
+static void pf_put_free(struct sampo_prefetch *pf, struct pbatch *b)
+{
+	pthread_mutex_lock(&pf->lock);
+	b->next = pf->free;
+	pf->free = b;
+	pthread_mutex_unlock(&pf->lock);
+}
+
 static void *pf_thread(void *arg)
 {
 	struct sampo_prefetch *pf = arg;
-	struct sampo_event ev;
+	struct pbatch *b = NULL;
 	int ret = 1;
 
-	while (ret > 0) {
-		struct pbatch *b = pf_get_free(pf);
+	for (;;) {
+		struct sampo_event *e;
 
-		if (!b) {
-			/* out of memory (or told to stop): the reader must still see the end */
-			ret = pf->stop ? 0 : -ENOMEM;
-			pthread_mutex_lock(&pf->lock);
-			pf->final = ret;
-			pf->done = true;
-			pthread_cond_broadcast(&pf->cond);
-			pthread_mutex_unlock(&pf->lock);
-			break;
-		}
-		b->nr = 0;
-		b->used = 0;
-		for (;;) {
-			ret = pf->next(pf->arg, &ev);
-			if (ret <= 0)
+		if (!b || b->nr == PF_BATCH_EVENTS) {
+			if (b)
+				pf_push(pf, b);
+			b = pf_get_free(pf);
+			if (!b) {
+				/* out of memory (or told to stop): the reader must still see the end */
+				ret = pf->stop ? 0 : -ENOMEM;
 				break;
-			if (!pbatch_add(b, &ev)) {
-				/* full: this event starts the next batch (the record stays valid) */
-				b->stats = *pf->live;
-				pthread_mutex_lock(&pf->lock);
-				b->next = NULL;
-				*pf->full_tail = b;
-				pf->full_tail = &b->next;
-				pf->nr_full++;
-				pthread_cond_broadcast(&pf->cond);
-				pthread_mutex_unlock(&pf->lock);
-				b = pf_get_free(pf);
-				if (!b || (b->nr = 0, b->used = 0, !pbatch_add(b, &ev))) {
-					if (b) {
-						pthread_mutex_lock(&pf->lock);
-						b->next = pf->free;
-						pf->free = b;
-						pthread_mutex_unlock(&pf->lock);
-					}
-					ret = pf->stop ? 0 : -ENOMEM;
-					b = NULL;
-					break;
-				}
+			}
+			b->nr = 0;
+			b->used = 0;
+			b->in_place = 0;
+		}
+		e = &b->evs[b->nr];
+		ret = pf->next(pf->arg, e);
+		if (ret <= 0)
+			break;
+		if (!pbatch_keep(pf, b, e)) {
+			/* full: this event starts the next batch (its record stays valid) */
+			struct sampo_event ev = *e;
+
+			pf_push(pf, b);
+			b = pf_get_free(pf);
+			if (!b) {
+				ret = pf->stop ? 0 : -ENOMEM;
+				break;
+			}
+			b->nr = 0;
+			b->used = 0;
+			b->in_place = 0;
+			b->evs[0] = ev;
+			if (!pbatch_keep(pf, b, &b->evs[0])) {
+				pf_put_free(pf, b);
+				b = NULL;
+				ret = pf->stop ? 0 : -ENOMEM;
+				break;
 			}
 		}
-		pthread_mutex_lock(&pf->lock);
-		if (b) {
-			b->stats = *pf->live;
-			b->next = NULL;
-			*pf->full_tail = b;
-			pf->full_tail = &b->next;
-			pf->nr_full++;
-		}
-		if (ret <= 0) {
-			pf->final = ret;
-			pf->done = true;
-		}
-		pthread_cond_broadcast(&pf->cond);
-		pthread_mutex_unlock(&pf->lock);
 	}
+	pthread_mutex_lock(&pf->lock);
+	if (b) {
+		b->stats = *pf->live;
+		b->next = NULL;
+		*pf->full_tail = b;
+		pf->full_tail = &b->next;
+		pf->nr_full++;
+	}
+	pf->final = ret;
+	pf->done = true;
+	pthread_cond_broadcast(&pf->cond);
+	pthread_mutex_unlock(&pf->lock);
 	return NULL;
 }
 
 struct sampo_prefetch *sampo_prefetch__start(sampo_prefetch_next_fn next, void *arg,
-					     const struct sampo_reader_stats *live)
+					     const struct sampo_reader_stats *live,
+					     const uint8_t *stable_lo, const uint8_t *stable_hi)
 {
 	struct sampo_prefetch *pf = calloc(1, sizeof(*pf));
 
@@ -221,6 +271,8 @@ struct sampo_prefetch *sampo_prefetch__start(sampo_prefetch_next_fn next, void *
 	pf->arg = arg;
 	pf->live = live;
 	pf->stats = *live;
+	pf->stable_lo = stable_lo;
+	pf->stable_hi = stable_hi;
 	if (pthread_create(&pf->thread, NULL, pf_thread, pf)) {
 		pthread_mutex_destroy(&pf->lock);
 		pthread_cond_destroy(&pf->cond);
@@ -258,10 +310,19 @@ void sampo_prefetch__stop(struct sampo_prefetch *pf)
 
 int sampo_prefetch__next(struct sampo_prefetch *pf, struct sampo_event *ev)
 {
+	const struct sampo_event *e;
+	int ret = sampo_prefetch__next_ref(pf, &e);
 
+	if (ret > 0)
+		*ev = *e;
+	return ret;
+}
+
+int sampo_prefetch__next_ref(struct sampo_prefetch *pf, const struct sampo_event **ev)
+{
 	for (;;) {
 		if (pf->cur && pf->cur_pos < pf->cur->nr) {
-			*ev = pf->cur->evs[pf->cur_pos++];
+			*ev = &pf->cur->evs[pf->cur_pos++];
 			return 1;
 		}
 		pthread_mutex_lock(&pf->lock);

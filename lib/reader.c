@@ -28,7 +28,14 @@
  *
  * In threaded mode a second thread (prefetch.c) does all of the above and
  * hands the events over in batches; the caller's sampo_reader__next() only
- * copies an event out of the current batch.
+ * copies an event out of the current batch (the session's
+ * sampo_reader__next_ref() not even that).
+ *
+ * A regular file is mapped whole (reader-source.c): its records stay valid
+ * until close, so the queue and the batches keep pointers to them, not
+ * copies (records inflated, swapped or misaligned are still copied), and the
+ * reader gives back the pages behind what it still needs every DROP_STEP
+ * bytes (reader_drop_behind()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -887,6 +894,60 @@ static bool sample_time_fast(const struct sampo_reader *r, const union sampo_rec
 	return true;
 }
 
+/* bytes of a file read between two hand-backs of the pages behind */
+#define DROP_STEP (2U << 20)
+/*
+ * and kept behind what the reader needs: the records handed out last, in the
+ * read-ahead batches (PF_MAX_FULL + 1 batches of at most 1 MiB of records,
+ * most often far less)
+ */
+#define DROP_SLACK (4U << 20)
+/* a record queued in place this far behind is let go of all the same (read again if needed) */
+#define DROP_LAG_MAX (16 * SAMPO_SOURCE_WINDOW)
+
+static void reader_ask_stable(struct sampo_reader *r)
+{
+	if (!r->stable_asked) {
+		r->stable_asked = true;
+		if (!sampo_source__stable(&r->src, &r->stable_lo, &r->stable_hi))
+			r->stable_lo = r->stable_hi = NULL;
+	}
+}
+
+/* Whether @rec (not inflated) stays valid until close: then it is queued in place. */
+static bool record_stable(struct sampo_reader *r, const union sampo_record *rec)
+{
+	const uint8_t *p = (const uint8_t *)rec;
+
+	reader_ask_stable(r);
+	return p >= r->stable_lo && p < r->stable_hi;
+}
+
+/*
+ * A file mapped whole: give back its pages behind what the reader still
+ * needs, every DROP_STEP bytes: the record read last, and the records queued
+ * in place (a record with a time far ahead does not hold pages longer than
+ * DROP_LAG_MAX: touched again, its page is read again).
+ */
+static void reader_drop_behind(struct sampo_reader *r)
+{
+	uint64_t keep = r->pos, min;
+
+	if (r->pos < r->drop_at || r->src.kind != SAMPO_SOURCE_MMAP)
+		return;
+	r->drop_at = r->pos + DROP_STEP;
+	if (r->ordered) {
+		min = sampo_ordered_events__min_in_place(&r->queue);
+		if (min != UINT64_MAX && min + r->offset_base < keep)
+			keep = min + r->offset_base;
+		if (r->pos > DROP_LAG_MAX && keep < r->pos - DROP_LAG_MAX)
+			keep = r->pos - DROP_LAG_MAX;
+	}
+	/* slack for the records handed out last, read ahead in batches */
+	if (keep > DROP_SLACK)
+		sampo_source__drop_before(&r->src, keep - DROP_SLACK);
+}
+
 static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev);
 
 static int reader_next_ahead(void *arg, struct sampo_event *ev)
@@ -896,19 +957,39 @@ static int reader_next_ahead(void *arg, struct sampo_event *ev)
 
 int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 {
+	const struct sampo_event *e;
 	int ret;
 
 	if (!r->threaded || r->pipe)
 		return reader_next_sync(r, ev);
+	ret = sampo_reader__next_ref(r, &e);
+	if (ret > 0)
+		*ev = *e;
+	return ret;
+}
+
+int sampo_reader__next_ref(struct sampo_reader *r, const struct sampo_event **ev)
+{
+	int ret;
+
+	if (!r->threaded || r->pipe) {
+		ret = reader_next_sync(r, &r->ev);
+		*ev = &r->ev;
+		return ret;
+	}
 	if (!r->pf) {
-		r->pf = sampo_prefetch__start(reader_next_ahead, r, &r->stats);
+		reader_ask_stable(r);
+		r->pf = sampo_prefetch__start(reader_next_ahead, r, &r->stats, r->stable_lo,
+					      r->stable_hi);
 		if (!r->pf) {
 			/* no thread: read in the caller's thread instead */
 			r->threaded = false;
-			return reader_next_sync(r, ev);
+			ret = reader_next_sync(r, &r->ev);
+			*ev = &r->ev;
+			return ret;
 		}
 	}
-	ret = sampo_prefetch__next(r->pf, ev);
+	ret = sampo_prefetch__next_ref(r->pf, ev);
 	if (ret == -ENOMEM && r->state != ST_FAILED)
 		return sampo_reader__fail(r, ret, "out of memory reading ahead");
 	return ret;
@@ -946,6 +1027,7 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 			sampo_ordered_events__flush(q, UINT64_MAX);
 			return reader_pop(r, ev);
 		}
+		reader_drop_behind(r);
 		ret = read_one(r, &rec, &offset, &decompressed, &payload, &payload_size);
 		if (ret < 0) {
 			if (!r->ordered || q->nr == 0)
@@ -970,7 +1052,12 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 				/* decoded once, when the queue releases it */
 				if (sampo_ordered_events__late(q, time))
 					r->stats.nr_out_of_order++;
-				err = sampo_ordered_events__queue(q, rec, time, offset, decompressed);
+				if (!decompressed && record_stable(r, rec))
+					err = sampo_ordered_events__queue_in_place(q, rec, time,
+										   offset);
+				else
+					err = sampo_ordered_events__queue(q, rec, time, offset,
+									  decompressed);
 				if (err)
 					return sampo_reader__fail(r, err,
 								  "out of memory queueing records");
@@ -1014,7 +1101,11 @@ static int reader_next_sync(struct sampo_reader *r, struct sampo_event *ev)
 		if (r->swap && rec->header.type == SAMPO_RECORD_SAMPLE && ev->sample.raw_data)
 			mem_bswap_64((void *)(ev->sample.raw_data - 4),
 				     ALIGN_UP((size_t)ev->sample.raw_size + 4, 8));
-		err = sampo_ordered_events__queue(q, rec, time, ev->offset, ev->decompressed);
+		if (!ev->decompressed && record_stable(r, rec))
+			err = sampo_ordered_events__queue_in_place(q, rec, time, ev->offset);
+		else
+			err = sampo_ordered_events__queue(q, rec, time, ev->offset,
+							  ev->decompressed);
 		if (err)
 			return sampo_reader__fail(r, err, "out of memory queueing records");
 	}

@@ -47,6 +47,7 @@
 #include "internal/hash.h"
 #include "internal/log.h"
 #include "internal/machine.h"
+#include "internal/reader.h"
 #include "internal/opts.h"
 #include "internal/util.h"
 
@@ -622,32 +623,32 @@ static int record_failed(struct sampo_session *s, const struct sampo_event *ev, 
 
 int sampo_session__process(struct sampo_session *s, const struct sampo_tool *tool, void *ctx)
 {
-	struct sampo_event ev;
+	const struct sampo_event *ev;
 	int ret, err;
 
 	if (!s)
 		return -EINVAL;
-	while ((ret = sampo_reader__next(s->reader, &ev)) > 0) {
-		sampo_tool_fn fn = tool_fn(tool, ev.record->header.type);
+	while ((ret = sampo_reader__next_ref(s->reader, &ev)) > 0) {
+		sampo_tool_fn fn = tool_fn(tool, ev->record->header.type);
 
 		err = sync_names(s);
 		if (!err)
-			err = session_state(s, &ev);
+			err = session_state(s, ev);
 		if (!err && !s->machine_after_tool)
-			err = feed_machine(s, &ev);
+			err = feed_machine(s, ev);
 		if (err)
-			return record_failed(s, &ev, err);
+			return record_failed(s, ev, err);
 		if (fn) {
-			err = fn(ctx, s, &ev);
+			err = fn(ctx, s, ev);
 			if (err < 0)
-				return record_failed(s, &ev, err);
+				return record_failed(s, ev, err);
 			if (err > 0)
 				return err;
 		}
 		if (s->machine_after_tool) {
-			err = feed_machine(s, &ev);
+			err = feed_machine(s, ev);
 			if (err)
-				return record_failed(s, &ev, err);
+				return record_failed(s, ev, err);
 		}
 	}
 	if (ret < 0) {

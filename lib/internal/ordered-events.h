@@ -28,9 +28,10 @@ struct sampo_oe_chunk {
  */
 struct sampo_oe_slot {
 	uint64_t time;
-	union sampo_record *rec; /* in chunk */
+	union sampo_record *rec; /* in chunk, or in place (chunk NULL) */
 	struct sampo_oe_chunk *chunk;
 	uint64_t offset;
+	uint32_t size; /* rec->header.size, kept here: the record is not touched until popped */
 	bool decompressed;
 };
 
@@ -93,6 +94,24 @@ int sampo_ordered_events__queue(struct sampo_ordered_events *oe, const union sam
  * stays valid until the next call of sampo_ordered_events__pop() or
  * sampo_ordered_events__recycle().
  */
+/*
+ * sampo_ordered_events__queue_in_place() - as sampo_ordered_events__queue(),
+ * but the queue keeps a pointer to @rec, no copy: @rec must stay valid and
+ * unchanged until it has been popped and recycled (a record of a file mapped
+ * whole, or of a caller's memory image).
+ */
+int sampo_ordered_events__queue_in_place(struct sampo_ordered_events *oe,
+					 const union sampo_record *rec, uint64_t time,
+					 uint64_t offset);
+
+/*
+ * sampo_ordered_events__min_in_place() - the lowest offset of a record queued
+ * in place and not yet popped (UINT64_MAX: none), as given to
+ * sampo_ordered_events__queue_in_place(); the record popped last counts too.
+ * A walk over the queue: call it seldom.
+ */
+uint64_t sampo_ordered_events__min_in_place(const struct sampo_ordered_events *oe);
+
 bool sampo_ordered_events__pop(struct sampo_ordered_events *oe, union sampo_record **ret_rec,
 			       uint64_t *ret_offset, bool *ret_decompressed);
 

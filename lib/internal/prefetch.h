@@ -18,13 +18,20 @@ typedef int (*sampo_prefetch_next_fn)(void *arg, struct sampo_event *ev);
  * thread can be started (out of memory, no threads): read without one.
  */
 struct sampo_prefetch *sampo_prefetch__start(sampo_prefetch_next_fn next, void *arg,
-					     const struct sampo_reader_stats *live);
+					     const struct sampo_reader_stats *live,
+					     const uint8_t *stable_lo, const uint8_t *stable_hi);
 
 /*
  * The next event, valid until the next call: 1, then what @next returned at
  * the end (0 or -errno; -ENOMEM also when a batch could not be allocated).
  */
 int sampo_prefetch__next(struct sampo_prefetch *pf, struct sampo_event *ev);
+
+/*
+ * As sampo_prefetch__next(), the event left in its batch: *@ev points to it
+ * until the next call.
+ */
+int sampo_prefetch__next_ref(struct sampo_prefetch *pf, const struct sampo_event **ev);
 
 /* The statistics as of the last event handed to the caller. */
 const struct sampo_reader_stats *sampo_prefetch__stats(const struct sampo_prefetch *pf);

@@ -21,8 +21,15 @@ struct sampo_source {
 	int fd;
 	uint64_t size; /* MEM, MMAP: bytes in the input */
 	const uint8_t *mem;
-	/* MMAP: the current window */
+	/*
+	 * MMAP: the current window, or the whole file when @whole (64-bit hosts:
+	 * a range then stays valid until release, and pages behind the reader
+	 * are given back with sampo_source__drop_before())
+	 */
 	uint8_t *win;
+	bool whole, whole_failed;
+	uint64_t populated; /* whole: pages faulted in ahead up to here */
+	uint64_t dropped;   /* whole: pages before this given back */
 	uint64_t page_size; /* read once: sysconf() per record cost 16% of a bare walk */
 	uint64_t win_off;
 	size_t win_len;
@@ -41,6 +48,22 @@ struct sampo_source {
  */
 int sampo_source__get(struct sampo_source *src, uint64_t off, size_t len, const uint8_t **ret_p,
 		      size_t *ret_avail);
+
+/*
+ * sampo_source__stable() - whether a range handed out stays valid until
+ * release (a caller's memory image, or a file mapped whole) rather than until
+ * the next call; then *@lo and *@hi bound every such range (the whole
+ * input). A file is mapped whole here if it is not yet.
+ */
+bool sampo_source__stable(struct sampo_source *src, const uint8_t **lo, const uint8_t **hi);
+
+/*
+ * sampo_source__drop_before() - a file mapped whole: give back the pages
+ * before @off (MADV_DONTNEED), so that resident memory stays near what the
+ * reader still uses. Pointers into them stay valid: a page touched again is
+ * read again from the file.
+ */
+void sampo_source__drop_before(struct sampo_source *src, uint64_t off);
 
 /* Unmap the window and free the buffer; the fd stays the caller's. */
 void sampo_source__release(struct sampo_source *src);

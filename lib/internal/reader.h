@@ -87,6 +87,11 @@ struct sampo_reader {
 	uint64_t offset_base; /* subtracted from source offsets for sampo_event.offset */
 
 	union sampo_record *recbuf; /* aligned copy of the current record (64 KiB + 8) */
+	/* records in [stable_lo, stable_hi) stay valid until close (sampo_source__stable()) */
+	const uint8_t *stable_lo, *stable_hi;
+	bool stable_asked;
+	struct sampo_event ev; /* sampo_reader__next_ref()'s event without a reading thread */
+	uint64_t drop_at; /* pos at which pages behind are given back next */
 	struct sampo_inflate decomp;
 	bool comp_cap_read; /* file mode: the COMPRESSED feature's buffer size was looked up */
 	union sampo_record *pending; /* HEADER_ATTR/FEATURE to apply before the next record */
@@ -118,5 +123,12 @@ int sampo_reader__read_at(struct sampo_reader *r, uint64_t off, void *dst, size_
 
 /* Read the file header, then (file mode) the attrs with their ids and the feature table. */
 int sampo_reader__read_header(struct sampo_reader *r);
+
+/*
+ * sampo_reader__next_ref() - as sampo_reader__next(), without the copy of
+ * the event: *@ev points to the reader's own (in the read-ahead batch, or in
+ * the reader) until the next call. For the session's loop.
+ */
+int sampo_reader__next_ref(struct sampo_reader *r, const struct sampo_event **ev);
 
 #endif

@@ -4,7 +4,8 @@
  * releases at FINISHED_ROUND as perf's ordered_events does (up to the
  * previous round's highest time), ties in arrival order, the final flush,
  * the half flush of a queue over its limit, and arena chunks recycled over
- * many records or freed when a few records would pin them.
+ * many records or freed when a few records would pin them; records queued
+ * in place (pointers, no copies) among copied ones.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -258,6 +259,72 @@ static void test_ordered_events__few_records_do_not_pin_chunks(void **state)
 	sampo_ordered_events__release(&oe);
 }
 
+/*
+ * Records queued in place (a file mapped whole) come out as the very
+ * pointers given, mixed in time order with copied ones; they take no arena
+ * chunk, and the lowest offset of those not yet handed out (what the reader
+ * keeps mapped) follows the pops.
+ */
+static void test_ordered_events__in_place_records(void **state)
+{
+	struct sampo_ordered_events oe = { 0 };
+	struct tagged file[4] = {
+		{ { SAMPO_RECORD_SAMPLE, 0, 16 }, 10, { 0 } },
+		{ { SAMPO_RECORD_SAMPLE, 0, 16 }, 11, { 0 } },
+		{ { SAMPO_RECORD_SAMPLE, 0, 16 }, 12, { 0 } },
+		{ { SAMPO_RECORD_SAMPLE, 0, 16 }, 13, { 0 } },
+	};
+	const uint64_t want[] = { 12, 1, 10, 13, 11 };
+	union sampo_record *rec;
+	uint64_t offset, tag;
+	bool decompressed;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(sampo_ordered_events__min_in_place(&oe), UINT64_MAX);
+	assert_int_equal(sampo_ordered_events__queue_in_place(
+				 &oe, (const union sampo_record *)&file[0], 30, 80),
+			 0);
+	queue(&oe, 20, 1, 16);
+	assert_int_equal(sampo_ordered_events__queue_in_place(
+				 &oe, (const union sampo_record *)&file[1], 50, 88),
+			 0);
+	assert_int_equal(sampo_ordered_events__queue_in_place(
+				 &oe, (const union sampo_record *)&file[2], 10, 96),
+			 0);
+	assert_int_equal(sampo_ordered_events__queue_in_place(
+				 &oe, (const union sampo_record *)&file[3], 40, 104),
+			 0);
+	assert_int_equal(oe.nr_chunks, 1); /* the copied record's */
+	assert_int_equal(sampo_ordered_events__min_in_place(&oe), 80);
+	sampo_ordered_events__flush(&oe, UINT64_MAX);
+	while (sampo_ordered_events__pop(&oe, &rec, &offset, &decompressed)) {
+		memcpy(&tag, (uint8_t *)rec + 8, 8);
+		assert_true(n < 5);
+		if (tag != want[n])
+			fail_msg("record %zu is %llu, not %llu", n, (unsigned long long)tag,
+				 (unsigned long long)want[n]);
+		if (tag >= 10) {
+			assert_ptr_equal(rec, &file[tag - 10]);
+			assert_int_equal(offset, 80 + 8 * (tag - 10));
+		} else {
+			assert_int_equal(offset, tag * 8);
+		}
+		/* the record handed out last still counts until it is recycled */
+		if (tag == 10)
+			assert_int_equal(sampo_ordered_events__min_in_place(&oe), 80);
+		sampo_ordered_events__recycle(&oe);
+		if (tag == 10)
+			assert_int_equal(sampo_ordered_events__min_in_place(&oe), 88);
+		n++;
+	}
+	assert_int_equal(n, 5);
+	assert_int_equal(sampo_ordered_events__min_in_place(&oe), UINT64_MAX);
+	assert_int_equal(oe.nr, 0);
+	assert_int_equal(oe.bytes, 0);
+	sampo_ordered_events__release(&oe);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -267,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_ordered_events__half_flush_over_the_limit),
 		cmocka_unit_test(test_ordered_events__many_records_recycle_chunks),
 		cmocka_unit_test(test_ordered_events__few_records_do_not_pin_chunks),
+		cmocka_unit_test(test_ordered_events__in_place_records),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
