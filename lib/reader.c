@@ -788,21 +788,17 @@ static int decode_event(struct sampo_reader *r, union sampo_record *rec, struct 
 	ev->record = rec;
 	ev->attr_idx = -1;
 	ev->has_sample_id = false;
-	memset(&ev->sample, 0, sizeof(ev->sample));
-	ev->sample.time = (uint64_t)-1;
-	ev->sample.cpu = ev->sample.pid = ev->sample.tid = (uint32_t)-1;
-	ev->sample.cpumode = rec->header.misc & SAMPO_MISC_CPUMODE_MASK;
-	ev->sample.misc = rec->header.misc;
 	if (type >= SAMPO_RECORD_USER_TYPE_START || !sampo_record__known(type))
-		return 0;
+		goto no_fields;
 	ev->attr_idx = record_attr(r, rec);
 	if (ev->attr_idx < 0) {
 		if (type == SAMPO_RECORD_SAMPLE)
 			r->stats.nr_unknown_id++;
-		return 0;
+		goto no_fields;
 	}
 	if (r->raw && !r->ordered)
-		return 0;
+		goto no_fields;
+	/* it clears the sample first (the sample is 312 bytes: clearing it twice showed) */
 	err = sampo_sample__parse(&r->attrs[ev->attr_idx].attr, rec, r->swap, &ev->sample);
 	if (err)
 		return sampo_reader__fail(r, err,
@@ -812,6 +808,13 @@ static int decode_event(struct sampo_reader *r, union sampo_record *rec, struct 
 				   r->attrs[ev->attr_idx].attr.sample_type, rec->header.size);
 	ev->has_sample_id = type != SAMPO_RECORD_SAMPLE &&
 			    (r->attrs[ev->attr_idx].attr.flags & SAMPO_ATTR_SAMPLE_ID_ALL);
+	return 0;
+no_fields:
+	memset(&ev->sample, 0, sizeof(ev->sample));
+	ev->sample.time = (uint64_t)-1;
+	ev->sample.cpu = ev->sample.pid = ev->sample.tid = (uint32_t)-1;
+	ev->sample.cpumode = rec->header.misc & SAMPO_MISC_CPUMODE_MASK;
+	ev->sample.misc = rec->header.misc;
 	return 0;
 }
 
