@@ -310,10 +310,10 @@ void sampo_prefetch__stop(struct sampo_prefetch *pf)
 
 int sampo_prefetch__next(struct sampo_prefetch *pf, struct sampo_event *ev)
 {
-	const struct sampo_event *e;
+	const struct sampo_event *e = NULL;
 	int ret = sampo_prefetch__next_ref(pf, &e);
 
-	if (ret > 0)
+	if (ret > 0 && e)
 		*ev = *e;
 	return ret;
 }

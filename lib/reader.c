@@ -960,13 +960,13 @@ static int reader_next_ahead(void *arg, struct sampo_event *ev)
 
 int sampo_reader__next(struct sampo_reader *r, struct sampo_event *ev)
 {
-	const struct sampo_event *e;
+	const struct sampo_event *e = NULL;
 	int ret;
 
 	if (!r->threaded || r->pipe)
 		return reader_next_sync(r, ev);
 	ret = sampo_reader__next_ref(r, &e);
-	if (ret > 0)
+	if (ret > 0 && e)
 		*ev = *e;
 	return ret;
 }
