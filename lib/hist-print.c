@@ -362,6 +362,9 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		case SAMPO_SORT_SRCFILE:
 			c->header = "Source File";
 			break;
+		case SAMPO_SORT_TRACE:
+			c->header = "Trace output";
+			break;
 		}
 		c->width = strlen(c->header);
 	}
@@ -399,6 +402,9 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 				break;
 			case SAMPO_SORT_SRCFILE:
 				w = e->src_width & 2 ? strlen(e->key.srcfile) : 0;
+				break;
+			case SAMPO_SORT_TRACE: /* likewise; "N/A" is not measured */
+				w = e->src_width & 4 && e->key.trace ? strlen(e->key.trace) : 0;
 				break;
 			}
 			if (w > cols[j].width)
@@ -496,10 +502,12 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 				fprintf(fp, "%*.*d", w, w, (int)e->key.cpu);
 				break;
 			case SAMPO_SORT_SRCLINE:
-			case SAMPO_SORT_SRCFILE: {
+			case SAMPO_SORT_SRCFILE:
+			case SAMPO_SORT_TRACE: {
 				/* "%-.*s": padded by the next column, not at the end */
 				const char *v = cols[j].key == SAMPO_SORT_SRCLINE ? e->key.srcline :
-										    e->key.srcfile;
+						cols[j].key == SAMPO_SORT_SRCFILE ? e->key.srcfile :
+						e->key.trace ? e->key.trace : "N/A";
 				int n = fprintf(fp, "%.*s", w, v);
 
 				if (!last && n < w)

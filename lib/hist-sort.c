@@ -48,6 +48,7 @@ static const char *const sort_key_names[] = {
 	[SAMPO_SORT_COMM] = "comm", [SAMPO_SORT_PID] = "pid", [SAMPO_SORT_TID] = "tid",
 	[SAMPO_SORT_DSO] = "dso",   [SAMPO_SORT_SYM] = "sym", [SAMPO_SORT_CPU] = "cpu",
 	[SAMPO_SORT_SRCLINE] = "srcline", [SAMPO_SORT_SRCFILE] = "srcfile",
+	[SAMPO_SORT_TRACE] = "trace",
 };
 
 const char *sampo_sort_key__name(enum sampo_sort_key key)
@@ -85,7 +86,7 @@ int sampo_sort_keys__parse(const char *list, enum sampo_sort_key *keys, size_t m
 			nr_words++;
 			if (!sort_key_word(p, len, &k)) {
 				set_err(errbuf, errbuf_sz,
-					"unknown sort key '%.*s' (known: comm, pid, tid, dso, sym, cpu, srcline, srcfile)",
+					"unknown sort key '%.*s' (known: comm, pid, tid, dso, sym, cpu, srcline, srcfile, trace)",
 					(int)len, p);
 				return -EINVAL;
 			}
@@ -148,6 +149,17 @@ static int perf_sort(const struct sampo_hists *h, const struct evhists *ev,
 }
 
 /*
+ * perf 6.1's sort__trace_cmp(), its se_cmp and se_sort: strcmp(right,
+ * left) of the trace outputs; entries of other events (NULL) all equal
+ */
+static int trace_cmp(const char *a, const char *b)
+{
+	if (a == b || !a || !b)
+		return 0;
+	return strcmp(b, a);
+}
+
+/*
  * the sort keys' part of hist_entry__sort() (their se_sort, else se_cmp):
  * > 0 when @a goes first; @a and @b may come from different histograms
  */
@@ -188,6 +200,9 @@ int sampo_hist_entry__sort_keys(const struct sampo_hist_entry *a, const struct s
 			break;
 		case SAMPO_SORT_SRCFILE:
 			c = a->key.srcfile == b->key.srcfile ? 0 : strcmp(b->key.srcfile, a->key.srcfile);
+			break;
+		case SAMPO_SORT_TRACE:
+			c = trace_cmp(a->key.trace, b->key.trace);
 			break;
 		default:
 			c = 0;
@@ -290,6 +305,13 @@ int sampo_hist_entry__collapse_cmp(const struct sampo_hist_entry *a,
 		case SAMPO_SORT_SRCFILE:
 			c = a->key.srcfile == b->key.srcfile ? 0 : strcmp(b->key.srcfile, a->key.srcfile);
 			break;
+		case SAMPO_SORT_TRACE:
+			/*
+			 * perf's input tree puts the entry its se_cmp ranks
+			 * higher first: strcmp(right, left) walks ascending
+			 */
+			c = trace_cmp(b->key.trace, a->key.trace);
+			break;
 		}
 	}
 	return c;
@@ -355,11 +377,20 @@ static void rb_insert_fixup(struct rbtree *t, uint32_t z)
 /* the bit of entry.src_known for sort key @k, 0 for keys perf computes at once */
 static uint8_t lazy_bit(enum sampo_sort_key k)
 {
-	return k == SAMPO_SORT_SRCLINE ? 1 : k == SAMPO_SORT_SRCFILE ? 2 : 0;
+	switch (k) {
+	case SAMPO_SORT_SRCLINE:
+		return 1;
+	case SAMPO_SORT_SRCFILE:
+		return 2;
+	case SAMPO_SORT_TRACE:
+		return 4;
+	default:
+		return 0;
+	}
 }
 
 /*
- * The lazy keys (srcline, srcfile) that perf_sort(@a, @b) reaches: perf
+ * The lazy keys (srcline, srcfile, trace) that perf_sort(@a, @b) reaches: perf
  * computes them for both entries then (their se_cmp), the first time
  */
 static void mark_lazy_sort(const struct sampo_hists *h, struct sampo_hist_entry *a,
@@ -420,6 +451,7 @@ int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev)
 	struct sampo_hist_entry **in;
 	struct rbtree t;
 	uint32_t x;
+	bool lazy;
 	int err = -ENOMEM;
 
 	in = calloc(n ? n : 1, sizeof(*in));
@@ -432,7 +464,8 @@ int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev)
 	for (size_t i = 0; i < n; i++)
 		in[i] = &ev->entries[i];
 	qsort_r(in, n, sizeof(*in), collapse_cmp, (void *)h);
-	if (h->srclines)
+	lazy = h->srclines || h->has_key[SAMPO_SORT_TRACE];
+	if (lazy)
 		mark_lazy_input(h, in, n);
 
 	t.root = RB_NONE;
@@ -442,7 +475,7 @@ int sampo_hists__sort_entries(const struct sampo_hists *h, struct evhists *ev)
 
 		while (cur != RB_NONE) {
 			p = cur;
-			if (h->srclines)
+			if (lazy)
 				mark_lazy_sort(h, &ev->entries[z], &ev->entries[cur]);
 			go_left = perf_sort(h, ev, &ev->entries[z], &ev->entries[cur]) > 0;
 			cur = go_left ? t.left[cur] : t.right[cur];

@@ -41,10 +41,13 @@
 #include <sampo/event.h>
 #include <sampo/hist.h>
 #include <sampo/machine.h>
+#include <sampo/reader.h>
 #include <sampo/sample.h>
+#include <sampo/session.h>
 #include <sampo/srclines.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
+#include <sampo/trace-data.h>
 #include <sampo/unwind.h>
 
 #include "internal/callchain.h"
@@ -688,6 +691,39 @@ void sampo_hists__set_unwinder(struct sampo_hists *h, struct sampo_unwinder *unw
 	h->unwinder = unwinder;
 }
 
+void sampo_hists__set_trace_session(struct sampo_hists *h, struct sampo_session *session)
+{
+	h->trace_session = session;
+}
+
+/*
+ * The trace key of a sample of event @evsel (perf's get_trace_output()):
+ * a tracepoint's raw data as script's trace field prints it, interned; ""
+ * for a tracepoint the tracing data has no format for; NULL for any other
+ * event (perf's sort__trace_cmp() takes them all as one, "N/A")
+ */
+static int sample_trace(struct sampo_hists *h, int evsel, const struct sampo_sample *sample,
+			const char **ret)
+{
+	const struct sampo_event_attr *attr;
+	char *text = NULL;
+	int err;
+
+	*ret = NULL;
+	if (!h->trace_session || evsel < 0)
+		return 0;
+	attr = sampo_reader__attr(sampo_session__reader(h->trace_session), (size_t)evsel);
+	if (!attr || attr->type != SAMPO_TYPE_TRACEPOINT)
+		return 0;
+	err = sampo_trace_data__format(sampo_session__trace_data(h->trace_session), attr->config,
+				       (int)sample->cpu, sample->raw_data, sample->raw_size, &text);
+	if (err == -ENOMEM)
+		return err;
+	*ret = sampo_strpool__intern(&h->strings, err ? "" : text);
+	free(text);
+	return *ret ? 0 : -ENOMEM;
+}
+
 /*
  * @may_unwind: unwind a DWARF sample with the hists' unwinder; else
  * @nr_unwound says how many user frames of the chain are unwound ones
@@ -705,6 +741,7 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 	uint32_t self, idx;
 	size_t nr = 0, nr_words, j;
 	int32_t cpu = h->has_key[SAMPO_SORT_CPU] ? (int32_t)sample->cpu : 0;
+	const char *trace = NULL;
 	bool filtered;
 	uint64_t hash, raw_hash;
 	int err = 0;
@@ -744,6 +781,11 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 		       sampo_machine__process_generation(h->machine, (int32_t)sample->pid);
 	ev->nr_samples++;
 	ev->total_period += sample->period;
+	if (h->has_key[SAMPO_SORT_TRACE]) {
+		err = sample_trace(h, evsel, sample, &trace);
+		if (err)
+			goto out;
+	}
 
 	/* the same raw sample as before, in the same epoch: the same stack */
 	nr_words = raw_chain(h, sample, &words);
@@ -753,7 +795,8 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 	for (size_t i = 0; i < nr_words; i++)
 		raw_hash = hash_combine(raw_hash, words[i]);
 	sslot = &h->scache[raw_hash & h->scache_mask];
-	if (sslot->hash == raw_hash && sslot->epoch == h->cur_epoch && sslot->thread == thread &&
+	/* (a slot has no room for the trace text: no cache with that key) */
+	if (!h->has_key[SAMPO_SORT_TRACE] && sslot->hash == raw_hash && sslot->epoch == h->cur_epoch && sslot->thread == thread &&
 	    sslot->ip == sample->ip && sslot->cpumode == sample->cpumode && sslot->cpu == cpu &&
 	    sslot->evsel == evsel && sslot->raw_nr == nr_words && sslot->used &&
 	    (!nr_words || !memcmp(h->raw + sslot->raw_off, words, nr_words * sizeof(*words)))) {
@@ -783,6 +826,7 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 	hash = hash_combine(hash_combine(hash_mix64((uintptr_t)thread), (uintptr_t)comm),
 			    ((uint64_t)(uint32_t)evsel << 32) | (uint32_t)cpu);
 	hash = hash_combine(hash, ((uint64_t)self << 1) | filtered);
+	hash = hash_combine(hash, (uintptr_t)trace);
 	for (size_t i = 0; i < nr; i++)
 		hash = hash_combine(hash, h->scratch[i]);
 
@@ -799,6 +843,7 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 		s = &h->stacks[h->stack_ix.slots[j] - 1];
 		if (s->hash == hash && s->thread == thread && s->comm == comm && s->cpu == cpu &&
 		    s->evsel == evsel && s->self == self && s->nr == nr && s->filtered == filtered &&
+		    s->trace == trace &&
 		    (!nr || !memcmp(h->arena + s->off, h->scratch, nr * sizeof(*h->scratch)))) {
 			s->period += sample->period;
 			s->count++;
@@ -820,6 +865,7 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 		s->off = (uint32_t)h->arena_nr;
 		s->nr = (uint32_t)nr;
 		s->self = self;
+		s->trace = trace;
 		s->cpu = cpu;
 		s->evsel = evsel;
 		s->filtered = filtered;
@@ -834,7 +880,8 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 	h->stack_ix.hashes[j] = hash;
 	h->stack_ix.nr++;
 remember:
-	scache_store(h, sslot, raw_hash, thread, evsel, cpu, sample, idx);
+	if (!h->has_key[SAMPO_SORT_TRACE])
+		scache_store(h, sslot, raw_hash, thread, evsel, cpu, sample, idx);
 out:
 	sampo_thread__put(thread);
 	return err;
@@ -922,6 +969,8 @@ static void entry_key_init(const struct sampo_hists *h, struct entry_key *k, con
 		k->srcline = f->srcline[cumulative];
 	if (h->has_key[SAMPO_SORT_SRCFILE])
 		k->srcfile = f->srcfile[cumulative];
+	if (h->has_key[SAMPO_SORT_TRACE])
+		k->trace = s->trace;
 	if (h->has_key[SAMPO_SORT_COMM])
 		k->comm = s->comm;
 	if (h->has_key[SAMPO_SORT_PID])
@@ -954,7 +1003,7 @@ static uint64_t entry_key_hash(const struct entry_key *k)
 
 	hash = hash_combine(hash, (uintptr_t)k->dso);
 	hash = hash_combine(hash, (uintptr_t)k->srcline ^ ((uint64_t)(uintptr_t)k->srcfile << 7));
-	hash = hash_combine(hash, (uintptr_t)k->inl_name);
+	hash = hash_combine(hash, (uintptr_t)k->inl_name ^ ((uint64_t)(uintptr_t)k->trace << 5));
 	hash = hash_combine(hash, k->sym_start);
 	hash = hash_combine(hash, k->sym_end);
 	hash = hash_combine(hash, k->ip);
@@ -965,7 +1014,7 @@ static uint64_t entry_key_hash(const struct entry_key *k)
 static bool entry_key_equal(const struct entry_key *a, const struct entry_key *b)
 {
 	return a->comm == b->comm && a->dso == b->dso && a->srcline == b->srcline &&
-	       a->srcfile == b->srcfile && a->inl_name == b->inl_name &&
+	       a->srcfile == b->srcfile && a->inl_name == b->inl_name && a->trace == b->trace &&
 	       a->sym_start == b->sym_start &&
 	       a->sym_end == b->sym_end && a->ip == b->ip && a->tid == b->tid &&
 	       a->cpu == b->cpu && a->has_sym == b->has_sym;
@@ -1532,4 +1581,9 @@ const char *sampo_hist_entry__srcline(const struct sampo_hist_entry *e)
 const char *sampo_hist_entry__srcfile(const struct sampo_hist_entry *e)
 {
 	return e->key.srcfile;
+}
+
+const char *sampo_hist_entry__trace(const struct sampo_hist_entry *e)
+{
+	return e->key.trace;
 }

@@ -903,6 +903,8 @@ struct pool_job {
 	size_t stack_cap, regs_cap;
 	uint64_t *chain; /* the callchain: the recorded one, then the unwound one */
 	size_t chain_cap;
+	uint8_t *raw; /* copy of the raw data (a tracepoint's fields: report's trace key) */
+	size_t raw_cap;
 	size_t nr_user;
 	int err;
 };
@@ -1111,6 +1113,8 @@ int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine 
 	if (!err)
 		err = copy_into((void **)&j->chain, &j->chain_cap, s->callchain,
 				nr_chain * sizeof(uint64_t));
+	if (!err && s->raw_data && s->raw_size)
+		err = copy_into((void **)&j->raw, &j->raw_cap, s->raw_data, s->raw_size);
 	if (err) {
 		sampo_thread__put(j->thread);
 		j->thread = NULL;
@@ -1119,9 +1123,9 @@ int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine 
 	j->s.user_regs.regs = s->user_regs.regs ? j->regs : NULL;
 	j->s.user_stack = s->user_stack ? j->stack : NULL;
 	j->s.callchain = s->callchain ? j->chain : NULL;
+	j->s.raw_data = s->raw_data && s->raw_size ? j->raw : NULL;
+	j->s.raw_size = j->s.raw_data ? s->raw_size : 0;
 	/* pointers into the record that the consumers do not need after */
-	j->s.raw_data = NULL;
-	j->s.raw_size = 0;
 	j->s.branch = NULL;
 	j->s.branch_nr = 0;
 	j->s.read_values = NULL;
@@ -1166,6 +1170,7 @@ void sampo_unwind_pool__delete(struct sampo_unwind_pool *pool)
 		free(pool->jobs[i].regs);
 		free(pool->jobs[i].stack);
 		free(pool->jobs[i].chain);
+		free(pool->jobs[i].raw);
 	}
 	for (unsigned int i = 0; i < pool->nr_u; i++)
 		sampo_unwinder__delete(pool->u[i]);

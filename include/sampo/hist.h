@@ -58,9 +58,16 @@ enum sampo_sort_key {
 	 */
 	SAMPO_SORT_SRCLINE,
 	SAMPO_SORT_SRCFILE, /* "srcfile": the source file of the line, "" when unknown */
+	/*
+	 * "trace": a tracepoint sample's trace output, its raw data formatted
+	 * by the event's print format (as script's trace field); one value for
+	 * the samples of other events, printed "N/A" (perf's sort_trace). Its
+	 * text needs sampo_hists__set_trace_session().
+	 */
+	SAMPO_SORT_TRACE,
 };
 
-/* more sort keys than this are an error (there are only seven distinct ones) */
+/* more sort keys than this are an error (there are only eight distinct ones) */
 #define SAMPO_SORT_MAX_KEYS 8
 
 struct sampo_hists_opts {
@@ -119,7 +126,7 @@ struct sampo_hists_opts {
 /**
  * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys
  * @list: key names separated by commas: comm, pid, tid, dso, sym (or symbol), cpu,
- *	  srcline, srcfile
+ *	  srcline, srcfile, trace
  * @keys: where the keys go, in the order of @list, a repeated one once
  * @max_keys: room in @keys
  * @ret_nr: on success, how many keys were stored
@@ -181,6 +188,19 @@ SAMPO_API int sampo_hists__add_unwound(struct sampo_hists *hists, int evsel,
 				       const struct sampo_sample *sample, size_t nr_unwound);
 
 SAMPO_API int sampo_hists__resort(struct sampo_hists *hists);
+
+struct sampo_session;
+
+/**
+ * sampo_hists__set_trace_session() - where the "trace" sort key takes its
+ * text: a sample of a tracepoint event of @session (borrowed; it must
+ * outlive the hists) is keyed by its raw data as sampo_trace_data__format()
+ * prints it with the session's tracing data (an event without a format:
+ * ""). Call before the first sample; without it, every sample has the
+ * one "N/A" value of a non-tracepoint event.
+ */
+SAMPO_API void sampo_hists__set_trace_session(struct sampo_hists *hists,
+					      struct sampo_session *session);
 
 /**
  * sampo_hists__set_groups() - perf's group view (report --group): the
@@ -368,6 +388,14 @@ SAMPO_API uint64_t sampo_hist_entry__ip(const struct sampo_hist_entry *entry);
  */
 SAMPO_API const char *sampo_hist_entry__srcline(const struct sampo_hist_entry *entry);
 SAMPO_API const char *sampo_hist_entry__srcfile(const struct sampo_hist_entry *entry);
+
+/**
+ * sampo_hist_entry__trace() - the Trace output column (borrowed): the
+ * tracepoint sample's text, NULL unless trace is a sort key and the
+ * entry's event is a tracepoint (perf prints "N/A" then)
+ */
+SAMPO_API const char *sampo_hist_entry__trace(const struct sampo_hist_entry *entry);
+
 /**
  * sampo_hist_entry__level() - the letter between brackets before the
  * symbol: 'k' kernel, '.' user, 'g'/'u' a guest's kernel/user, 'H' hypervisor

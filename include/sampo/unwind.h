@@ -136,7 +136,9 @@ SAMPO_API int sampo_unwind_pool__new(struct sampo_symbolizer *symbolizer,
 				     struct sampo_unwind_pool **ret);
 
 /**
- * sampo_unwind_pool__add() - queue @sample (copied) of @thread (referenced
+ * sampo_unwind_pool__add() - queue @sample (copied: its user registers,
+ * stack, callchain and raw data; not its branch stack, read values, aux
+ * data or interrupt registers) of @thread (referenced
  * until delivered), with at most @max_stack user frames; a full batch is
  * unwound and delivered at once
  *

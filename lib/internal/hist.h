@@ -99,6 +99,7 @@ struct stack {
 	const char *comm;	     /* interned */
 	uint32_t off, nr;	     /* cursor frames in hists->arena */
 	uint32_t self;		     /* frame of the sample's ip */
+	const char *trace;	     /* the trace sort key's text, interned; NULL: none */
 	int32_t cpu;
 	int evsel;
 	bool filtered; /* by --comms, --dsos, --pid, --tid */
@@ -113,6 +114,7 @@ struct entry_key {
 	const char *dso;
 	const char *srcline, *srcfile; /* interned */
 	const char *inl_name;	       /* an inlined function's row: its name, interned */
+	const char *trace;	       /* a tracepoint sample's trace output, interned */
 	uint64_t sym_start, sym_end, ip;
 	int32_t tid;
 	int32_t cpu;
@@ -136,10 +138,11 @@ struct sampo_hist_entry {
 	bool filtered;
 	uint32_t row; /* position in the printed order, after resort */
 	/*
-	 * perf computes an entry's srcline (srcfile) lazily, when a comparison
-	 * reaches that key, and measures the column only with entries whose
-	 * text existed when they went into the output tree: bit 0 srcline,
-	 * bit 1 srcfile, set by sampo_hists__sort_entries()
+	 * perf computes an entry's srcline (srcfile, trace output) lazily,
+	 * when a comparison reaches that key, and measures the column only
+	 * with entries whose text existed when they went into the output
+	 * tree: bit 0 srcline, bit 1 srcfile, bit 2 trace, set by
+	 * sampo_hists__sort_entries()
 	 */
 	uint8_t src_known, src_width;
 	uint64_t nr_adds; /* samples perf added to it (hists__findnew_entry() calls) */
@@ -177,7 +180,8 @@ struct sampo_hists {
 	struct sampo_hists_opts opts;
 	enum sampo_sort_key keys[SAMPO_SORT_MAX_KEYS]; /* SAMPO_SORT_TID is stored as _PID */
 	size_t nr_keys;
-	bool has_key[SAMPO_SORT_SRCFILE + 1];
+	bool has_key[SAMPO_SORT_TRACE + 1];
+	struct sampo_session *trace_session; /* the trace key's formats and events; NULL: none */
 	/* frames are per address, not per symbol (srcline, srcfile, inlines) */
 	bool per_ip_frames;
 	struct sampo_srclines *srclines; /* NULL: not needed */

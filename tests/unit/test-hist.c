@@ -355,6 +355,12 @@ static void test_hist__sort_keys_parse(void **state)
 	assert_int_equal(keys[0], SAMPO_SORT_SRCFILE);
 	assert_int_equal(keys[1], SAMPO_SORT_SRCLINE);
 	assert_string_equal(sampo_sort_key__name(SAMPO_SORT_SRCLINE), "srcline");
+	assert_int_equal(sampo_sort_keys__parse("trace,comm", keys, SAMPO_SORT_MAX_KEYS, &nr, err,
+						sizeof(err)),
+			 0);
+	assert_int_equal(nr, 2);
+	assert_int_equal(keys[0], SAMPO_SORT_TRACE);
+	assert_string_equal(sampo_sort_key__name(SAMPO_SORT_TRACE), "trace");
 	assert_null(sampo_sort_key__name((enum sampo_sort_key)42));
 
 	/* the messages sampo report prints */
@@ -362,7 +368,7 @@ static void test_hist__sort_keys_parse(void **state)
 						sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err, "unknown sort key 'nope' (known: comm, pid, tid, dso, sym, cpu, "
-				 "srcline, srcfile)");
+				 "srcline, srcfile, trace)");
 	assert_int_equal(sampo_sort_keys__parse("symb", keys, SAMPO_SORT_MAX_KEYS, &nr, err,
 						sizeof(err)),
 			 -EINVAL);

@@ -221,7 +221,7 @@ static void setup_columns(struct diff_ctx *ctx)
 		[SAMPO_DIFF_RATIO] = COL_RATIO,
 		[SAMPO_DIFF_WDIFF] = COL_WDIFF,
 	};
-	bool elide[SAMPO_SORT_SRCFILE + 1] = { false };
+	bool elide[SAMPO_SORT_TRACE + 1] = { false };
 	bool all_elided = true;
 
 	for (size_t i = 0; i < ctx->nr_files; i++) {
@@ -267,6 +267,8 @@ static const char *key_header(enum sampo_sort_key key)
 		return "Source:Line";
 	case SAMPO_SORT_SRCFILE:
 		return "Source File";
+	case SAMPO_SORT_TRACE: /* refused by parse_lists() */
+		break;
 	}
 	return "";
 }
@@ -316,6 +318,8 @@ static void key_widths(struct diff_ctx *ctx, const struct sampo_hist_diff *diff)
 				break;
 			case SAMPO_SORT_SRCFILE:
 				w = strlen(sampo_hist_entry__srcfile(e));
+				break;
+			case SAMPO_SORT_TRACE:
 				break;
 			}
 			if ((int)w > c->width)
@@ -480,6 +484,9 @@ static int key_cell(const struct diff_ctx *ctx, const struct sampo_hist_entry *e
 	case SAMPO_SORT_SRCFILE:
 		snprintf(buf, size, "%-.*s", w, sampo_hist_entry__srcfile(e));
 		break;
+	case SAMPO_SORT_TRACE:
+		buf[0] = 0;
+		break;
 	}
 	unsep(ctx, buf);
 	return (int)strlen(buf);
@@ -607,6 +614,10 @@ static int parse_lists(struct diff_ctx *ctx)
 				     SAMPO_SORT_MAX_KEYS, &ctx->nr_sort_keys, errbuf, sizeof(errbuf));
 	if (err)
 		return err == -EINVAL ? cli_err(0, "%s", errbuf) : cli_err(err, "out of memory");
+	for (size_t i = 0; i < ctx->nr_sort_keys; i++)
+		if (ctx->sort_keys[i] == SAMPO_SORT_TRACE)
+			return cli_err(0, "sort key 'trace' is report's (tracepoint output): "
+					  "sampo diff does not take it");
 	if ((ctx->comms && cli_split_words(ctx->comms, &ctx->comm_list)) ||
 	    (ctx->dsos && cli_split_words(ctx->dsos, &ctx->dso_list)) ||
 	    (ctx->syms && cli_split_words(ctx->syms, &ctx->sym_list)))

@@ -29,6 +29,7 @@
 #include <sampo/sample.h>
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
+#include <sampo/trace-data.h>
 
 #include "archive-read.h"
 #include "builtin.h"
@@ -43,6 +44,7 @@
 #include "report-hosts.h"
 #include "unwind-cli.h"
 #include "report-provenance.h"
+#include "resolve.h"
 
 static const char *const report_usage[] = {
 	"sampo report [<options>]",
@@ -95,7 +97,9 @@ struct report_ctx {
 	bool group_view;		   /* the leaders' tables show their members */
 	bool forced_group;		   /* --group on a file without groups: all events */
 	struct progress progress;
+	struct cli_trace_resolver resolver; /* the trace key's %ps (a file's tracing data) */
 
+	bool trace_default; /* every event a tracepoint: perf's default sort "trace" */
 	/* the hists' options, parsed from the strings above */
 	enum sampo_sort_key sort_keys[SAMPO_SORT_MAX_KEYS];
 	struct cli_word_list comm_list, dso_list;
@@ -198,6 +202,23 @@ static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *n
 	}
 	free(copy);
 	return err;
+}
+
+/*
+ * perf's default sort for a file whose events are all tracepoints (its
+ * get_default_sort_order()): "trace", the samples' trace output. A pipe's
+ * events come after perf has chosen (its evlist is empty then): comm,dso,sym.
+ */
+static bool all_tracepoints(struct sampo_reader *reader, bool is_pipe)
+{
+	size_t nr = sampo_reader__nr_attrs(reader);
+
+	if (is_pipe || !nr)
+		return false;
+	for (size_t i = 0; i < nr; i++)
+		if (sampo_reader__attr(reader, i)->type != SAMPO_TYPE_TRACEPOINT)
+			return false;
+	return true;
 }
 
 /* a word made of call graph settings ("caller", "graph,0.5,callee") */
@@ -437,6 +458,12 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	err = parse_hists_lists(ctx, hopts);
 	if (err)
 		return err;
+	if (!ctx->sort && all_tracepoints(ctx->reader, is_pipe)) {
+		ctx->sort_keys[0] = SAMPO_SORT_TRACE;
+		hopts->sort_keys = ctx->sort_keys;
+		hopts->nr_sort_keys = 1;
+		ctx->trace_default = true;
+	}
 	ctx->hopts = hopts;
 	/* a pipe's features (its OS release, for the kernel) come with its records */
 	return is_pipe ? 0 : start_hists(ctx);
@@ -453,6 +480,7 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 static int start_hists(struct report_ctx *ctx)
 {
 	struct sampo_hists_opts *hopts = ctx->hopts;
+	bool by_trace = false;
 	int err;
 
 	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
@@ -462,6 +490,24 @@ static int start_hists(struct report_ctx *ctx)
 			       &ctx->hists);
 	if (err)
 		return cli_err(err, "cannot set up the histograms");
+	for (size_t i = 0; i < hopts->nr_sort_keys && hopts->sort_keys; i++)
+		if (hopts->sort_keys[i] == SAMPO_SORT_TRACE)
+			by_trace = true;
+	if (by_trace)
+		sampo_hists__set_trace_session(ctx->hists, ctx->session);
+	/*
+	 * perf report names kernel functions (%ps) of a file's tracing data,
+	 * not a pipe's (read after perf registered its resolver), as script
+	 */
+	if (by_trace && !sampo_session__is_pipe(ctx->session) &&
+	    sampo_session__trace_data(ctx->session)) {
+		ctx->resolver = (struct cli_trace_resolver){
+			.symbolizer = ctx->symbolizer,
+			.machine = sampo_session__machine(ctx->session),
+		};
+		sampo_trace_data__set_resolver(sampo_session__trace_data(ctx->session),
+					       cli_trace_func, &ctx->resolver);
+	}
 	/* perf unwinds DWARF stacks only for call chains */
 	if (hopts->callchain) {
 		err = cli_unwind_pool_open(ctx->session, report_unwound, ctx, &ctx->unwind_pool);
@@ -1028,7 +1074,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('o', "output", &ctx.output, "file",
 			   "the file of --format pprof (default: profile.pb.gz)"),
 		OPT_STRING('s', "sort", &ctx.sort, "key[,key...]",
-			   "sort by comm, pid, tid, dso, sym, cpu, srcline, srcfile (default: comm,dso,sym); "
+			   "sort by comm, pid, tid, dso, sym, cpu, srcline, srcfile, trace (default: comm,dso,sym; "
+			   "trace when every event is a tracepoint); "
 			   "several inputs: host, comm, dso, sym (default: host,comm,dso,sym)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples,
 			    "show the number of samples of each entry"),

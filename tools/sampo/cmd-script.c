@@ -225,7 +225,8 @@ struct script_ctx {
 	struct fcache_slot *fcache; /* the text of addresses (plain text output only) */
 	uint64_t epoch;		    /* the current sample's, for fcache */
 	bool json;		/* --format json (format-json.c) */
-	const struct sampo_trace_data *resolver_set; /* whose kernel functions trace_func() names */
+	const struct sampo_trace_data *resolver_set; /* whose kernel functions cli_trace_func() names */
+	struct cli_trace_resolver resolver;
 	struct json_script js;
 };
 
@@ -910,25 +911,6 @@ static void print_mem_fields(struct script_ctx *ctx, unsigned fields, const stru
 		print_u64(ob, false, s->ins_lat);
 }
 
-/* the print formats' %ps: a kernel address by the symbols of the kernel and its modules */
-static const char *trace_func(void *priv, uint64_t addr, uint64_t *start)
-{
-	struct script_ctx *ctx = priv;
-	struct sampo_addr_location al = { 0 };
-	struct sampo_map *map;
-	struct cli_frame fr = { 0 };
-	const char *name = NULL;
-
-	map = sampo_machine__find_map(ctx->machine, NULL, SAMPO_CPUMODE_KERNEL, addr, &al);
-	cli_resolve_frame(ctx->symbolizer, ctx->machine, map, addr, true, &fr);
-	if (fr.sym) {
-		name = sampo_symbol__name(fr.sym);
-		*start = addr - fr.symoff;
-	}
-	sampo_addr_location__exit(&al);
-	return name;
-}
-
 /*
  * the trace field: the tracepoint's fields by its print format (perf's
  * event_format__fprintf()); nothing for an event the tracing data lacks
@@ -941,7 +923,9 @@ static void print_trace(struct script_ctx *ctx, const struct sampo_event *ev)
 
 	/* perf 6.1 names kernel functions (%ps) from a file's tracing data, not a pipe's */
 	if (td && td != ctx->resolver_set && !sampo_reader__is_pipe(ctx->reader)) {
-		sampo_trace_data__set_resolver(td, trace_func, ctx);
+		ctx->resolver = (struct cli_trace_resolver){ .symbolizer = ctx->symbolizer,
+							     .machine = ctx->machine };
+		sampo_trace_data__set_resolver(td, cli_trace_func, &ctx->resolver);
 		ctx->resolver_set = td;
 	}
 	if (!attr ||

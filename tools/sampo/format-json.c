@@ -151,6 +151,10 @@ static void report_row(struct outbuf *ob, const struct sampo_hist_entry *e, uint
 		ob_puts(ob, "null");
 	ob_puts(ob, ", \"ip\": ");
 	json_hex(ob, sampo_hist_entry__ip(e));
+	if (sampo_hist_entry__trace(e)) {
+		ob_puts(ob, ", \"trace\": ");
+		json_string(ob, sampo_hist_entry__trace(e));
+	}
 	/* the caller closes the row: its call graph may follow */
 }
 

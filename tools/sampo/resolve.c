@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <sampo/dso.h>
+#include <sampo/event.h>
 #include <sampo/machine.h>
 #include <sampo/map.h>
 #include <sampo/srclines.h>
@@ -41,6 +42,24 @@ void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine
 	} else if (want_sym && map) {
 		ret->sym = sampo_symbolizer__find_offset(symbolizer, map, addr, &ret->symoff);
 	}
+}
+
+const char *cli_trace_func(void *priv, uint64_t addr, uint64_t *start)
+{
+	const struct cli_trace_resolver *r = priv;
+	struct sampo_addr_location al = { 0 };
+	struct sampo_map *map;
+	struct cli_frame fr = { 0 };
+	const char *name = NULL;
+
+	map = sampo_machine__find_map(r->machine, NULL, SAMPO_CPUMODE_KERNEL, addr, &al);
+	cli_resolve_frame(r->symbolizer, r->machine, map, addr, true, &fr);
+	if (fr.sym) {
+		name = sampo_symbol__name(fr.sym);
+		*start = addr - fr.symoff;
+	}
+	sampo_addr_location__exit(&al);
+	return name;
 }
 
 bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, uint64_t rel,

@@ -69,4 +69,18 @@ void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine
 bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, uint64_t rel,
 		 char *buf, size_t sz);
 
+/* what cli_trace_func() names kernel addresses with (borrowed) */
+struct cli_trace_resolver {
+	struct sampo_symbolizer *symbolizer;
+	struct sampo_machine *machine;
+};
+
+/**
+ * cli_trace_func() - the print formats' %ps and %pS of tracepoint fields
+ * (a sampo_trace_func_fn, include/sampo/trace-data.h): a kernel address by
+ * the symbols of the kernel and its modules (perf's
+ * machine__resolve_kernel_addr()); @priv is a struct cli_trace_resolver
+ */
+const char *cli_trace_func(void *priv, uint64_t addr, uint64_t *start);
+
 #endif /* SAMPO_RESOLVE_H */
