@@ -1104,6 +1104,30 @@ static int entry_chain(struct sampo_hists *h, struct evhists *ev, struct sampo_h
 	return 0;
 }
 
+/*
+ * perf's check for a frame seen twice in one chain compares each entry the
+ * sample made so far with the frame's (hist_entry__cmp(he_cache[i],
+ * &he_tmp)): where the keys before trace tie, that formats the entry's trace
+ * output (sort__trace_cmp()), which then counts in the column's width
+ */
+static void mark_trace_reached(const struct sampo_hists *h, struct sampo_hist_entry *e,
+			       const struct entry_key *k, uint32_t fidx)
+{
+	struct sampo_hist_entry tmp;
+
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		if (h->keys[i] != SAMPO_SORT_TRACE)
+			continue;
+		memset(&tmp, 0, sizeof(tmp));
+		tmp.key = *k;
+		tmp.hists = h;
+		tmp.frame = fidx;
+		if (!sampo_hist_entry__collapse_cmp(e, &tmp, h->keys, i))
+			e->src_known |= 4;
+		return;
+	}
+}
+
 /* perf's hist_entry_iter with the cumulative (children) or the normal ops */
 static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct stack *s,
 			size_t **cache, size_t *cache_cap, struct graph_adds *adds)
@@ -1152,8 +1176,13 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 			return -ENOMEM;
 		entry_key_init(h, &k, s, &h->frames[fidx], true);
 		/* a frame seen twice in one chain (recursion) counts once */
-		for (size_t c = 0; c < nr_cache && !dup; c++)
-			dup = entry_key_equal(&ev->entries[(*cache)[c]].key, &k);
+		for (size_t c = 0; c < nr_cache && !dup; c++) {
+			struct sampo_hist_entry *ce = &ev->entries[(*cache)[c]];
+
+			if (h->has_key[SAMPO_SORT_TRACE])
+				mark_trace_reached(h, ce, &k, fidx);
+			dup = entry_key_equal(&ce->key, &k);
+		}
 		if (dup)
 			continue;
 		e = entry_findnew(h, ev, &k, s, fidx, level);
