@@ -62,9 +62,10 @@ compare_files "$tmpdir/want" "$tmpdir/out"
 # report --inline: the hot row's graph starts with the inlined chain, innermost first
 run_sampo report --stdio --no-children --inline -i "$data" >"$tmpdir/r" 2>/dev/null
 # (its first branch: a sample on work's own loop, outside the inlined code,
-# makes a second, smaller one and puts the first one's share before it)
+# makes a second, smaller one, and the first one's lines then start with '|'
+# and its share: "|--99.50%--mix_inner (inlined)", "|          mix_outer ...")
 grep -A4 -E '^ +[0-9.]+%  inl +inl +\[\.\] work$' "$tmpdir/r" | tail -3 |
-	sed -E 's/^ *(---|--[0-9.]+%--)?//' >"$tmpdir/chain"
+	sed -E 's/^ *[|]? *(---|--[0-9.]+%--)?//' >"$tmpdir/chain"
 printf 'mix_inner (inlined)\nmix_outer (inlined)\nwork\n' >"$tmpdir/chain.want"
 compare_files "$tmpdir/chain.want" "$tmpdir/chain"
 # children mode: the inlined functions get rows of their own
@@ -76,7 +77,7 @@ run_sampo report --stdio --no-children --inline -G -i "$data" >"$tmpdir/rg" 2>/d
 # (the hottest branch first; one line of only '|' stands before it when a
 # sample on work's own loop makes a second branch)
 grep -A4 -E '^ +work$' "$tmpdir/rg" | grep -v -E '^ *\| *$' | head -3 |
-	sed -E 's/^ *(---|--[0-9.]+%--)?//' >"$tmpdir/g"
+	sed -E 's/^ *[|]? *(---|--[0-9.]+%--)?//' >"$tmpdir/g"
 printf 'work\nmix_outer (inlined)\nmix_inner (inlined)\n' >"$tmpdir/g.want"
 compare_files "$tmpdir/g.want" "$tmpdir/g"
 
