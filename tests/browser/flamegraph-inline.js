@@ -17,6 +17,29 @@
 
 const { launch, fileUrl, check } = require('./browser.js');
 
+/*
+ * Point at frame @f until its tooltip shows: in the canvas's own viewport
+ * coordinates, measured again at each try (a page that lays itself out again
+ * after it says it is complete, on a loaded machine, moved the frame under a
+ * pointer placed once: 1 run in 20), a few moves before giving up.
+ */
+async function hover(page, f) {
+	for (let attempt = 0; attempt < 5; attempt++) {
+		const box = await page.locator('#canvas').boundingBox();
+		const now = await page.evaluate((id) =>
+			window.sampoFlame.frames().find((g) => g.id === id), f.id);
+		const at = now || f;
+		await page.mouse.move(box.x + at.x + at.w / 2, box.y + at.y + at.h / 2, { steps: 2 });
+		try {
+			await page.waitForSelector('#tip', { state: 'visible', timeout: 5000 });
+			return;
+		} catch (e) {
+			await page.mouse.move(0, 0);
+		}
+	}
+	await page.waitForSelector('#tip', { state: 'visible', timeout: 5000 });
+}
+
 async function main() {
 	const args = process.argv.slice(2);
 	const none = args.includes('--none');
@@ -63,9 +86,7 @@ async function main() {
 			const [r, g, b] = f.rgb;
 			check(g > r + 40 && g > b + 40, `inlined frame '${name}' drawn in rgb(${f.rgb})`);
 			check(JSON.stringify(f.rgb) !== JSON.stringify(base.rgb), `'${name}' has its caller's colour`);
-			const box = await page.locator('#canvas').boundingBox();
-			await page.mouse.move(box.x + f.x + f.w / 2, f.pageY + f.h / 2);
-			await page.waitForSelector('#tip', { state: 'visible' });
+			await hover(page, f);
 			const tip = await page.textContent('#tip');
 			check(tip.startsWith(name) && tip.includes('\ninlined'), `tooltip over '${name}' reads '${tip}'`);
 			below = f;
