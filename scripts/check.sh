@@ -29,6 +29,7 @@ step() {
 setup_failed() {
 	mkdir -p "$1"
 	echo "0 1 0" >"$1/sampo-test-counts"
+	echo "$2: configure failed ($1/meson-logs/meson-log.txt)" >"$1/sampo-failed-tests"
 	echo "$2: configure failed"
 }
 
@@ -75,6 +76,11 @@ for d in "$builddir" "$asandir" "$fuzzdir"; do
 	read -r p f s <"$d/sampo-test-counts"
 	printf '    %-12s %3d passed, %d failed, %d skipped\n' "$d" "$p" "$f" "$s"
 done
-[ "$failed" -eq 0 ] || echo "    failed tests: see the FAIL lines above, and <builddir>/meson-logs/testlog*.txt"
+if [ "$failed" -ne 0 ]; then
+	for d in "$builddir" "$asandir" "$fuzzdir"; do
+		[ -r "$d/sampo-failed-tests" ] && sed 's/^/    /' "$d/sampo-failed-tests"
+	done
+	echo "    the whole logs: <builddir>/meson-logs/testlog*.txt"
+fi
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
