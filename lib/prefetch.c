@@ -193,6 +193,27 @@ static void pf_put_free(struct sampo_prefetch *pf, struct pbatch *b)
 	pthread_mutex_unlock(&pf->lock);
 }
 
+/*
+ * hand @full (if any) to the consumer and take an empty batch; NULL when out
+ * of memory or told to stop (*@ret then says which)
+ */
+static struct pbatch *pf_next_batch(struct sampo_prefetch *pf, struct pbatch *full, int *ret)
+{
+	struct pbatch *b;
+
+	if (full)
+		pf_push(pf, full);
+	b = pf_get_free(pf);
+	if (!b) {
+		*ret = pf->stop ? 0 : -ENOMEM;
+		return NULL;
+	}
+	b->nr = 0;
+	b->used = 0;
+	b->in_place = 0;
+	return b;
+}
+
 static void *pf_thread(void *arg)
 {
 	struct sampo_prefetch *pf = arg;
@@ -203,17 +224,10 @@ static void *pf_thread(void *arg)
 		struct sampo_event *e;
 
 		if (!b || b->nr == PF_BATCH_EVENTS) {
-			if (b)
-				pf_push(pf, b);
-			b = pf_get_free(pf);
-			if (!b) {
-				/* out of memory (or told to stop): the reader must still see the end */
-				ret = pf->stop ? 0 : -ENOMEM;
+			/* the reader must still see the end, even out of memory */
+			b = pf_next_batch(pf, b, &ret);
+			if (!b)
 				break;
-			}
-			b->nr = 0;
-			b->used = 0;
-			b->in_place = 0;
 		}
 		e = &b->evs[b->nr];
 		ret = pf->next(pf->arg, e);
@@ -223,15 +237,9 @@ static void *pf_thread(void *arg)
 			/* full: this event starts the next batch (its record stays valid) */
 			struct sampo_event ev = *e;
 
-			pf_push(pf, b);
-			b = pf_get_free(pf);
-			if (!b) {
-				ret = pf->stop ? 0 : -ENOMEM;
+			b = pf_next_batch(pf, b, &ret);
+			if (!b)
 				break;
-			}
-			b->nr = 0;
-			b->used = 0;
-			b->in_place = 0;
 			b->evs[0] = ev;
 			if (!pbatch_keep(pf, b, &b->evs[0])) {
 				pf_put_free(pf, b);
