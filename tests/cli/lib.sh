@@ -240,3 +240,27 @@ graph_ties_only() {
 		python3 "$SAMPO_SRCDIR/tests/cli/graph-canon.py" ${3:-} <"$2" >"$2.canon" &&
 		cmp -s "$1.canon" "$2.canon"
 }
+
+# perf_untip: perf report's text on stdin without its closing tip ("#",
+# "# (Tip: ...)", "#"), which perf picks at random; a report with no rows has none
+perf_untip() {
+	awk '{ l[NR] = $0 } END { n = NR; if (n >= 3 && l[n-1] ~ /^# \(Tip: /) n -= 3
+		for (i = 1; i <= n; i++) print l[i] }'
+}
+
+# compare_report WANT GOT WHAT: a `report --stdio` text against perf's; a
+# difference other than tied graph branches in another order (graph_ties_only)
+# is printed and counted in $fails, so that a test reports every difference
+# before it dies
+compare_report() {
+	if diff -u "$1" "$2" >"$tmpdir/diff"; then
+		return 0
+	fi
+	if graph_ties_only "$1" "$2"; then
+		echo "# $3: tied branches in another order than perf's" >&2
+		return 0
+	fi
+	echo "# $3: sampo differs from perf" >&2
+	head -30 "$tmpdir/diff" >&2
+	fails=$((${fails:-0} + 1))
+}

@@ -15,21 +15,10 @@ fails=0
 check() {
 	local f=$1
 	shift
-	# perf's closing tip ("#", "# (Tip: ...)", "#"): a report with no rows has none
-	"$PERF" report --stdio -i "$dir/$f/perf.data" "$@" 2>/dev/null |
-		awk '{ l[NR] = $0 } END { n = NR; if (n >= 3 && l[n-1] ~ /^# \(Tip: /) n -= 3
-			for (i = 1; i <= n; i++) print l[i] }' >"$tmpdir/want"
+	"$PERF" report --stdio -i "$dir/$f/perf.data" "$@" 2>/dev/null | perf_untip >"$tmpdir/want"
 	"$SAMPO" report --stdio -i "$dir/$f/perf.data" "$@" >"$tmpdir/out" 2>"$tmpdir/err" ||
 		die "sampo report -i $f $* failed: $(cat "$tmpdir/err")"
-	if ! diff -u "$tmpdir/want" "$tmpdir/out" >"$tmpdir/diff"; then
-		if graph_ties_only "$tmpdir/want" "$tmpdir/out"; then
-			echo "# $f $*: tied branches in another order than perf's" >&2
-			return
-		fi
-		echo "# $f $*: sampo differs from perf" >&2
-		head -30 "$tmpdir/diff" >&2
-		fails=$((fails + 1))
-	fi
+	compare_report "$tmpdir/want" "$tmpdir/out" "$f $*"
 }
 
 for f in a-syswide-cpuclock c-multi-event g-switch-namespaces-task h-switch-ns-cgroup-syswide; do

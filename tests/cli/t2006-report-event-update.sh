@@ -20,15 +20,6 @@ cd "$tmpdir"
 "$mk" --rename my-clock -o r.data
 "$mk" --rename my-clock --pipe -o rp.data
 
-# perf's report without its tip lines ("#", "# (Tip: ...)", "#" at the end)
-no_tip() {
-	if tail -n 2 "$1" | head -n 1 | grep -q '^# (Tip:'; then
-		head -n -3 "$1"
-	else
-		cat "$1"
-	fi
-}
-
 for f in r rp; do
 	"$SAMPO" report --stdio -i $f.data >$f.report 2>$f.err ||
 		die "sampo report -i $f.data failed: $(cat $f.err)"
@@ -48,7 +39,7 @@ for f in r rp; do
 
 	if [ -n "${PERF:-}" ] && [ -x "$PERF" ]; then
 		"$PERF" report --stdio -i $f.data >$f.perf 2>/dev/null || die "perf report -i $f.data failed"
-		no_tip $f.perf >$f.perf.notip
+		perf_untip <$f.perf >$f.perf.notip
 		compare_files $f.perf.notip $f.report
 	fi
 done

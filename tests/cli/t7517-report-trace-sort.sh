@@ -11,12 +11,6 @@
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/lib-wild.sh"
 
-# perf's report without its closing tip ("#", "# (Tip: ...)", "#"), which is random
-untip() {
-	awk '{ l[NR] = $0 } END { n = NR; if (n >= 3 && l[n-1] ~ /^# \(Tip: /) n -= 3
-		for (i = 1; i <= n; i++) print l[i] }'
-}
-
 # perf 6.1's own lines for the corpus's uprobe recording: one sample, so perf
 # never formatted it while sorting and cuts it to the header's 12 columns
 f=$(wild_file pp__probe.data.file)
@@ -46,39 +40,26 @@ grep -q "sort key 'trace'" "$tmpdir/stderr" || die "diff -s trace: $(cat "$tmpdi
 
 need_perf
 fails=0
-# check WANT GOT WHAT: a difference is a failure, unless only tied graph branches differ
-check() {
-	if ! diff -u "$1" "$2" >"$tmpdir/diff"; then
-		if graph_ties_only "$1" "$2"; then
-			echo "# $3: tied branches in another order than perf's" >&2
-			return
-		fi
-		echo "# $3: sampo differs from perf" >&2
-		head -30 "$tmpdir/diff" >&2
-		fails=$((fails + 1))
-	fi
-}
-
 # the corpus: the uprobe file and pipe, and the sched_switch file beside
 # cycles (not all tracepoints: comm,dso,sym; the graphs left out with -g
 # none, as they do not depend on this key)
 p=$(wild_file pp__parallel_static_gcc_perf.data.zstd)
 for opts in "" "-s trace" "-s comm,trace" "-s trace,pid -n"; do
 	# shellcheck disable=SC2086 # word splitting of the options is wanted
-	perf_foreign report --stdio $opts -i "$f" | untip >"$tmpdir/want"
+	perf_foreign report --stdio $opts -i "$f" | perf_untip >"$tmpdir/want"
 	# shellcheck disable=SC2086
 	sampo_wild report --stdio $opts -i "$f" >"$tmpdir/got" 2>/dev/null
-	check "$tmpdir/want" "$tmpdir/got" "probe.data.file $opts"
+	compare_report "$tmpdir/want" "$tmpdir/got" "probe.data.file $opts"
 	# shellcheck disable=SC2086
-	perf_foreign report --stdio $opts -i - <"$g" | untip >"$tmpdir/want"
+	perf_foreign report --stdio $opts -i - <"$g" | perf_untip >"$tmpdir/want"
 	# shellcheck disable=SC2086
 	sampo_wild report --stdio $opts -i - <"$g" >"$tmpdir/got" 2>/dev/null
-	check "$tmpdir/want" "$tmpdir/got" "probe.data.stream $opts"
+	compare_report "$tmpdir/want" "$tmpdir/got" "probe.data.stream $opts"
 	# shellcheck disable=SC2086
-	perf_foreign report --stdio -g none $opts -i "$p" | untip >"$tmpdir/want"
+	perf_foreign report --stdio -g none $opts -i "$p" | perf_untip >"$tmpdir/want"
 	# shellcheck disable=SC2086
 	sampo_wild report --stdio -g none $opts -i "$p" >"$tmpdir/got" 2>/dev/null
-	check "$tmpdir/want" "$tmpdir/got" "parallel_static -g none $opts"
+	compare_report "$tmpdir/want" "$tmpdir/got" "parallel_static -g none $opts"
 done
 
 # --sort trace on files without tracepoints: one "N/A" row per key value of
@@ -91,11 +72,11 @@ for x in a-syswide-cpuclock b-callchain-fp c-multi-event; do
 	for opts in "-s trace" "-s comm,trace" "-s trace,sym" "-s trace -n --no-children"; do
 		# shellcheck disable=SC2086
 		HOME=$tmpdir/home "$PERF" report --stdio $opts -i "$dir/$x/perf.data" 2>/dev/null |
-			untip >"$tmpdir/want"
+			perf_untip >"$tmpdir/want"
 		# shellcheck disable=SC2086
 		HOME=$tmpdir/home run_sampo report --stdio $opts -i "$dir/$x/perf.data" \
 			>"$tmpdir/got" 2>/dev/null
-		check "$tmpdir/want" "$tmpdir/got" "$x $opts"
+		compare_report "$tmpdir/want" "$tmpdir/got" "$x $opts"
 	done
 done
 run_sampo report --stdio -s trace -i "$dir/c-multi-event/perf.data" >"$tmpdir/got" 2>/dev/null
@@ -129,11 +110,11 @@ for name in plain chain pipe; do
 		"--no-children" "--kallsyms /dev/null"; do
 		# shellcheck disable=SC2086
 		env -u MALLOC_PERTURB_ "$PERF" report --stdio $opts -i "$in" <"$tmpdir/$name.data" \
-			2>/dev/null | untip >"$tmpdir/want"
+			2>/dev/null | perf_untip >"$tmpdir/want"
 		# shellcheck disable=SC2086
 		run_sampo report --stdio $opts -i "$in" <"$tmpdir/$name.data" >"$tmpdir/got" \
 			2>/dev/null
-		check "$tmpdir/want" "$tmpdir/got" "$name $opts"
+		compare_report "$tmpdir/want" "$tmpdir/got" "$name $opts"
 	done
 	# the file's default table is perf's trace view, with more than one row
 	if [ "$name" != pipe ]; then
