@@ -54,6 +54,15 @@ cleanup_tmpdir() {
 }
 trap cleanup_tmpdir EXIT
 
+# A HOME of the test's own: perf and sampo keep their build-id cache in
+# ~/.debug, so a test that records would otherwise leave entries in the
+# user's that a later test, or the next run, finds (CI's fresh machine and a
+# developer's would then see different files); what a test needs there, it
+# puts there
+export HOME=$tmpdir/.home
+mkdir -p "$HOME"
+unset PERF_BUILDID_DIR SAMPO_BUILDID_DIR
+
 # The test's own stderr, kept apart: die and skip write there, so that their
 # line is seen even when they run inside a command whose stderr goes elsewhere
 # ("run_sampo ... 2>/dev/null" failing used to exit 1 without a word)
