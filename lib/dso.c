@@ -193,12 +193,3 @@ bool sampo_dso_id__empty(const struct sampo_dso_id *id)
 {
 	return !id->maj && !id->min && !id->ino && !id->ino_generation;
 }
-
-/* perf's dso_id__cmp(): an unknown identity matches any */
-bool sampo_dso_id__match(const struct sampo_dso_id *a, const struct sampo_dso_id *b)
-{
-	if (sampo_dso_id__empty(a) || sampo_dso_id__empty(b))
-		return true;
-	return a->maj == b->maj && a->min == b->min && a->ino == b->ino &&
-	       a->ino_generation == b->ino_generation;
-}

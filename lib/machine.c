@@ -78,25 +78,35 @@ static bool str_starts(const char *s, const char *prefix)
  * lookup is a probe of one index whose keys are
  *
  *	DK_NAME		long name: the newest DSO of that name
- *	DK_NAME_ID	long name and identity (dev, inode): the newest with it
+ *	DK_NAME_ID	long name and identity (dev, inode, generation): the newest with it
+ *	DK_NAME_INO	long name, dev and inode: the newest with them, whatever the generation
+ *	DK_NAME_INO_G0	long name, dev and inode: the newest with them and generation 0
  *	DK_NAME_NOID	long name: the newest whose identity is unknown
  *	DK_NAME_BID	long name and build-id: the newest with it
  *	DK_SHORT	short name: the oldest with it
  *
  * which answer what the walks of the name's chain (newest first) and of the
  * creation list (oldest first) answered.
+ *
+ * A generation of 0 matches any (perf's __dso_id__cmp()): perf synthesizes
+ * the MMAP2s of processes already running from /proc/PID/maps, which has no
+ * generation, so in a system-wide recording a program that was running and
+ * the same program started later are one file, as the kernel's MMAP2s with
+ * their real generation say.
  */
-enum dso_key_kind { DK_NAME, DK_NAME_ID, DK_NAME_NOID, DK_NAME_BID, DK_SHORT };
+enum dso_key_kind { DK_NAME, DK_NAME_ID, DK_NAME_INO, DK_NAME_INO_G0, DK_NAME_NOID, DK_NAME_BID,
+		    DK_SHORT };
 
 static uint64_t dk_hash(enum dso_key_kind kind, const struct sampo_dso *dso)
 {
 	uint64_t h = hash_combine(kind, hash_str(kind == DK_SHORT ? dso->short_name :
 								     dso->long_name));
 
-	if (kind == DK_NAME_ID) {
+	if (kind == DK_NAME_ID || kind == DK_NAME_INO || kind == DK_NAME_INO_G0) {
 		h = hash_combine(h, ((uint64_t)dso->id.maj << 32) | dso->id.min);
 		h = hash_combine(h, dso->id.ino);
-		h = hash_combine(h, dso->id.ino_generation);
+		if (kind == DK_NAME_ID)
+			h = hash_combine(h, dso->id.ino_generation);
 	} else if (kind == DK_NAME_BID) {
 		h = hash_combine(h, dso->build_id_size);
 		for (size_t i = 0; i < dso->build_id_size; i++)
@@ -111,9 +121,9 @@ static bool dk_equal(enum dso_key_kind kind, const struct sampo_dso *a, const st
 		return !strcmp(a->short_name, b->short_name);
 	if (strcmp(a->long_name, b->long_name))
 		return false;
-	if (kind == DK_NAME_ID)
+	if (kind == DK_NAME_ID || kind == DK_NAME_INO || kind == DK_NAME_INO_G0)
 		return a->id.maj == b->id.maj && a->id.min == b->id.min && a->id.ino == b->id.ino &&
-		       a->id.ino_generation == b->id.ino_generation;
+		       (kind != DK_NAME_ID || a->id.ino_generation == b->id.ino_generation);
 	if (kind == DK_NAME_BID)
 		return a->build_id_size == b->build_id_size &&
 		       !memcmp(a->build_id, b->build_id, a->build_id_size);
@@ -170,8 +180,15 @@ static int machine_index_dso(struct sampo_machine *m, struct sampo_dso *dso)
 {
 	int err = dk_put(m, DK_NAME, dso);
 
-	if (!err)
-		err = dk_put(m, sampo_dso_id__empty(&dso->id) ? DK_NAME_NOID : DK_NAME_ID, dso);
+	if (!err && sampo_dso_id__empty(&dso->id))
+		err = dk_put(m, DK_NAME_NOID, dso);
+	if (!err && !sampo_dso_id__empty(&dso->id)) {
+		err = dk_put(m, DK_NAME_ID, dso);
+		if (!err)
+			err = dk_put(m, DK_NAME_INO, dso);
+		if (!err && !dso->id.ino_generation)
+			err = dk_put(m, DK_NAME_INO_G0, dso);
+	}
 	if (!err && dso->build_id_size)
 		err = dk_put(m, DK_NAME_BID, dso);
 	if (!err)
@@ -192,15 +209,25 @@ static struct sampo_dso *machine_find_dso(const struct sampo_machine *m, const c
 					  const struct sampo_dso_id *id)
 {
 	struct sampo_dso probe = { .long_name = (char *)long_name };
-	struct sampo_dso_key *exact, *noid;
+	struct sampo_dso_key *exact, *noid, *gen0;
 
 	if (!id || sampo_dso_id__empty(id)) {
 		exact = dk_find(m, DK_NAME, &probe, NULL);
 		return exact ? exact->dso : NULL;
 	}
-	/* the newest of the same identity or of an unknown one, as the chain walk found it */
+	/*
+	 * The newest of the same identity (a generation 0 on either side
+	 * matching any) or of an unknown one, as the chain walk found it
+	 */
 	probe.id = *id;
-	exact = dk_find(m, DK_NAME_ID, &probe, NULL);
+	if (id->ino_generation) {
+		exact = dk_find(m, DK_NAME_ID, &probe, NULL);
+		gen0 = dk_find(m, DK_NAME_INO_G0, &probe, NULL);
+		if (!exact || (gen0 && gen0->dso->seq > exact->dso->seq))
+			exact = gen0;
+	} else {
+		exact = dk_find(m, DK_NAME_INO, &probe, NULL);
+	}
 	noid = dk_find(m, DK_NAME_NOID, &probe, NULL);
 	if (exact && noid)
 		return exact->dso->seq > noid->dso->seq ? exact->dso : noid->dso;

@@ -53,8 +53,6 @@ void sampo_dso__set_build_id(struct sampo_dso *dso, const uint8_t *bid, size_t s
 
 /* all zero: an unknown identity */
 bool sampo_dso_id__empty(const struct sampo_dso_id *id);
-/* perf's dso_id__cmp(): equal, or one of them unknown */
-bool sampo_dso_id__match(const struct sampo_dso_id *a, const struct sampo_dso_id *b);
 
 /*
  * perf's kmod_path__parse_name(): is @path a kernel module (*@ret_kmod),

@@ -619,6 +619,75 @@ static void test_machine__references_outlive_lookups(void **state)
 	sampo_addr_location__exit(&al);
 }
 
+/* an executable map of @name at 0x400000 in process @pid, of file identity (8:0, @ino, @gen) */
+static void mmap2_file(struct sampo_machine *m, uint32_t pid, const char *name, uint64_t ino,
+		       uint64_t gen)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.mmap2.pid = pid;
+	b.u.rec.mmap2.tid = pid;
+	b.u.rec.mmap2.start = 0x400000;
+	b.u.rec.mmap2.len = 0x1000;
+	b.u.rec.mmap2.maj = 8;
+	b.u.rec.mmap2.ino = ino;
+	b.u.rec.mmap2.ino_generation = gen;
+	b.u.rec.mmap2.prot = PROT_R | PROT_X;
+	b.u.rec.mmap2.flags = 2; /* MAP_PRIVATE */
+	strcpy(b.u.rec.mmap2.filename, name);
+	process(m, finish(&b, SAMPO_RECORD_MMAP2, SAMPO_CPUMODE_USER,
+			  sizeof(b.u.rec.mmap2) + strlen(name) + 1));
+}
+
+/* the DSO behind process @pid's map at 0x400000 (borrowed from the machine) */
+static const struct sampo_dso *dso_of(struct sampo_machine *m, uint32_t pid)
+{
+	struct sampo_addr_location al = { 0 };
+	struct sampo_thread *t = sampo_machine__findnew_thread(m, (int32_t)pid, (int32_t)pid);
+	const struct sampo_map *map;
+	const struct sampo_dso *dso;
+
+	assert_non_null(t);
+	map = sampo_machine__find_map(m, t, SAMPO_CPUMODE_USER, 0x400010, &al);
+	assert_non_null(map);
+	dso = sampo_map__dso(map);
+	sampo_addr_location__exit(&al);
+	sampo_thread__put(t);
+	return dso;
+}
+
+/*
+ * perf synthesizes the MMAP2s of processes already running from
+ * /proc/PID/maps, with generation 0; the kernel's MMAP2s of processes started
+ * later carry the real one. perf's __dso_id__cmp() lets 0 match any
+ * generation: in a system-wide recording the program that was running and
+ * the same program started again are one DSO (one symbol table, one entry in
+ * the call graphs' matching), whichever came first. Another inode, or
+ * another non-zero generation of a file first seen with one, is another DSO.
+ */
+static void test_machine__synthesized_generation_zero_matches_any(void **state)
+{
+	struct sampo_machine *m = *state;
+
+	mmap2_file(m, 100, "/usr/bin/prog", 77, 0);	 /* running when recording began */
+	mmap2_file(m, 101, "/usr/bin/prog", 77, 5151); /* started later */
+	mmap2_file(m, 102, "/usr/bin/prog", 77, 0);	 /* and another already running */
+	assert_ptr_equal(dso_of(m, 101), dso_of(m, 100));
+	assert_ptr_equal(dso_of(m, 102), dso_of(m, 100));
+	mmap2_file(m, 103, "/usr/bin/prog", 78, 5151); /* another file at that path */
+	assert_ptr_not_equal(dso_of(m, 103), dso_of(m, 100));
+
+	/* the kernel's record first, then a synthesized one: the same */
+	mmap2_file(m, 200, "/usr/bin/tool", 90, 4242);
+	mmap2_file(m, 201, "/usr/bin/tool", 90, 0);
+	assert_ptr_equal(dso_of(m, 201), dso_of(m, 200));
+	/* two real generations of one inode are two versions of the file */
+	mmap2_file(m, 202, "/usr/bin/tool", 90, 4343);
+	assert_ptr_not_equal(dso_of(m, 202), dso_of(m, 200));
+	mmap2_file(m, 203, "/usr/bin/tool", 90, 4242);
+	assert_ptr_equal(dso_of(m, 203), dso_of(m, 200));
+}
+
 /* ---- guests ------------------------------------------------------------- */
 
 /* the level and DSO a sample gets, as "g [guest.kernel.kallsyms]" */
@@ -908,6 +977,8 @@ int main(void)
 						teardown),
 		cmocka_unit_test_setup_teardown(test_machine__references_outlive_lookups, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_machine__synthesized_generation_zero_matches_any,
+						setup, teardown),
 		cmocka_unit_test_setup_teardown(test_machine__many_ksymbols_come_and_go, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(
