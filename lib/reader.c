@@ -1126,6 +1126,14 @@ const char *sampo_reader__name(const struct sampo_reader *r)
 	return r->name;
 }
 
+bool sampo_reader__stable(struct sampo_reader *r, const void *p, size_t len)
+{
+	const uint8_t *b = p;
+
+	reader_ask_stable(r);
+	return b && b >= r->stable_lo && b < r->stable_hi && len <= (size_t)(r->stable_hi - b);
+}
+
 bool sampo_reader__is_pipe(const struct sampo_reader *r)
 {
 	return r->pipe;

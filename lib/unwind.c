@@ -889,7 +889,7 @@ int sampo_unwinder__chain(struct sampo_unwinder *u, struct sampo_machine *machin
 #define POOL_BATCH   256u /* samples unwound between two hand-overs */
 #define POOL_THREADS 8u
 
-/* a queued sample: a copy of the record's parts the unwinder and the consumer read */
+/* a queued sample: the record's parts the unwinder and the consumer read, copied or in place */
 struct pool_job {
 	struct sampo_sample s;
 	struct sampo_machine *machine;
@@ -1086,15 +1086,22 @@ int sampo_unwind_pool__flush(struct sampo_unwind_pool *pool)
 	return err;
 }
 
-int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine *machine,
-			   struct sampo_thread *thread, const struct sampo_sample *s,
-			   unsigned int max_stack, int cookie)
+/*
+ * Queue @s; @copy: keep a copy of what the unwinder and the consumer read
+ * (the record goes away once this returns: a pipe's, a decompressed one),
+ * else point at it where it is (the caller keeps it until delivered: a file
+ * mapped whole, where copying 8 KiB of stack a sample was a tenth of a
+ * report's time).
+ */
+static int pool_add(struct sampo_unwind_pool *pool, struct sampo_machine *machine,
+		    struct sampo_thread *thread, const struct sampo_sample *s,
+		    unsigned int max_stack, int cookie, bool copy)
 {
 	struct pool_job *j = &pool->jobs[pool->nr_jobs];
 	size_t nr_regs = s->user_regs.regs ? (size_t)__builtin_popcountll(s->user_regs.mask) : 0;
 	size_t stack_len = s->user_stack ? (size_t)s->user_stack_dyn_size : 0;
 	size_t nr_chain = s->callchain ? (size_t)s->callchain_nr : 0;
-	int err;
+	int err = 0;
 
 	j->s = *s;
 	j->machine = machine;
@@ -1105,25 +1112,29 @@ int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine 
 	j->cookie = cookie;
 	j->nr_user = 0;
 	j->err = 0;
-	/* the record goes away once this returns: keep what the unwinder reads */
-	err = copy_into((void **)&j->regs, &j->regs_cap, s->user_regs.regs,
-			nr_regs * sizeof(uint64_t));
-	if (!err)
-		err = copy_into((void **)&j->stack, &j->stack_cap, s->user_stack, stack_len);
-	if (!err)
-		err = copy_into((void **)&j->chain, &j->chain_cap, s->callchain,
-				nr_chain * sizeof(uint64_t));
-	if (!err && s->raw_data && s->raw_size)
-		err = copy_into((void **)&j->raw, &j->raw_cap, s->raw_data, s->raw_size);
+	if (copy) {
+		err = copy_into((void **)&j->regs, &j->regs_cap, s->user_regs.regs,
+				nr_regs * sizeof(uint64_t));
+		if (!err)
+			err = copy_into((void **)&j->stack, &j->stack_cap, s->user_stack,
+					stack_len);
+		if (!err)
+			err = copy_into((void **)&j->chain, &j->chain_cap, s->callchain,
+					nr_chain * sizeof(uint64_t));
+		if (!err && s->raw_data && s->raw_size)
+			err = copy_into((void **)&j->raw, &j->raw_cap, s->raw_data, s->raw_size);
+	}
 	if (err) {
 		sampo_thread__put(j->thread);
 		j->thread = NULL;
 		return err;
 	}
-	j->s.user_regs.regs = s->user_regs.regs ? j->regs : NULL;
-	j->s.user_stack = s->user_stack ? j->stack : NULL;
-	j->s.callchain = s->callchain ? j->chain : NULL;
-	j->s.raw_data = s->raw_data && s->raw_size ? j->raw : NULL;
+	if (copy) {
+		j->s.user_regs.regs = s->user_regs.regs ? j->regs : NULL;
+		j->s.user_stack = s->user_stack ? j->stack : NULL;
+		j->s.callchain = s->callchain ? j->chain : NULL;
+		j->s.raw_data = s->raw_data && s->raw_size ? j->raw : NULL;
+	}
 	j->s.raw_size = j->s.raw_data ? s->raw_size : 0;
 	/* pointers into the record that the consumers do not need after */
 	j->s.branch = NULL;
@@ -1137,6 +1148,20 @@ int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine 
 	if (++pool->nr_jobs == POOL_BATCH)
 		return sampo_unwind_pool__flush(pool);
 	return 0;
+}
+
+int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine *machine,
+			   struct sampo_thread *thread, const struct sampo_sample *s,
+			   unsigned int max_stack, int cookie)
+{
+	return pool_add(pool, machine, thread, s, max_stack, cookie, true);
+}
+
+int sampo_unwind_pool__add_ref(struct sampo_unwind_pool *pool, struct sampo_machine *machine,
+			       struct sampo_thread *thread, const struct sampo_sample *s,
+			       unsigned int max_stack, int cookie)
+{
+	return pool_add(pool, machine, thread, s, max_stack, cookie, false);
 }
 
 void sampo_unwind_pool__stats(const struct sampo_unwind_pool *pool, struct sampo_unwind_stats *ret)

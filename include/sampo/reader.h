@@ -131,6 +131,17 @@ SAMPO_API void sampo_reader__close(struct sampo_reader *reader);
  */
 SAMPO_API int sampo_reader__next(struct sampo_reader *reader, struct sampo_event *ev);
 
+/**
+ * sampo_reader__stable() - whether the @len bytes at @p (a record handed out,
+ * or a field of its sample) stay valid until sampo_reader__close(), not only
+ * until the next call: true for a regular file mapped whole (a record not
+ * copied out for alignment, byte swapping or decompression) and for
+ * sampo_reader__open_mem()'s buffer; false for pipes. A caller may then keep
+ * pointers into the record instead of copying it. Call it from the thread
+ * that calls sampo_reader__next().
+ */
+SAMPO_API bool sampo_reader__stable(struct sampo_reader *reader, const void *p, size_t len);
+
 /** sampo_reader__error() - one line describing the last failure, or "" */
 SAMPO_API const char *sampo_reader__error(const struct sampo_reader *reader);
 

@@ -103,9 +103,10 @@ SAMPO_API void sampo_unwinder__stats(const struct sampo_unwinder *u,
 				     struct sampo_unwind_stats *ret);
 
 /*
- * A pool unwinds on several threads: samples are queued (copied) in file
- * order, unwound in batches by every thread, each with its own unwinder,
- * and handed back in file order on the caller's thread. The machine must
+ * A pool unwinds on several threads: samples are queued (copied, or kept
+ * in place by sampo_unwind_pool__add_ref()) in file order, unwound in
+ * batches by every thread, each with its own unwinder, and handed back in
+ * file order on the caller's thread. The machine must
  * not change while samples are queued: flush before a record that changes
  * it (read the session with .machine_after_tool and flush in the callbacks
  * of the other records), and at the end.
@@ -147,6 +148,21 @@ SAMPO_API int sampo_unwind_pool__new(struct sampo_symbolizer *symbolizer,
 SAMPO_API int sampo_unwind_pool__add(struct sampo_unwind_pool *pool, struct sampo_machine *machine,
 				     struct sampo_thread *thread, const struct sampo_sample *sample,
 				     unsigned int max_stack, int cookie);
+
+/**
+ * sampo_unwind_pool__add_ref() - queue @sample as sampo_unwind_pool__add()
+ * does, but without copying its user registers, stack, callchain and raw
+ * data: the caller keeps them valid and unchanged until the sample is
+ * delivered (a record of a file the reader maps whole, see
+ * sampo_reader__stable(); its 8 KiB stack copies are most of the bytes)
+ *
+ * Return: as sampo_unwind_pool__add().
+ */
+SAMPO_API int sampo_unwind_pool__add_ref(struct sampo_unwind_pool *pool,
+					 struct sampo_machine *machine,
+					 struct sampo_thread *thread,
+					 const struct sampo_sample *sample, unsigned int max_stack,
+					 int cookie);
 
 /** sampo_unwind_pool__flush() - unwind and deliver what is queued; 0 or an error */
 SAMPO_API int sampo_unwind_pool__flush(struct sampo_unwind_pool *pool);

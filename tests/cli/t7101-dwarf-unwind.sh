@@ -1,5 +1,5 @@
 #!/bin/bash
-# t7101-dwarf-unwind: on --call-graph dwarf recordings made here by perf and by sampo of programs gcc builds now (deep recursion past 127 frames, C++ templates and exceptions, a library dlopen'ed late and dlopen loops in ld.so, the vdso, non-PIE, stripped to .eh_frame), sampo report (children and not) and sampo script print perf's call graphs
+# t7101-dwarf-unwind: on --call-graph dwarf recordings made here by perf and by sampo of programs gcc builds now (deep recursion past 127 frames, C++ templates and exceptions, a library dlopen'ed late and dlopen loops in ld.so, the vdso, non-PIE, stripped to .eh_frame), sampo report (children and not) and sampo script print perf's call graphs, and report prints the same from a pipe as from the file
 . "$(dirname "$0")/lib.sh"
 
 need_perf_record
@@ -97,6 +97,16 @@ run nopie ./rec-nopie 12 1000
 run strip ./rec-strip 12 1000
 run cxx ./cxx 30000
 run dl ./dl "$tmpdir/libplug.so"
+
+# a file mapped whole is unwound in place, a pipe's records are copied into the
+# unwind pool: the same graphs either way (the cxx process has no vdso frames, which
+# a pipe without build-ids cannot name)
+"$PERF" inject -i cxx.perf.data -o - 2>/dev/null |
+	"$SAMPO" report --stdio "${report_opts[@]}" --no-children -i - >pipe.txt 2>err.txt ||
+	die "sampo report of a pipe failed: $(cat err.txt)"
+"$SAMPO" report --stdio "${report_opts[@]}" --no-children -i cxx.perf.data >file.txt 2>/dev/null
+grep -q "Rec<6>::run" file.txt || die "the cxx report has no unwound callers"
+cmp -s file.txt pipe.txt || die "a pipe's DWARF report differs from the file's: $(diff file.txt pipe.txt | head -5)"
 
 # the deep one reaches 127 user frames, the dlopen'ed library and ld.so show up
 "$SAMPO" script -i deep.sampo.data -F ip,sym 2>/dev/null >deep-script.txt

@@ -557,6 +557,26 @@ static void update_progress(struct report_ctx *ctx)
  * sees the other records after the callback (.machine_after_tool), so
  * that the queued samples are delivered before the maps change.
  */
+/*
+ * Whether the parts of @s the unwind pool reads stay valid until it delivers
+ * @s: in a file mapped whole they do, and the pool then points at them (no
+ * copy of the 8 KiB stack a sample); a pipe's or a decompressed record goes
+ * away after the callback and is copied.
+ */
+static bool sample_in_place(struct report_ctx *ctx, const struct sampo_sample *s)
+{
+	struct sampo_reader *r = ctx->reader;
+
+	return (!s->user_regs.regs ||
+		sampo_reader__stable(r, s->user_regs.regs,
+				     (size_t)__builtin_popcountll(s->user_regs.mask) *
+					     sizeof(uint64_t))) &&
+	       (!s->user_stack || sampo_reader__stable(r, s->user_stack, s->user_stack_dyn_size)) &&
+	       (!s->callchain ||
+		sampo_reader__stable(r, s->callchain, s->callchain_nr * sizeof(uint64_t))) &&
+	       (!s->raw_data || !s->raw_size || sampo_reader__stable(r, s->raw_data, s->raw_size));
+}
+
 static int add_sample(struct report_ctx *ctx, struct sampo_session *session,
 		      const struct sampo_sample *s, int evsel)
 {
@@ -572,8 +592,11 @@ static int add_sample(struct report_ctx *ctx, struct sampo_session *session,
 		thread = sampo_machine__findnew_thread(m, (int32_t)s->pid, (int32_t)s->tid);
 		if (!thread)
 			return -ENOMEM;
-		err = sampo_unwind_pool__add(ctx->unwind_pool, m, thread, s, ctx->hists_max_stack,
-					     evsel);
+		err = sample_in_place(ctx, s)
+			      ? sampo_unwind_pool__add_ref(ctx->unwind_pool, m, thread, s,
+							   ctx->hists_max_stack, evsel)
+			      : sampo_unwind_pool__add(ctx->unwind_pool, m, thread, s,
+						       ctx->hists_max_stack, evsel);
 		sampo_thread__put(thread);
 		return err;
 	}
