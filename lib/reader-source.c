@@ -39,6 +39,7 @@
 #define WHOLE_AHEAD (2U << 20) /* whole: bytes faulted in ahead of a range at once */
 #define WHOLE_DROP_MIN (1U << 20) /* whole: pages given back at least this many at once */
 #define WHOLE_REDROP (16U << 20)  /* whole: pages given back again behind the last end */
+#define WHOLE_REDROP_ALL (64U << 20) /* whole: every so many bytes, all of them behind */
 
 /* A 64-bit host maps a regular file whole, once. */
 static bool map_whole(struct sampo_source *src)
@@ -63,6 +64,7 @@ static bool map_whole(struct sampo_source *src)
 	src->whole = true;
 	src->populated = 0;
 	src->dropped = 0;
+	src->redrop_all_at = WHOLE_REDROP_ALL;
 	return true;
 }
 
@@ -118,6 +120,18 @@ void sampo_source__drop_before(struct sampo_source *src, uint64_t off)
 	 * its page back since.
 	 */
 	start = src->dropped > WHOLE_REDROP ? src->dropped - WHOLE_REDROP : 0;
+	/*
+	 * And now and then from the start: a record read again far behind
+	 * (one the ordering queue held long, then let go of and popped; the
+	 * unwind pool's in-place samples) brings its page back for good
+	 * otherwise. Report of a 7.9 GB DWARF file, whose rounds of records
+	 * span hundreds of MB: 4.6 GB resident without this, 0.3 GB with it.
+	 * Pages given back already cost little to walk again.
+	 */
+	if (end >= src->redrop_all_at) {
+		start = 0;
+		src->redrop_all_at = end + WHOLE_REDROP_ALL;
+	}
 	(void)madvise(src->win + start, (size_t)(end - start), MADV_DONTNEED);
 	src->dropped = end;
 }

@@ -30,6 +30,7 @@ struct sampo_source {
 	bool whole, whole_failed;
 	uint64_t populated; /* whole: pages faulted in ahead up to here */
 	uint64_t dropped;   /* whole: pages before this given back */
+	uint64_t redrop_all_at; /* whole: from here, pages given back again from the start */
 	uint64_t page_size; /* read once: sysconf() per record cost 16% of a bare walk */
 	uint64_t win_off;
 	size_t win_len;
