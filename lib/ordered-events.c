@@ -183,10 +183,20 @@ void sampo_ordered_events__release(struct sampo_ordered_events *q)
 	memset(q, 0, sizeof(*q));
 }
 
+/* the record handed out last leaves: was it the lowest one in place? */
+static void out_leaves(struct sampo_ordered_events *q)
+{
+	const struct sampo_oe_slot *e = &q->slots[q->out_slot];
+
+	if (q->min_in_place_known && !e->chunk && e->offset == q->min_in_place)
+		q->min_in_place_known = false;
+}
+
 void sampo_ordered_events__recycle(struct sampo_ordered_events *q)
 {
 	if (!q->out_valid)
 		return;
+	out_leaves(q);
 	arena_put(q, q->slots[q->out_slot].chunk);
 	q->free_slots[q->nr_free++] = q->out_slot;
 	q->out_valid = false;
@@ -363,13 +373,20 @@ int sampo_ordered_events__queue_in_place(struct sampo_ordered_events *q,
 					 const union sampo_record *rec, uint64_t time,
 					 uint64_t offset)
 {
-	return oe_queue(q, rec, time, offset, false, true);
+	int err = oe_queue(q, rec, time, offset, false, true);
+
+	if (!err && q->min_in_place_known && offset < q->min_in_place)
+		q->min_in_place = offset;
+	return err;
 }
 
-uint64_t sampo_ordered_events__min_in_place(const struct sampo_ordered_events *q)
+uint64_t sampo_ordered_events__min_in_place(struct sampo_ordered_events *q)
 {
 	uint64_t min = UINT64_MAX;
 	const struct sampo_oe_slot *e;
+
+	if (q->min_in_place_known)
+		return q->min_in_place;
 
 	for (size_t i = 0; i < q->nr_pend; i++) {
 		e = &q->slots[q->pend[i].slot];
@@ -386,6 +403,8 @@ uint64_t sampo_ordered_events__min_in_place(const struct sampo_ordered_events *q
 		if (!e->chunk && e->offset < min)
 			min = e->offset;
 	}
+	q->min_in_place = min;
+	q->min_in_place_known = true;
 	return min;
 }
 
@@ -413,6 +432,8 @@ bool sampo_ordered_events__pop(struct sampo_ordered_events *q, union sampo_recor
 		__builtin_prefetch(ahead);
 		__builtin_prefetch(ahead + 64);
 	}
+	if (q->out_valid)
+		out_leaves(q); /* not recycled: it no longer counts all the same */
 	q->out_slot = q->rel[q->rel_pos++].slot;
 	out = &q->slots[q->out_slot];
 	q->out_valid = true;

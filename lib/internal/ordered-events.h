@@ -77,6 +77,14 @@ struct sampo_ordered_events {
 	size_t nr_free_chunks;
 	uint32_t out_slot; /* the record handed out last: recycled on the next call */
 	bool out_valid;
+	/*
+	 * sampo_ordered_events__min_in_place(), kept between calls: records
+	 * come in at growing offsets, so it changes only when the record at it
+	 * leaves (a walk over tens of thousands of queued 8 KiB DWARF samples
+	 * every 2 MiB read was 4% of a report)
+	 */
+	uint64_t min_in_place;
+	bool min_in_place_known;
 	uint64_t limit_bytes; /* footprint above which the older half comes out (0: the default) */
 };
 
@@ -108,9 +116,9 @@ int sampo_ordered_events__queue_in_place(struct sampo_ordered_events *oe,
  * sampo_ordered_events__min_in_place() - the lowest offset of a record queued
  * in place and not yet popped (UINT64_MAX: none), as given to
  * sampo_ordered_events__queue_in_place(); the record popped last counts too.
- * A walk over the queue: call it seldom.
+ * A walk over the queue when the record at the last answer has left since.
  */
-uint64_t sampo_ordered_events__min_in_place(const struct sampo_ordered_events *oe);
+uint64_t sampo_ordered_events__min_in_place(struct sampo_ordered_events *oe);
 
 bool sampo_ordered_events__pop(struct sampo_ordered_events *oe, union sampo_record **ret_rec,
 			       uint64_t *ret_offset, bool *ret_decompressed);
