@@ -406,15 +406,20 @@ static void report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
 	uint64_t base = 0;
 	Dwarf_Addr lo, hi;
 
-	mod = dwfl_addrmodule(p->dwfl, pc);
-	if (mod) {
-		for (size_t i = 0; i < p->nr_mods && !rec; i++)
-			if (pc >= p->mods[i].lo && pc < p->mods[i].hi)
-				rec = &p->mods[i];
-		/* the maps have not changed since the module was checked */
-		if (!rec || rec->gen == u->gen)
-			return;
-	}
+	/*
+	 * A module this unwinder reported covers @pc, in the Dwfl by
+	 * construction: no need to ask libdw (dwfl_addrmodule() for every
+	 * frame was 4% of a DWARF report)
+	 */
+	for (size_t i = 0; i < p->nr_mods && !rec; i++)
+		if (pc >= p->mods[i].lo && pc < p->mods[i].hi)
+			rec = &p->mods[i];
+	/* the maps have not changed since the module was checked */
+	if (rec && rec->gen == u->gen)
+		return;
+	/* libdw has a module at @pc outside every range reported here: as before, leave it */
+	if (!rec && dwfl_addrmodule(p->dwfl, pc))
+		return;
 	shared_lock(u);
 	map = sampo_machine__find_map(u->machine, u->thread, SAMPO_CPUMODE_USER, pc, &u->al);
 	if (map) {
