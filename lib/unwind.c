@@ -28,6 +28,10 @@
  * by libdw from the start. $SAMPO_UNWIND_SLOW sends every sample to libdw
  * (tests compare both); $SAMPO_UNWIND_DEBUG counts them on stderr.
  *
+ * A frame with no module (its file missing, refused for its build-id, or
+ * anonymous memory) ends the chain, as perf's unwinder ends it for lack of
+ * unwind information: libdw would step out of it by frame pointers.
+ *
  * Addresses follow perf (unwind-libunwind-local.c, unwind-libdw.c): the
  * first frame is the sampled IP as is, the others are return addresses less
  * one unless libdw says the frame is an activation (a signal frame); at
@@ -395,8 +399,11 @@ static struct proc *proc_get(struct sampo_unwinder *u, int32_t pid)
  * Make sure the module of @pc is reported, as the file of the map @pc falls
  * in, at that map's base. A module already there for another file or base
  * means the Dwfl is stale: ask for a restart.
+ * Return: whether a module covers @pc (false: no map, or no file the
+ * symbolizer would use for it: missing, refused for its build-id, anonymous
+ * memory).
  */
-static void report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
+static bool report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
 {
 	struct proc *p = u->proc;
 	struct module_rec *rec = NULL;
@@ -416,10 +423,10 @@ static void report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
 			rec = &p->mods[i];
 	/* the maps have not changed since the module was checked */
 	if (rec && rec->gen == u->gen)
-		return;
+		return true;
 	/* libdw has a module at @pc outside every range reported here: as before, leave it */
 	if (!rec && dwfl_addrmodule(p->dwfl, pc))
-		return;
+		return true;
 	shared_lock(u);
 	map = sampo_machine__find_map(u->machine, u->thread, SAMPO_CPUMODE_USER, pc, &u->al);
 	if (map) {
@@ -435,10 +442,12 @@ static void report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
 		}
 	}
 	shared_unlock(u);
+	if (rec)
+		return true; /* the same module, or a restart asked for */
 	if (!f || !f->path)
-		return;
+		return false;
 	if (sampo_array_grow((void **)&p->mods, &p->cap_mods, p->nr_mods + 1, sizeof(*p->mods)))
-		return;
+		return false;
 	dwfl_report_begin_add(p->dwfl);
 	mod = dwfl_report_elf(p->dwfl, sampo_dso__short_name(f->dso), f->path, -1, base, false);
 	dwfl_report_end(p->dwfl, NULL, NULL);
@@ -446,11 +455,12 @@ static void report_module(struct sampo_unwinder *u, Dwarf_Addr pc)
 		/* it overlaps a module of an older mapping */
 		if (p->nr_mods)
 			u->restart = true;
-		return;
+		return false;
 	}
 	dwfl_module_info(mod, NULL, &lo, &hi, NULL, NULL, NULL, NULL);
 	p->mods[p->nr_mods++] =
 		(struct module_rec){ .lo = lo, .hi = hi, .dso = f->dso, .base = base, .gen = u->gen };
+	return true;
 }
 
 static int push(struct sampo_unwinder *u, uint64_t ip)
@@ -465,12 +475,12 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 {
 	struct sampo_unwinder *u = arg;
 	Dwarf_Addr pc;
-	bool activation;
+	bool activation, has_module;
 
 	if (!dwfl_frame_pc(state, &pc, NULL))
 		return DWARF_CB_ABORT;
 	/* before libdw looks for the CFI to step out of this frame */
-	report_module(u, pc);
+	has_module = report_module(u, pc);
 	if (u->restart)
 		return DWARF_CB_ABORT;
 	if (!dwfl_frame_pc(state, &pc, &activation))
@@ -480,6 +490,15 @@ static int frame_cb(Dwfl_Frame *state, void *arg)
 	if (push(u, pc))
 		return DWARF_CB_ABORT;
 	u->nr_user++;
+	/*
+	 * Without a module libdw has no CFI to step out of this frame and
+	 * falls back to frame pointers (x86_64's ebl_unwind), which in code
+	 * built without them takes words of the stack for return addresses:
+	 * invented frames. perf's unwinder finds no unwind information there
+	 * and ends the chain with this frame; so does this one.
+	 */
+	if (!has_module)
+		return DWARF_CB_ABORT;
 	return u->nr_user >= u->max_stack ? DWARF_CB_ABORT : DWARF_CB_OK;
 }
 

@@ -108,6 +108,33 @@ run dl ./dl "$tmpdir/libplug.so"
 grep -q "Rec<6>::run" file.txt || die "the cxx report has no unwound callers"
 cmp -s file.txt pipe.txt || die "a pipe's DWARF report differs from the file's: $(diff file.txt pipe.txt | head -5)"
 
+# the program's file gone (and no build-id cache): no CFI to step out of its frames, so
+# the chain ends with the sampled frame, as perf's does; libdw's frame-pointer fallback
+# would read words of the stack (a stack address, environment strings) as callers of
+# code built without them
+mv cxx cxx.away
+home=$HOME
+export HOME=$tmpdir/gone-home
+mkdir -p "$HOME"
+"$PERF" report --stdio --no-inline --no-children -i cxx.perf.data 2>/dev/null | head -n -3 |
+	grep -v "^# Total Lost Samples" >want.txt
+"$SAMPO" report --stdio "${report_opts[@]}" --no-children -i cxx.perf.data 2>/dev/null |
+	grep -v "^# Total Lost Samples" >out.txt
+grep -q -- '---0x' out.txt || die "no unresolved cxx frames without the program's file"
+# (all unresolved: same_as_perf would set their graphs aside as PLT stubs')
+diff -q want.txt out.txt >/dev/null || graph_ties_only want.txt out.txt ||
+	{ diff -u want.txt out.txt | head -30 >&2; die "without the program's file, sampo's chains differ from perf's"; }
+"$SAMPO" script -F ip,dso -i cxx.perf.data 2>/dev/null >gone-script.txt
+python3 - gone-script.txt <<'PY' || die "a chain goes on past a frame of the missing file"
+import sys
+# a sample is a block of lines "ip (dso)"; a frame in the missing program ends its chain
+chains = open(sys.argv[1]).read().strip().split("\n\n")
+bad = [c for c in chains for i, l in enumerate(c.split("\n")[:-1]) if l.rstrip().endswith("/cxx)")]
+sys.exit(1 if bad else 0)
+PY
+mv cxx.away cxx
+export HOME=$home
+
 # the deep one reaches 127 user frames, the dlopen'ed library and ld.so show up
 "$SAMPO" script -i deep.sampo.data -F ip,sym 2>/dev/null >deep-script.txt
 awk '/^$/ { if (n > m) m = n; n = 0; next } { n++ } END { print m + 0 }' deep-script.txt >maxdepth
