@@ -552,12 +552,6 @@ static void update_progress(struct report_ctx *ctx)
 }
 
 /*
- * A DWARF file's samples go through the unwind pool, which unwinds them on
- * every CPU and hands them back in order (report_unwound()); the machine
- * sees the other records after the callback (.machine_after_tool), so
- * that the queued samples are delivered before the maps change.
- */
-/*
  * Whether the parts of @s the unwind pool reads stay valid until it delivers
  * @s: in a file mapped whole they do, and the pool then points at them (no
  * copy of the 8 KiB stack a sample); a pipe's or a decompressed record goes
@@ -577,6 +571,12 @@ static bool sample_in_place(struct report_ctx *ctx, const struct sampo_sample *s
 	       (!s->raw_data || !s->raw_size || sampo_reader__stable(r, s->raw_data, s->raw_size));
 }
 
+/*
+ * A DWARF file's samples go through the unwind pool, which unwinds them on
+ * every CPU and hands them back in order (report_unwound()); the machine
+ * sees the other records after the callback (.machine_after_tool), so
+ * that the queued samples are delivered before the maps change.
+ */
 static int add_sample(struct report_ctx *ctx, struct sampo_session *session,
 		      const struct sampo_sample *s, int evsel)
 {
