@@ -855,6 +855,8 @@ static int elf_load(struct elf_load_ctx *c, Elf *elf, struct sampo_symtab **ret_
 	if (elf_getshdrstrndx(elf, &shstrndx))
 		return elf_bad(c, "cannot read the section header string table");
 	c->b.elf_type = ehdr.e_type;
+	/* perf's tree: the symbols in table order, duplicates erased, then the PLT entries */
+	sampo_symtab_builder__perf_tree(&c->b, SAMPO_PERF_TREE_ELF);
 
 	if (ehdr.e_type != ET_REL && elf_getphdrnum(elf, &phnum) == 0) {
 		for (size_t i = 0; i < phnum; i++) {
@@ -890,6 +892,7 @@ static int elf_load(struct elf_load_ctx *c, Elf *elf, struct sampo_symtab **ret_
 	if (err < 0)
 		return err;
 	if (c->plt && ehdr.e_type != ET_REL) {
+		sampo_symtab_builder__perf_tree_late(&c->b);
 		err = load_plt(c, elf);
 		if (!err)
 			err = load_plt_got(c, elf);

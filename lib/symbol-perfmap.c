@@ -58,6 +58,8 @@ int sampo_symtab__load_perf_map_mem(const char *buf, size_t size, struct sampo_s
 	int err = 0;
 
 	sampo_symtab_builder__init(&b);
+	/* perf inserts the lines in file order and fixes nothing up */
+	sampo_symtab_builder__perf_tree(&b, SAMPO_PERF_TREE_PERFMAP);
 	while (p < end && !err) {
 		const char *eol = memchr(p, '\n', (size_t)(end - p));
 		const char *line_end = eol ? eol : end;

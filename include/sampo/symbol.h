@@ -50,7 +50,9 @@ enum sampo_symbol_type {
  * @symtab: the table
  * @addr: an address in the table's address space (see the top of this file)
  *
- * When symbols nest (a symbol inside a larger one), the innermost wins.
+ * When symbols nest (a symbol inside a larger one), the answer is perf
+ * 6.1's for tables loaded from ELF files and perf maps (the first symbol
+ * covering @addr in its rb-tree, or none), the innermost otherwise.
  * Return: the symbol, borrowed from @symtab, or NULL when none contains @addr
  */
 SAMPO_API const struct sampo_symbol *sampo_symtab__find(const struct sampo_symtab *symtab,

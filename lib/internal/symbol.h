@@ -44,6 +44,13 @@ struct sampo_symtab {
 	struct sampo_symbol *syms; /* nr entries, same order */
 	uint64_t *end_tree;	   /* deeply nested tables: max end per node, leaves from tree_leaves */
 	size_t tree_leaves;
+	/*
+	 * Nested tables of the sources perf keeps in its rb-tree (ELF, perf
+	 * maps): perf's tree simulated, left and right child of symbol i at
+	 * [2i] and [2i + 1] (SYMTAB_NIL: none), root in perf_root. NULL otherwise.
+	 */
+	uint32_t *perf_kids;
+	uint32_t perf_root;
 	char *arena;		   /* every name, NUL-terminated, back to back */
 	char **aux_names;	   /* module (kallsyms) or section (ET_REL) names */
 	size_t nr_aux;
@@ -79,6 +86,23 @@ struct sampo_symtab_builder {
 	struct sampo_symtab_segment *segs;
 	size_t nr_segs;
 	int elf_type;
+	/* how perf 6.1 builds its tree of these symbols (sampo_symtab_builder__perf_tree()) */
+	uint8_t perf_tree;
+	uint32_t late_seq; /* PERF_TREE_ELF: seq of the first symbol inserted after the fix-ups */
+};
+
+#define SYMTAB_NIL UINT32_MAX
+
+/*
+ * perf 6.1 keeps a DSO's symbols in an rb-tree and returns, for an address
+ * several symbols cover, the first one met descending from the root: the
+ * answer depends on the tree's shape. Loaders of the sources perf puts in
+ * such a tree say so, and the table simulates the tree when symbols nest.
+ */
+enum sampo_perf_tree {
+	SAMPO_PERF_TREE_NONE,	 /* not perf's (simpleperf, kallsyms): the innermost symbol wins */
+	SAMPO_PERF_TREE_ELF,	 /* dso__load_sym(): symtab order, duplicates erased, then late ones */
+	SAMPO_PERF_TREE_PERFMAP, /* dso__load_perf_map(): file order, nothing erased */
 };
 
 enum sampo_symtab_fixup {
@@ -92,6 +116,10 @@ void sampo_symtab_builder__release(struct sampo_symtab_builder *b);
 int sampo_symtab_builder__add(struct sampo_symtab_builder *b, uint64_t start, uint64_t size,
 			      const char *name, size_t name_len, int binding, int type,
 			      uint16_t aux);
+/* Which tree perf builds of these symbols; the ELF loader adds the PLT entries after _late(). */
+void sampo_symtab_builder__perf_tree(struct sampo_symtab_builder *b, enum sampo_perf_tree how);
+/* The symbols added from now on go into perf's tree after its fix-ups (the PLT entries). */
+void sampo_symtab_builder__perf_tree_late(struct sampo_symtab_builder *b);
 /* Return: the new aux index + 1 (what goes in .aux), or -ENOMEM. */
 int sampo_symtab_builder__add_aux(struct sampo_symtab_builder *b, const char *name, size_t len);
 int sampo_symtab_builder__add_segment(struct sampo_symtab_builder *b,

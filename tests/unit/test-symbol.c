@@ -353,6 +353,115 @@ static void test_symbol__deeply_nested_symbols_lookup_in_log_time(void **state)
 	sampo_symtab__delete(st);
 }
 
+/*
+ * perf 6.1's answer for nested symbols, worked out by hand from its rules:
+ * symbols__insert() (a smaller start goes left, an equal one right) with
+ * the kernel's red-black rebalancing, symbols__fixup_duplicate()'s
+ * rb_erase(), the PLT entries inserted after that, and symbols__find()'s
+ * descent from the root (left below the start, right at or past the end,
+ * else this one).
+ *
+ *   insert A, B, C (ascending): B root, A and C red children;
+ *   insert D: uncle A red, colours flip: B(A, C(-, D));
+ *   insert C_alias (same start as C, goes right of C, left of D): inner
+ *     child, right rotation at D then left rotation at C: B(A, C_alias(C, D));
+ *   fix-up: C_alias is weak, C wins, rb_erase(C_alias): two children, its
+ *     right child D has no left child and takes its place: B(A, D(C, -));
+ *   late F (right of D, black parent) and G (left of C, uncle F red,
+ *     colours flip): B(A, D(C(G, -), F)).
+ *
+ * The innermost symbol would answer G at 0x1015 and A at 0x1030 and
+ * 0x1070; perf answers B and nothing: the descent turns away from A.
+ */
+static void test_symbol__nested_symbols_answer_as_perfs_tree(void **state)
+{
+	static const struct tsym early[] = {
+		{ 0x1000, 0x100, "A", G, F },	{ 0x1010, 0x10, "B", L, F }, { 0x1040, 0x20, "C", G, F },
+		{ 0x1050, 0x8, "D", L, F },	{ 0x1040, 0x20, "C_alias", W, F },
+	};
+	static const struct tsym late[] = {
+		{ 0x1058, 0x10, "F@plt", G, F },
+		{ 0x1014, 0x4, "G@plt", G, F },
+	};
+	static const struct {
+		uint64_t addr;
+		const char *want;
+	} q[] = {
+		{ 0x1000, "A" },      { 0x1005, "A" },	   { 0x1015, "B" },	 { 0x101f, "B" },
+		{ 0x1030, "(none)" }, { 0x1045, "C" },	   { 0x1052, "D" },	 { 0x105a, "F@plt" },
+		{ 0x1062, "F@plt" },  { 0x1070, "(none)" }, { 0x10ff, "(none)" }, { 0x1100, "(none)" },
+	};
+	struct sampo_symtab_builder b;
+	struct sampo_symtab *st = NULL;
+
+	(void)state;
+	sampo_symtab_builder__init(&b);
+	sampo_symtab_builder__perf_tree(&b, SAMPO_PERF_TREE_ELF);
+	for (size_t i = 0; i < sizeof(early) / sizeof(early[0]); i++)
+		assert_int_equal(sampo_symtab_builder__add(&b, early[i].start, early[i].size,
+							   early[i].name, strlen(early[i].name),
+							   early[i].bind, early[i].type, 0),
+				 0);
+	sampo_symtab_builder__perf_tree_late(&b);
+	for (size_t i = 0; i < sizeof(late) / sizeof(late[0]); i++)
+		assert_int_equal(sampo_symtab_builder__add(&b, late[i].start, late[i].size,
+							   late[i].name, strlen(late[i].name),
+							   late[i].bind, late[i].type, 0),
+				 0);
+	assert_int_equal(sampo_symtab_builder__finish(&b, SAMPO_FIXUP_ELF, &st), 0);
+	sampo_symtab_builder__release(&b);
+
+	assert_int_equal(sampo_symtab__nr(st), 6); /* C_alias erased */
+	for (size_t i = 0; i < sizeof(q) / sizeof(q[0]); i++) {
+		if (strcmp(name_at(st, q[i].addr), q[i].want))
+			fail_msg("%#llx: %s, perf says %s", (unsigned long long)q[i].addr,
+				 name_at(st, q[i].addr), q[i].want);
+	}
+	/* G@plt is in the table all the same */
+	assert_string_equal(sampo_symbol__name(sampo_symtab__find_by_name(st, "G@plt")), "G@plt");
+	sampo_symtab__delete(st);
+}
+
+/*
+ * 400000 nested symbols in perf's tree: the descent is O(log n) (the tree
+ * is balanced). In the left half every level that starts at or before an
+ * address covers it, so the descent always finds one; in the right half it
+ * turns right past a node that ends too early and then meets only later
+ * (shorter) levels, so it may find none, as perf does. What it answers
+ * covers the address.
+ */
+static void test_symbol__deeply_nested_perf_tree_lookup_in_log_time(void **state)
+{
+	enum { NEST = 400000 };
+	const uint64_t base = 0x400000;
+	struct sampo_symtab_builder b;
+	struct sampo_symtab *st = NULL;
+	char name[32];
+
+	(void)state;
+	sampo_symtab_builder__init(&b);
+	sampo_symtab_builder__perf_tree(&b, SAMPO_PERF_TREE_ELF);
+	for (uint64_t i = 0; i < NEST; i++) {
+		int n = snprintf(name, sizeof(name), "level_%llu", (unsigned long long)i);
+
+		assert_int_equal(sampo_symtab_builder__add(&b, base + i, 2 * (NEST - i), name,
+							   (size_t)n, G, F, 0),
+				 0);
+	}
+	assert_int_equal(sampo_symtab_builder__finish(&b, SAMPO_FIXUP_ELF, &st), 0);
+	sampo_symtab_builder__release(&b);
+	for (uint64_t a = base; a < base + 2 * NEST; a++) {
+		const struct sampo_symbol *sym = sampo_symtab__find(st, a);
+
+		if (sym ? a < sampo_symbol__start(sym) || a >= sampo_symbol__end(sym)
+			: a < base + NEST)
+			fail_msg("%#llx: %s", (unsigned long long)a,
+				 sym ? sampo_symbol__name(sym) : "nothing");
+	}
+	assert_null(sampo_symtab__find(st, base + 2 * NEST));
+	sampo_symtab__delete(st);
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -1114,6 +1223,8 @@ int main(void)
 		cmocka_unit_test(test_symbol__zero_size_extends_to_next),
 		cmocka_unit_test(test_symbol__deeply_nested_symbols_lookup_in_log_time),
 		cmocka_unit_test(test_symbol__nested_symbols_find_innermost_then_outer),
+		cmocka_unit_test(test_symbol__nested_symbols_answer_as_perfs_tree),
+		cmocka_unit_test(test_symbol__deeply_nested_perf_tree_lookup_in_log_time),
 		cmocka_unit_test(test_symbol__lookup_speed),
 		cmocka_unit_test(test_symbol__elf_pie_executable),
 		cmocka_unit_test(test_symbol__elf_non_pie_executable),
