@@ -14,11 +14,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <spawn.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -26,6 +30,8 @@
 #include <traceevent/trace-seq.h>
 
 #include <sampo/trace-data.h>
+
+#include "internal/trace-data.h"
 
 /* no field of a kept event ends past this offset in the raw data */
 #define FIELD_LIMIT 0x10000
@@ -525,34 +531,177 @@ static int parse_all(struct sampo_trace_data *td, struct cursor *c)
  * through NULL, a division by zero: fuzz-trace-data finds new ones within
  * seconds) that no check of their shape rules out one by one, and perf 6.1
  * crashes with it. So the tracing data is first parsed in a child process,
- * its stderr closed; only when the child lives are the formats parsed here.
- * One fork per file with tracing data (a millisecond).
+ * its output closed; only when the child lives are the formats parsed here.
+ *
+ * The child is a fork() when this process has one thread (the fuzzers: a
+ * millisecond). With more threads a fork's child may find a lock held for
+ * good by a thread that is not there any more: the sanitizers' allocator
+ * (GCC 12's ASan has no fork handler) deadlocked it in malloc() while
+ * report's loader threads allocated. Then the child is this program started
+ * again (/proc/self/exe, posix_spawn()): the constructor below sees
+ * CHECK_ENV, parses the data from the descriptor it names and exits with
+ * CHECK_LIVED before main() runs. Any other exit (a program that is not
+ * linked with this file, as when libsampo.so was dlopen'ed) falls back to the
+ * fork.
  */
+#define CHECK_ENV    "SAMPO_TRACE_DATA_CHECK"
+#define CHECK_FD     3	 /* the child's descriptor of the data */
+#define CHECK_LIVED  117 /* the child's exit status when the parse returned */
+
+static atomic_ulong nr_spawned; /* children started with posix_spawn(): the tests' view */
+
+/* the child's work: parse, then exit with CHECK_LIVED (a crash kills it first) */
+static void __attribute__((noreturn)) check_and_exit(const void *buf, size_t size, int lived)
+{
+	struct cursor c = { .p = buf, .len = size };
+	struct sampo_trace_data td = { 0 };
+
+	tep_set_loglevel(TEP_LOG_NONE);
+	td.tep = tep_alloc();
+	if (td.tep)
+		parse_all(&td, &c);
+	_exit(lived);
+}
+
+/* the spawned child, before main(): "CHECK_ENV=fd:size" */
+static void __attribute__((constructor)) trace_data_check_entry(void)
+{
+	const char *v = getenv(CHECK_ENV);
+	unsigned long long size;
+	void *p;
+	int fd;
+
+	if (!v || sscanf(v, "%d:%llu", &fd, &size) != 2 || fd != CHECK_FD || size > SIZE_MAX)
+		return;
+	p = size ? mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0) : NULL;
+	if (p == MAP_FAILED)
+		_exit(1);
+	check_and_exit(p, (size_t)size, CHECK_LIVED);
+}
+
+/* whether this process runs more than one thread (/proc/self/stat's num_threads) */
+static bool threaded(void)
+{
+	char buf[1024], *p;
+	ssize_t n;
+	long nr = 0;
+	int fd = open("/proc/self/stat", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return true; /* cannot tell: assume the worst */
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	/* after "pid (comm)": state is field 3, num_threads field 20 */
+	p = strrchr(buf, ')');
+	for (int field = 2; p && field < 20; field++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		nr = strtol(p + 1, NULL, 10);
+	return nr != 1;
+}
+
+/*
+ * Parse @buf in this program started again. Return: 1 the child lived, 0 it
+ * died (a crash), -1 no answer (no /proc, no memfd, not our program): fork
+ * instead.
+ */
+static int parses_in_new_process(const void *buf, size_t size)
+{
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	char var[64], *argv[] = { "sampo-trace-data-check", NULL }, **envp;
+	size_t nr_env = 0, done = 0;
+	int fd, status = 0, ret = -1;
+	pid_t pid;
+
+	fd = memfd_create("sampo-trace-data", MFD_CLOEXEC);
+	if (fd == CHECK_FD) { /* dup2() onto itself would keep FD_CLOEXEC */
+		int moved = fcntl(fd, F_DUPFD_CLOEXEC, CHECK_FD + 1);
+
+		close(fd);
+		fd = moved;
+	}
+	if (fd < 0)
+		return -1;
+	while (done < size) {
+		ssize_t n = write(fd, (const char *)buf + done, size - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			close(fd);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	while (environ && environ[nr_env])
+		nr_env++;
+	envp = malloc((nr_env + 2) * sizeof(*envp));
+	if (!envp) {
+		close(fd);
+		return -1;
+	}
+	for (size_t i = 0; i < nr_env; i++)
+		envp[i] = environ[i];
+	snprintf(var, sizeof(var), CHECK_ENV "=%d:%zu", CHECK_FD, size);
+	envp[nr_env] = var;
+	envp[nr_env + 1] = NULL;
+	if (!posix_spawn_file_actions_init(&fa)) {
+		if (!posix_spawn_file_actions_adddup2(&fa, fd, CHECK_FD) &&
+		    !posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0) &&
+		    !posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null", O_WRONLY, 0) &&
+		    !posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0) &&
+		    !posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, envp)) {
+			atomic_fetch_add(&nr_spawned, 1);
+			while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+				;
+			if (WIFSIGNALED(status))
+				ret = 0;
+			else if (WIFEXITED(status) && WEXITSTATUS(status) == CHECK_LIVED)
+				ret = 1;
+		}
+		posix_spawn_file_actions_destroy(&fa);
+	}
+	free(envp);
+	close(fd);
+	return ret;
+}
+
 static bool parses_in_child(const void *buf, size_t size)
 {
 	int status = 0;
-	pid_t pid = fork();
+	pid_t pid;
 
+	if (threaded()) {
+		int lived = parses_in_new_process(buf, size);
+
+		if (lived >= 0)
+			return lived;
+	}
+	pid = fork();
 	if (pid < 0)
 		return false;
 	if (pid == 0) {
-		struct cursor c = { .p = buf, .len = size };
-		struct sampo_trace_data td = { 0 };
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 		/* a sanitizer's report of the crash is not the user's business */
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);
-		td.tep = tep_alloc();
-		if (td.tep)
-			parse_all(&td, &c);
-		_exit(0);
+		check_and_exit(buf, size, 0);
 	}
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR)
 			return false;
 	}
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+unsigned long sampo_trace_data__nr_spawned(void)
+{
+	return atomic_load(&nr_spawned);
 }
 
 int sampo_trace_data__parse(const void *buf, size_t size, struct sampo_trace_data **ret,

@@ -3,9 +3,13 @@
  * test-trace-data.c - the tracing data reader (lib/trace-data.c) on inputs
  * that crash libtraceevent's format parser (fuzz-trace-data's findings, kept
  * as its seeds): one error naming the problem, no event format kept, no
- * crash; and a recording's tracing data next to them still read whole.
+ * crash; and a recording's tracing data next to them still read whole. Both
+ * with one thread (the check runs in a fork) and with several (in this
+ * program started again: a fork's child can deadlock on a lock another
+ * thread held).
  */
 #include <errno.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -17,6 +21,8 @@
 #include <cmocka.h>
 
 #include <sampo/trace-data.h>
+
+#include "internal/trace-data.h"
 
 /* a seed of fuzz-trace-data: u16 length, that many bytes of a sample, the tracing data */
 static uint8_t *read_seed(const char *name, size_t *ret_off, size_t *ret_size)
@@ -44,11 +50,10 @@ static uint8_t *read_seed(const char *name, size_t *ret_off, size_t *ret_size)
 	return buf;
 }
 
-static void test_trace_data__libtraceevent_crash_refused(void **state)
+static void check_crashes_refused(void)
 {
 	static const char *const crashes[] = { "libtraceevent-crash-1", "libtraceevent-crash-2" };
 
-	(void)state;
 	for (size_t i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++) {
 		struct sampo_trace_data *td = NULL;
 		size_t off, size, at = 1;
@@ -64,6 +69,49 @@ static void test_trace_data__libtraceevent_crash_refused(void **state)
 		sampo_trace_data__delete(td);
 		free(buf);
 	}
+}
+
+static void test_trace_data__libtraceevent_crash_refused(void **state)
+{
+	unsigned long spawned = sampo_trace_data__nr_spawned();
+
+	(void)state;
+	check_crashes_refused();
+	/* one thread: checked in a fork */
+	assert_int_equal(sampo_trace_data__nr_spawned(), spawned);
+}
+
+/* a second thread, waiting until told to end */
+static pthread_mutex_t idle_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t idle_cond = PTHREAD_COND_INITIALIZER;
+static bool idle_end;
+
+static void *idle_thread(void *arg)
+{
+	(void)arg;
+	pthread_mutex_lock(&idle_lock);
+	while (!idle_end)
+		pthread_cond_wait(&idle_cond, &idle_lock);
+	pthread_mutex_unlock(&idle_lock);
+	return NULL;
+}
+
+static void test_trace_data__threaded_checks_in_a_new_process(void **state)
+{
+	unsigned long spawned = sampo_trace_data__nr_spawned();
+	pthread_t t;
+
+	(void)state;
+	idle_end = false;
+	assert_int_equal(pthread_create(&t, NULL, idle_thread, NULL), 0);
+	check_crashes_refused();
+	/* each crash checked in this program started again, not in a fork */
+	assert_int_equal(sampo_trace_data__nr_spawned(), spawned + 2);
+	pthread_mutex_lock(&idle_lock);
+	idle_end = true;
+	pthread_cond_signal(&idle_cond);
+	pthread_mutex_unlock(&idle_lock);
+	assert_int_equal(pthread_join(t, NULL), 0);
 }
 
 static void test_trace_data__recording_read(void **state)
@@ -84,6 +132,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_trace_data__libtraceevent_crash_refused),
+		cmocka_unit_test(test_trace_data__threaded_checks_in_a_new_process),
 		cmocka_unit_test(test_trace_data__recording_read),
 	};
 
