@@ -533,7 +533,7 @@ static int parse_all(struct sampo_trace_data *td, struct cursor *c)
  * crashes with it. So the tracing data is first parsed in a child process,
  * its output closed; only when the child lives are the formats parsed here.
  *
- * The child is a fork() when this process has one thread (the fuzzers: a
+ * The child is a fork() when this process has one thread (the unit tests: a
  * millisecond). With more threads a fork's child may find a lock held for
  * good by a thread that is not there any more: the sanitizers' allocator
  * (GCC 12's ASan has no fork handler) deadlocked it in malloc() while
