@@ -21,15 +21,31 @@ const { launch, fileUrl, check } = require('./browser.js');
  * Point at frame @f until its tooltip shows: in the canvas's own viewport
  * coordinates, measured again at each try (a page that lays itself out again
  * after it says it is complete, on a loaded machine, moved the frame under a
- * pointer placed once: 1 run in 20), a few moves before giving up.
+ * pointer placed once), a few moves before giving up. A frame outside the
+ * viewport is scrolled into it first: a deep chain elsewhere in the profile
+ * (a kernel stack of a page fault, under ASan's slower program) makes the
+ * graph taller than the window, and the frames of the test's own chain, near
+ * the root at the bottom, then lie below it, where the pointer cannot go
+ * (the tooltip never showed in 1 run of several under ASan).
  */
 async function hover(page, f) {
+	const vp = page.viewportSize();
+
 	for (let attempt = 0; attempt < 5; attempt++) {
-		const box = await page.locator('#canvas').boundingBox();
 		const now = await page.evaluate((id) =>
 			window.sampoFlame.frames().find((g) => g.id === id), f.id);
 		const at = now || f;
-		await page.mouse.move(box.x + at.x + at.w / 2, box.y + at.y + at.h / 2, { steps: 2 });
+		let box = await page.locator('#canvas').boundingBox();
+		let x = box.x + at.x + at.w / 2, y = box.y + at.y + at.h / 2;
+
+		if (x < 0 || y < 0 || x >= vp.width || y >= vp.height) {
+			await page.evaluate(([dx, dy]) => window.scrollBy(dx, dy),
+					    [x - vp.width / 2, y - vp.height / 2]);
+			box = await page.locator('#canvas').boundingBox();
+			x = box.x + at.x + at.w / 2;
+			y = box.y + at.y + at.h / 2;
+		}
+		await page.mouse.move(x, y, { steps: 2 });
 		try {
 			await page.waitForSelector('#tip', { state: 'visible', timeout: 5000 });
 			return;
