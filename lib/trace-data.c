@@ -12,6 +12,7 @@
  * far as any field or dynamic array can reach: hostile raw data then reads
  * zeros, never past the buffer.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -816,10 +817,96 @@ const char *sampo_trace_data__event_name(struct sampo_trace_data *td, uint64_t c
 	return name;
 }
 
-int sampo_trace_data__format(struct sampo_trace_data *td, uint64_t config, int cpu,
-			     const void *raw, size_t raw_size, char **ret)
+/* libtraceevent 1.5's is_printable_array(): text up to the first zero */
+static bool printable(const uint8_t *p, size_t len)
+{
+	for (size_t i = 0; i < len && p[i]; i++)
+		if (!isprint(p[i]) && !isspace(p[i]))
+			return false;
+	return true;
+}
+
+/*
+ * One field of @data (a padded copy) as perf 6.1's libtraceevent prints it
+ * alone (tep_print_field()): a string as text, another array as
+ * "ARRAY[0a, 0b]", a pointer or an unsigned long in hex, other numbers in
+ * decimal. The libtraceevent sampo links (1.7) prints a field through the
+ * event's print format instead (%ps: a function's name), which is not
+ * perf's raw value.
+ */
+static void print_field_plain(struct trace_seq *s, struct tep_handle *tep, const uint8_t *data,
+			      const struct tep_format_field *f)
+{
+	unsigned long long val;
+
+	if (f->flags & TEP_FIELD_IS_ARRAY) {
+		unsigned int offset = (unsigned int)f->offset, len = (unsigned int)f->size;
+
+		if (f->flags & TEP_FIELD_IS_DYNAMIC) {
+			unsigned int loc =
+				(unsigned int)tep_read_number(tep, data + offset, (int)len);
+
+			offset = loc & 0xffff;
+			len = loc >> 16;
+			if (f->flags & TEP_FIELD_IS_RELATIVE)
+				offset += (unsigned int)(f->offset + f->size);
+		}
+		/* (the padding's zeros end a string that has none) */
+		if ((f->flags & TEP_FIELD_IS_STRING) && printable(data + offset, len)) {
+			trace_seq_printf(s, "%s", (const char *)data + offset);
+			return;
+		}
+		trace_seq_puts(s, "ARRAY[");
+		for (unsigned int i = 0; i < len; i++)
+			trace_seq_printf(s, "%s%02x", i ? ", " : "", data[offset + i]);
+		trace_seq_putc(s, ']');
+		return;
+	}
+	val = tep_read_number(tep, data + f->offset, f->size);
+	if (f->flags & TEP_FIELD_IS_POINTER) {
+		trace_seq_printf(s, "0x%llx", val);
+	} else if (f->flags & TEP_FIELD_IS_SIGNED) {
+		switch (f->size) {
+		case 4: /* a long of 4 bytes, likely a pointer: hex */
+			if (f->flags & TEP_FIELD_IS_LONG)
+				trace_seq_printf(s, "0x%x", (unsigned int)val);
+			else
+				trace_seq_printf(s, "%d", (int)val);
+			break;
+		case 2:
+			trace_seq_printf(s, "%2d", (short)val);
+			break;
+		case 1:
+			trace_seq_printf(s, "%1d", (signed char)val);
+			break;
+		default:
+			trace_seq_printf(s, "%lld", (long long)val);
+		}
+	} else if (f->flags & TEP_FIELD_IS_LONG) {
+		trace_seq_printf(s, "0x%llx", val);
+	} else {
+		trace_seq_printf(s, "%llu", val);
+	}
+}
+
+/* what print_raw() prints of a sample's raw data */
+enum print_what {
+	PRINT_INFO,   /* the print format's text (tep_print_event's INFO) */
+	PRINT_FIELDS, /* every field, " name=value" (perf's --raw-trace, tep_print_fields()) */
+	PRINT_FIELD,  /* one field's value (print_field_plain()) */
+};
+
+/*
+ * @raw printed as @what says, into a malloc'ed *@ret. libtraceevent trusts
+ * the offsets in the data, so it reads a copy with RAW_PAD zeros after it:
+ * no field ends past FIELD_LIMIT (fields_bounded()), and a dynamic array
+ * lies within 0x20000 of its field.
+ */
+static int print_raw(struct sampo_trace_data *td, uint64_t config, int cpu, const void *raw,
+		     size_t raw_size, enum print_what what, const char *field_name, char **ret)
 {
 	struct tep_event *ev = find_event(td, config);
+	struct tep_format_field *field = NULL;
 	struct tep_record rec = { 0 };
 	struct trace_seq s;
 	size_t need;
@@ -828,6 +915,11 @@ int sampo_trace_data__format(struct sampo_trace_data *td, uint64_t config, int c
 	*ret = NULL;
 	if (!ev)
 		return -ENOENT;
+	if (what == PRINT_FIELD) {
+		field = tep_find_any_field(ev, field_name);
+		if (!field)
+			return -ENOENT;
+	}
 	if (raw_size > (size_t)INT32_MAX - RAW_PAD)
 		raw_size = (size_t)INT32_MAX - RAW_PAD;
 	need = raw_size + RAW_PAD;
@@ -846,7 +938,20 @@ int sampo_trace_data__format(struct sampo_trace_data *td, uint64_t config, int c
 	rec.size = (int)raw_size;
 	rec.cpu = cpu;
 	trace_seq_init(&s);
-	tep_print_event(td->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+	switch (what) {
+	case PRINT_INFO:
+		tep_print_event(td->tep, &s, &rec, "%s", TEP_PRINT_INFO);
+		break;
+	case PRINT_FIELDS:
+		for (const struct tep_format_field *f = ev->format.fields; f; f = f->next) {
+			trace_seq_printf(&s, " %s=", f->name);
+			print_field_plain(&s, td->tep, td->raw, f);
+		}
+		break;
+	case PRINT_FIELD:
+		print_field_plain(&s, td->tep, td->raw, field);
+		break;
+	}
 	trace_seq_terminate(&s);
 	text = s.state == TRACE_SEQ__MEM_ALLOC_FAILED ? NULL : strdup(s.buffer ? s.buffer : "");
 	trace_seq_destroy(&s);
@@ -856,4 +961,105 @@ int sampo_trace_data__format(struct sampo_trace_data *td, uint64_t config, int c
 		return -ENOMEM;
 	*ret = text;
 	return 0;
+}
+
+int sampo_trace_data__format(struct sampo_trace_data *td, uint64_t config, int cpu, const void *raw,
+			     size_t raw_size, char **ret)
+{
+	return print_raw(td, config, cpu, raw, raw_size, PRINT_INFO, NULL, ret);
+}
+
+int sampo_trace_data__format_fields(struct sampo_trace_data *td, uint64_t config, int cpu,
+				    const void *raw, size_t raw_size, char **ret)
+{
+	return print_raw(td, config, cpu, raw, raw_size, PRINT_FIELDS, NULL, ret);
+}
+
+int sampo_trace_data__format_field(struct sampo_trace_data *td, uint64_t config, const char *name,
+				   const void *raw, size_t raw_size, char **ret)
+{
+	return print_raw(td, config, 0, raw, raw_size, PRINT_FIELD, name, ret);
+}
+
+static void field_info(const struct tep_format_field *f, bool common, struct sampo_trace_field *ret)
+{
+	*ret = (struct sampo_trace_field){
+		.name = f->name,
+		.offset = (uint32_t)f->offset,
+		.size = (uint32_t)f->size,
+		.is_string = f->flags & TEP_FIELD_IS_STRING,
+		.is_dynamic = f->flags & TEP_FIELD_IS_DYNAMIC,
+		.is_relative = f->flags & TEP_FIELD_IS_RELATIVE,
+		.is_common = common,
+	};
+}
+
+size_t sampo_trace_data__nr_fields(struct sampo_trace_data *td, uint64_t config)
+{
+	struct tep_event *ev = find_event(td, config);
+	size_t n = 0;
+
+	for (const struct tep_format_field *f = ev ? ev->format.fields : NULL; f; f = f->next)
+		n++;
+	return n;
+}
+
+int sampo_trace_data__field_at(struct sampo_trace_data *td, uint64_t config, size_t i,
+			       struct sampo_trace_field *ret)
+{
+	struct tep_event *ev = find_event(td, config);
+
+	for (const struct tep_format_field *f = ev ? ev->format.fields : NULL; f; f = f->next) {
+		if (!i--) {
+			field_info(f, false, ret);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+int sampo_trace_data__find_field(struct sampo_trace_data *td, uint64_t config, const char *name,
+				 struct sampo_trace_field *ret)
+{
+	struct tep_event *ev = find_event(td, config);
+	struct tep_format_field *f;
+
+	if (!ev)
+		return -ENOENT;
+	/* tep_find_any_field(): the common fields first */
+	f = tep_find_common_field(ev, name);
+	if (f) {
+		field_info(f, true, ret);
+		return 0;
+	}
+	f = tep_find_field(ev, name);
+	if (!f)
+		return -ENOENT;
+	field_info(f, false, ret);
+	return 0;
+}
+
+bool sampo_trace_data__field_bytes(struct sampo_trace_data *td,
+				   const struct sampo_trace_field *field, const void *raw,
+				   size_t raw_size, const uint8_t **ret, size_t *ret_len)
+{
+	uint64_t off = field->offset, len = field->size;
+
+	if (field->is_dynamic) {
+		uint64_t loc;
+
+		/* u32: offset in the low 16 bits, length in the high ones */
+		if (field->offset + 4ULL > raw_size)
+			return false;
+		loc = tep_read_number(td->tep, (const uint8_t *)raw + field->offset, 4);
+		off = loc & 0xffff;
+		len = (loc >> 16) & 0xffff;
+		if (field->is_relative)
+			off += field->offset + field->size;
+	}
+	if (off > raw_size || len > raw_size - off)
+		return false;
+	*ret = (const uint8_t *)raw + off;
+	*ret_len = (size_t)len;
+	return true;
 }

@@ -24,6 +24,7 @@
 #ifndef SAMPO_TRACE_DATA_H
 #define SAMPO_TRACE_DATA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -75,5 +76,59 @@ SAMPO_API void sampo_trace_data__set_resolver(struct sampo_trace_data *td, sampo
  */
 SAMPO_API int sampo_trace_data__format(struct sampo_trace_data *td, uint64_t config, int cpu,
 				       const void *raw, size_t raw_size, char **ret);
+
+/**
+ * sampo_trace_data__format_fields() - the raw data as its fields, each
+ * " name=value" with no print format (perf's --raw-trace, tep_print_fields())
+ *
+ * Return: as sampo_trace_data__format().
+ */
+SAMPO_API int sampo_trace_data__format_fields(struct sampo_trace_data *td, uint64_t config, int cpu,
+					      const void *raw, size_t raw_size, char **ret);
+
+/* one field of a tracepoint's format */
+struct sampo_trace_field {
+	const char *name; /* borrowed from the tracing data */
+	uint32_t offset, size;
+	bool is_string;	  /* char[] or a dynamic string */
+	bool is_dynamic;  /* __data_loc: a u32 at offset gives the bytes' place and length */
+	bool is_relative; /* __rel_loc: that place counts from the field's end */
+	bool is_common;	  /* common_pid, ...: in every event */
+};
+
+/** sampo_trace_data__nr_fields() - the fields of event @config, common ones aside */
+SAMPO_API size_t sampo_trace_data__nr_fields(struct sampo_trace_data *td, uint64_t config);
+
+/** sampo_trace_data__field_at() - field @i of those; -ENOENT past the last */
+SAMPO_API int sampo_trace_data__field_at(struct sampo_trace_data *td, uint64_t config, size_t i,
+					 struct sampo_trace_field *ret);
+
+/**
+ * sampo_trace_data__find_field() - the field named @name, a common one
+ * (common_pid, ...) first, as tep_find_any_field(); -ENOENT: none
+ */
+SAMPO_API int sampo_trace_data__find_field(struct sampo_trace_data *td, uint64_t config,
+					   const char *name, struct sampo_trace_field *ret);
+
+/**
+ * sampo_trace_data__format_field() - one field of the raw data as
+ * libtraceevent prints it alone (tep_print_field(): numbers in decimal or
+ * hex, strings as they are)
+ *
+ * Return: as sampo_trace_data__format(); -ENOENT also for no such field.
+ */
+SAMPO_API int sampo_trace_data__format_field(struct sampo_trace_data *td, uint64_t config,
+					     const char *name, const void *raw, size_t raw_size,
+					     char **ret);
+
+/**
+ * sampo_trace_data__field_bytes() - where @field's bytes are in @raw: its
+ * place in the record, or for a dynamic one the place its u32 gives
+ *
+ * Return: false when they do not lie within @raw_size bytes.
+ */
+SAMPO_API bool sampo_trace_data__field_bytes(struct sampo_trace_data *td,
+					     const struct sampo_trace_field *field, const void *raw,
+					     size_t raw_size, const uint8_t **ret, size_t *ret_len);
 
 #endif
