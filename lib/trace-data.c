@@ -15,6 +15,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -686,11 +687,19 @@ static bool parses_in_child(const void *buf, size_t size)
 	if (pid < 0)
 		return false;
 	if (pid == 0) {
+		static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGTRAP };
 		int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
 
 		/* a sanitizer's report of the crash is not the user's business */
 		if (null >= 0)
 			dup2(null, STDERR_FILENO);
+		/*
+		 * a crash ends the child: the program's own handlers (a test
+		 * framework's jumps back into its tests) must not run the
+		 * program on in it
+		 */
+		for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+			signal(fatal[i], SIG_DFL);
 		check_and_exit(buf, size, 0);
 	}
 	while (waitpid(pid, &status, 0) < 0) {

@@ -12,12 +12,15 @@
 #include <errno.h>
 #include <pthread.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -72,12 +75,32 @@ static void check_crashes_refused(void)
 	}
 }
 
+/* set by the program's SIGSEGV handler, in memory a fork's child shares */
+static volatile int *handler_ran;
+
+static void program_handler(int sig)
+{
+	(void)sig;
+	*handler_ran = 1;
+	_exit(3);
+}
+
 static void test_trace_data__libtraceevent_crash_refused(void **state)
 {
 	unsigned long spawned = sampo_trace_data__nr_spawned();
+	struct sigaction sa = { .sa_handler = program_handler }, old;
 
 	(void)state;
+	/* the program's own handler is not run by the child's crash */
+	handler_ran = mmap(NULL, sizeof(*handler_ran), PROT_READ | PROT_WRITE,
+			   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	assert_true(handler_ran != MAP_FAILED);
+	*handler_ran = 0;
+	assert_int_equal(sigaction(SIGSEGV, &sa, &old), 0);
 	check_crashes_refused();
+	assert_int_equal(sigaction(SIGSEGV, &old, NULL), 0);
+	assert_int_equal(*handler_ran, 0);
+	munmap((void *)handler_ran, sizeof(*handler_ran));
 	/* one thread: checked in a fork */
 	assert_int_equal(sampo_trace_data__nr_spawned(), spawned);
 }
