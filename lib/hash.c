@@ -75,6 +75,40 @@ const char *sampo_strpool__intern(struct sampo_strpool *st, const char *s)
 	return st->strs[st->nr - 1];
 }
 
+const uint8_t *sampo_strpool__intern_blob(struct sampo_strpool *st, const void *b, uint32_t len)
+{
+	uint64_t h = 1469598103934665603ULL;
+	const uint8_t *p = b;
+	char *copy;
+	size_t j;
+
+	for (uint32_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	h = hash_mix64(h ^ len);
+	if ((st->ix.nr + 1) * 2 > st->ix.cap && sampo_hash_index__grow(&st->ix))
+		return NULL;
+	for (j = h & (st->ix.cap - 1); st->ix.slots[j]; j = (j + 1) & (st->ix.cap - 1)) {
+		const uint8_t *o = (const uint8_t *)st->strs[st->ix.slots[j] - 1];
+
+		if (st->ix.hashes[j] == h && sampo_blob__len(o) == len &&
+		    (!len || !memcmp(sampo_blob__bytes(o), b, len)))
+			return o;
+	}
+	if (sampo_array_grow((void **)&st->strs, &st->cap, st->nr + 1, sizeof(*st->strs)))
+		return NULL;
+	copy = malloc(sizeof(len) + (size_t)len);
+	if (!copy)
+		return NULL;
+	memcpy(copy, &len, sizeof(len));
+	if (len)
+		memcpy(copy + sizeof(len), b, len);
+	st->strs[st->nr++] = copy;
+	st->ix.slots[j] = (uint32_t)st->nr;
+	st->ix.hashes[j] = h;
+	st->ix.nr++;
+	return (const uint8_t *)copy;
+}
+
 void sampo_strpool__release(struct sampo_strpool *st)
 {
 	for (size_t i = 0; i < st->nr; i++)

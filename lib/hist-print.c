@@ -29,11 +29,14 @@
 
 #include "internal/callchain.h"
 #include "internal/hist.h"
+#include "internal/util.h"
 
 struct column {
 	enum sampo_sort_key key;
 	const char *header;
 	size_t width;
+	const struct hist_tf *tf; /* SAMPO_SORT_TRACE_FIELD: its field */
+	char **values;		  /* with tf: each entry's text, by entry index */
 };
 
 static const char *frame_name(const struct sampo_hists *h, uint32_t fidx, char *buf, size_t sz)
@@ -312,18 +315,129 @@ void sampo_hists__fprintf_filters(const struct sampo_hists *h, FILE *fp)
 		fprintf(fp, "# dso: %s\n", h->dso_filter[0]);
 }
 
+/* qsort_r(): by the keys before the field, then in the order the entries were made */
+struct prefix_order {
+	const struct sampo_hists *h;
+	size_t nr_keys;
+};
+
+static int prefix_cmp(const void *pa, const void *pb, void *arg)
+{
+	const struct prefix_order *o = arg;
+	const struct sampo_hist_entry *a = *(const struct sampo_hist_entry *const *)pa;
+	const struct sampo_hist_entry *b = *(const struct sampo_hist_entry *const *)pb;
+	int c = sampo_hist_entry__collapse_cmp(a, b, o->h->keys, o->nr_keys);
+
+	return c ? c : (a < b ? -1 : a > b);
+}
+
+/*
+ * perf's hde->dynamic_len of a dynamic field (__data_loc), the field key
+ * at @key_pos: the greatest length of the field's bytes among the samples
+ * whose comparison reached the key as perf added them to its tree
+ * (__sort__hde_cmp()). A sample joining an entry reached it; the sample
+ * that made an entry reached it when an entry made before had the same
+ * keys before the field (in a binary tree a new leaf's neighbours in order
+ * are on its path, and those entries are its neighbours); so did the check
+ * of a chain's frames against the sample's entries (entry.tf_reached). An
+ * entry's samples have its bytes.
+ */
+static int dynamic_len(const struct sampo_hists *h, const struct evhists *ev, size_t key_pos,
+		       const struct hist_tf *tf, size_t *ret)
+{
+	struct prefix_order o = { .h = h, .nr_keys = key_pos };
+	size_t t = (size_t)(tf - h->tf);
+	uint64_t tf_bit = t < 64 ? 1ULL << t : UINT64_MAX; /* past 64: any reached */
+	const struct sampo_hist_entry **in;
+	size_t len = 0;
+
+	*ret = 0;
+	if (!tf->field.is_dynamic || !ev->nr_entries)
+		return 0;
+	in = malloc(ev->nr_entries * sizeof(*in));
+	if (!in)
+		return -ENOMEM;
+	for (size_t i = 0; i < ev->nr_entries; i++)
+		in[i] = &ev->entries[i];
+	qsort_r(in, ev->nr_entries, sizeof(*in), prefix_cmp, &o);
+	for (size_t i = 0; i < ev->nr_entries; i++) {
+		const struct sampo_hist_entry *e = in[i];
+		bool first_of_prefix =
+			!i || sampo_hist_entry__collapse_cmp(in[i - 1], e, h->keys, key_pos);
+		uint32_t n;
+
+		if (!e->key.tf ||
+		    (first_of_prefix && e->nr_adds < 2 && !(e->tf_reached & tf_bit)))
+			continue;
+		hist_tf__segment(e->key.tf, tf->seg, &n);
+		len = MAX(len, (size_t)n);
+	}
+	free(in);
+	*ret = len;
+	return 0;
+}
+
+/*
+ * A trace field's column (perf's hde_width() after output_resort()): each
+ * entry's text, and the width, the greatest of the field name's length,
+ * its size (as hex digits and "0x" for a number), dynamic_len(), and the
+ * lengths of the values found in the print format's text.
+ */
+static int trace_field_column(const struct sampo_hists *h, const struct evhists *ev,
+			      size_t key_pos, struct column *c)
+{
+	const struct hist_tf *tf = c->tf;
+	size_t len, fieldlen;
+	int err = dynamic_len(h, ev, key_pos, tf, &len);
+
+	if (err)
+		return err;
+	c->values = calloc(ev->nr_entries ? ev->nr_entries : 1, sizeof(*c->values));
+	if (!c->values)
+		return -ENOMEM;
+	for (size_t i = 0; i < ev->nr_entries; i++) {
+		const struct sampo_hist_entry *e = &ev->entries[i];
+		bool from_text;
+
+		if (!e->tf_raw)
+			continue;
+		err = sampo_hists__trace_field_text(h, tf, e->tf_raw, &c->values[i], &from_text);
+		if (err == -ENOMEM)
+			return err;
+		/* update_dynamic_len(): only a value from the text counts */
+		if (c->values[i] && from_text && strlen(c->values[i]) > len)
+			len = strlen(c->values[i]);
+	}
+	fieldlen = tf->field.is_string ? tf->field.size : (size_t)tf->field.size * 2 + 2;
+	c->width = MAX(len, MAX(strlen(tf->name), fieldlen));
+	return 0;
+}
+
+static void free_columns(struct column *cols, size_t nr_cols, size_t nr_entries)
+{
+	for (size_t j = 0; j < nr_cols; j++) {
+		for (size_t i = 0; cols[j].values && i < nr_entries; i++)
+			free(cols[j].values[i]);
+		free(cols[j].values);
+	}
+	free(cols);
+}
+
 int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 {
 	struct evhists *ev;
-	struct column cols[8];
+	struct column *cols;
 	size_t nr_cols = 0;
 	uint64_t total, min_hit;
 	bool unresolved = false;
-	int nr_shown, pct_w, nr_w;
+	int nr_shown, pct_w, nr_w, err = 0;
 
 	if (evsel < 0 || (size_t)evsel >= h->nr_ev)
 		return 0;
 	ev = &h->ev[evsel];
+	cols = calloc(h->nr_keys ? h->nr_keys : 1, sizeof(*cols));
+	if (!cols)
+		return -ENOMEM;
 	total = ev->total_period;
 	nr_shown = ev->group_nr > 1 ? (int)ev->group_nr : 1;
 	pct_w = 8 * nr_shown;
@@ -336,6 +450,10 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		/* perf's sort__setup_elide(): a one-value filter hides its column */
 		if ((h->keys[i] == SAMPO_SORT_COMM && h->nr_comm_filter == 1) ||
 		    (h->keys[i] == SAMPO_SORT_DSO && h->nr_dso_filter == 1))
+			continue;
+		/* another event's trace field has no column here */
+		if (h->keys[i] == SAMPO_SORT_TRACE_FIELD &&
+		    (h->tf[h->key_tf[i]].evsel != evsel || !h->tf[h->key_tf[i]].resolved))
 			continue;
 		c = &cols[nr_cols++];
 		c->key = h->keys[i];
@@ -365,8 +483,17 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		case SAMPO_SORT_TRACE:
 			c->header = "Trace output";
 			break;
+		case SAMPO_SORT_TRACE_FIELD:
+			c->tf = &h->tf[h->key_tf[i]];
+			c->header = c->tf->name;
+			break;
 		}
 		c->width = strlen(c->header);
+		if (c->tf) {
+			err = trace_field_column(h, ev, i, c);
+			if (err)
+				goto out;
+		}
 	}
 	/* hists__calc_col_len() over every entry */
 	for (size_t i = 0; i < ev->nr_entries; i++) {
@@ -406,6 +533,8 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 			case SAMPO_SORT_TRACE: /* likewise; "N/A" is not measured */
 				w = e->src_width & 4 && e->key.trace ? strlen(e->key.trace) : 0;
 				break;
+			case SAMPO_SORT_TRACE_FIELD: /* trace_field_column() */
+				break;
 			}
 			if (w > cols[j].width)
 				cols[j].width = w;
@@ -426,8 +555,15 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		fprintf(fp, "%*s", pct_w, "Overhead");
 	if (h->opts.show_nr_samples)
 		fprintf(fp, "  %*s", nr_w, "Samples");
-	for (size_t j = 0; j < nr_cols; j++)
-		fprintf(fp, "  %-*s", (int)cols[j].width, cols[j].header);
+	for (size_t j = 0; j < nr_cols; j++) {
+		int w = (int)cols[j].width;
+
+		/* a trace field's header is right-aligned, cut to the width (__sort__hde_header()) */
+		if (cols[j].tf)
+			fprintf(fp, "  %*.*s", w, w, cols[j].header);
+		else
+			fprintf(fp, "  %-*s", w, cols[j].header);
+	}
 	fputs("\n# ", fp);
 	print_dots(fp, pct_w);
 	if (h->opts.children) {
@@ -514,6 +650,12 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 					fprintf(fp, "%*s", w - n, "");
 				break;
 			}
+			case SAMPO_SORT_TRACE_FIELD: {
+				const char *v = cols[j].values[e - ev->entries];
+
+				fprintf(fp, "%*.*s", w, w, v ? v : "");
+				break;
+			}
 			}
 		}
 		fputc('\n', fp);
@@ -523,6 +665,8 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 			print_callchain(h, fp, e, total, min_hit);
 	}
 	if (ferror(fp))
-		return -EIO;
-	return 0;
+		err = -EIO;
+out:
+	free_columns(cols, nr_cols, ev->nr_entries);
+	return err;
 }

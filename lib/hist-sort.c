@@ -45,10 +45,17 @@ static void set_err(char *buf, size_t sz, const char *fmt, ...)
 }
 
 static const char *const sort_key_names[] = {
-	[SAMPO_SORT_COMM] = "comm", [SAMPO_SORT_PID] = "pid", [SAMPO_SORT_TID] = "tid",
-	[SAMPO_SORT_DSO] = "dso",   [SAMPO_SORT_SYM] = "sym", [SAMPO_SORT_CPU] = "cpu",
-	[SAMPO_SORT_SRCLINE] = "srcline", [SAMPO_SORT_SRCFILE] = "srcfile",
+	[SAMPO_SORT_COMM] = "comm",
+	[SAMPO_SORT_PID] = "pid",
+	[SAMPO_SORT_TID] = "tid",
+	[SAMPO_SORT_DSO] = "dso",
+	[SAMPO_SORT_SYM] = "sym",
+	[SAMPO_SORT_CPU] = "cpu",
+	[SAMPO_SORT_SRCLINE] = "srcline",
+	[SAMPO_SORT_SRCFILE] = "srcfile",
 	[SAMPO_SORT_TRACE] = "trace",
+	/* not a word of -s: the program resolves field names against the events */
+	[SAMPO_SORT_TRACE_FIELD] = "trace_field",
 };
 
 const char *sampo_sort_key__name(enum sampo_sort_key key)
@@ -62,7 +69,7 @@ static bool sort_key_word(const char *w, size_t len, enum sampo_sort_key *ret)
 		*ret = SAMPO_SORT_SYM;
 		return true;
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(sort_key_names); k++) {
+	for (size_t k = 0; k < SAMPO_SORT_TRACE_FIELD; k++) {
 		if (strlen(sort_key_names[k]) == len && !strncmp(w, sort_key_names[k], len)) {
 			*ret = (enum sampo_sort_key)k;
 			return true;
@@ -160,6 +167,47 @@ static int trace_cmp(const char *a, const char *b)
 }
 
 /*
+ * The trace field of sort key *@key, which points into @e's hists' keys;
+ * NULL for another array (a diff's keys, which have no trace field). The
+ * addresses are compared as integers: @key may be in another array.
+ */
+static const struct hist_tf *key_field(const struct sampo_hist_entry *e,
+				       const enum sampo_sort_key *key)
+{
+	const struct sampo_hists *h = e->hists;
+	uintptr_t at = (uintptr_t)key, lo = (uintptr_t)h->keys;
+
+	if (at < lo || at >= lo + h->nr_keys * sizeof(*key))
+		return NULL;
+	return &h->tf[h->key_tf[(at - lo) / sizeof(*key)]];
+}
+
+/*
+ * perf's __sort__hde_cmp(), its se_cmp and se_sort: memcmp() of the
+ * field's bytes (a dynamic one's, with their length). Only entries of
+ * the field's event compare: perf skips the keys of other events
+ * (perf_hpp__defined_dynamic_entry()).
+ */
+static int trace_field_cmp(const struct sampo_hist_entry *a, const struct sampo_hist_entry *b,
+			   const enum sampo_sort_key *key)
+{
+	const struct hist_tf *tf = key_field(a, key);
+	const uint8_t *x, *y;
+	uint32_t lx, ly;
+	int c;
+
+	if (!tf || (int)a->evsel != tf->evsel || (int)b->evsel != tf->evsel || !a->key.tf ||
+	    !b->key.tf || a->key.tf == b->key.tf)
+		return 0;
+	x = hist_tf__segment(a->key.tf, tf->seg, &lx);
+	y = hist_tf__segment(b->key.tf, tf->seg, &ly);
+	c = memcmp(x, y, MIN(lx, ly));
+	if (!c)
+		c = lx < ly ? -1 : lx > ly;
+	return c < 0 ? -1 : c > 0;
+}
+
+/*
  * the sort keys' part of hist_entry__sort() (their se_sort, else se_cmp):
  * > 0 when @a goes first; @a and @b may come from different histograms
  */
@@ -203,6 +251,9 @@ int sampo_hist_entry__sort_keys(const struct sampo_hist_entry *a, const struct s
 			break;
 		case SAMPO_SORT_TRACE:
 			c = trace_cmp(a->key.trace, b->key.trace);
+			break;
+		case SAMPO_SORT_TRACE_FIELD: /* the greater bytes first */
+			c = trace_field_cmp(a, b, &keys[i]);
 			break;
 		default:
 			c = 0;
@@ -311,6 +362,10 @@ int sampo_hist_entry__collapse_cmp(const struct sampo_hist_entry *a,
 			 * higher first: strcmp(right, left) walks ascending
 			 */
 			c = trace_cmp(b->key.trace, a->key.trace);
+			break;
+		case SAMPO_SORT_TRACE_FIELD:
+			/* perf's input tree puts a new entry with greater bytes first */
+			c = trace_field_cmp(b, a, &keys[i]);
 			break;
 		}
 	}

@@ -67,10 +67,49 @@
 #define SCACHE_BITS_PLAIN 16
 #define RAW_MAX (16u << 20) /* u64 words of recorded callchains kept for the stack cache */
 
-static int set_sort_keys(struct sampo_hists *h, const enum sampo_sort_key *keys, size_t nr)
+/*
+ * a trace field key: the next of opts.trace_fields; the same field of the
+ * same event again is a repeat
+ */
+static int add_trace_field_key(struct sampo_hists *h, const struct sampo_trace_field_key *fk)
+{
+	struct hist_tf *tf;
+	uint32_t seg = 0;
+
+	if (!fk->field || fk->evsel < 0)
+		return -EINVAL;
+	for (size_t i = 0; i < h->nr_tf; i++) {
+		if (h->tf[i].evsel != fk->evsel)
+			continue;
+		/* perf shows one column for both (__sort__hde_equal()) */
+		if (!strcmp(h->tf[i].name, fk->field))
+			return 0;
+		seg++;
+	}
+	tf = realloc(h->tf, (h->nr_tf + 1) * sizeof(*tf));
+	if (!tf)
+		return -ENOMEM;
+	h->tf = tf;
+	tf = &h->tf[h->nr_tf];
+	memset(tf, 0, sizeof(*tf));
+	tf->evsel = fk->evsel;
+	tf->raw = fk->raw;
+	tf->seg = seg;
+	tf->name = strdup(fk->field);
+	if (!tf->name)
+		return -ENOMEM;
+	h->key_tf[h->nr_keys] = (uint16_t)h->nr_tf++;
+	h->keys[h->nr_keys++] = SAMPO_SORT_TRACE_FIELD;
+	h->has_key[SAMPO_SORT_TRACE_FIELD] = true;
+	return 0;
+}
+
+static int set_sort_keys(struct sampo_hists *h, const struct sampo_hists_opts *o)
 {
 	static const enum sampo_sort_key defaults[] = { SAMPO_SORT_COMM, SAMPO_SORT_DSO,
 							SAMPO_SORT_SYM };
+	const enum sampo_sort_key *keys = o->sort_keys;
+	size_t nr = o->nr_sort_keys, next_field = 0;
 
 	if (!keys || !nr) {
 		keys = defaults;
@@ -84,6 +123,16 @@ static int set_sort_keys(struct sampo_hists *h, const enum sampo_sort_key *keys,
 		if (!sampo_sort_key__name(keys[i]))
 			return -EINVAL;
 		k = sort_key_canon(keys[i]);
+		if (k == SAMPO_SORT_TRACE_FIELD) {
+			int err;
+
+			if (!o->trace_fields || next_field >= o->nr_trace_fields)
+				return -EINVAL;
+			err = add_trace_field_key(h, &o->trace_fields[next_field++]);
+			if (err)
+				return err;
+			continue;
+		}
 		if (h->has_key[k])
 			continue;
 		h->keys[h->nr_keys++] = k;
@@ -182,7 +231,7 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 	if (!h->rcache || !h->ccache || !h->scache)
 		goto out_err;
 
-	err = set_sort_keys(h, h->opts.sort_keys, h->opts.nr_sort_keys);
+	err = set_sort_keys(h, &h->opts);
 	if (err)
 		goto out_err;
 	if (h->has_key[SAMPO_SORT_SRCLINE] || h->has_key[SAMPO_SORT_SRCFILE] ||
@@ -198,6 +247,7 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 		goto out_err;
 	/* the lists are the caller's: keep only the copies */
 	h->opts.sort_keys = NULL;
+	h->opts.trace_fields = NULL;
 	h->opts.comms = h->opts.dsos = NULL;
 	h->opts.pids = h->opts.tids = NULL;
 	h->opts.cpus = NULL;
@@ -247,6 +297,10 @@ void sampo_hists__delete(struct sampo_hists *h)
 	free(h->tid_filter);
 	sampo_cpu_set__delete(h->cpu_filter);
 	sampo_strpool__release(&h->strings);
+	sampo_strpool__release(&h->blobs);
+	for (size_t i = 0; i < h->nr_tf; i++)
+		free(h->tf[i].name);
+	free(h->tf);
 	free(h);
 }
 
@@ -693,7 +747,67 @@ void sampo_hists__set_unwinder(struct sampo_hists *h, struct sampo_unwinder *unw
 
 void sampo_hists__set_trace_session(struct sampo_hists *h, struct sampo_session *session)
 {
+	struct sampo_trace_data *td = session ? sampo_session__trace_data(session) : NULL;
+
 	h->trace_session = session;
+	for (size_t i = 0; i < h->nr_tf; i++) {
+		struct hist_tf *tf = &h->tf[i];
+		const struct sampo_event_attr *attr =
+			session ? sampo_reader__attr(sampo_session__reader(session),
+						     (size_t)tf->evsel) :
+				  NULL;
+
+		tf->resolved =
+			attr && attr->type == SAMPO_TYPE_TRACEPOINT && td &&
+			!sampo_trace_data__find_field(td, attr->config, tf->name, &tf->field);
+		tf->config = attr ? attr->config : 0;
+	}
+}
+
+/*
+ * The trace fields of a sample of event @evsel, the stack's key: for each
+ * trace field key of the event, a u32 length and the field's bytes (none
+ * where they lie outside the raw data), interned. NULL: the event has no
+ * such key.
+ */
+static int sample_trace_fields(struct sampo_hists *h, int evsel, const struct sampo_sample *sample,
+			       const uint8_t **ret)
+{
+	struct sampo_trace_data *td =
+		h->trace_session ? sampo_session__trace_data(h->trace_session) : NULL;
+	uint8_t *buf = NULL;
+	size_t len = 0, cap = 0;
+	bool any = false;
+
+	*ret = NULL;
+	for (size_t i = 0; i < h->nr_tf; i++) {
+		struct hist_tf *tf = &h->tf[i];
+		const uint8_t *bytes = NULL;
+		size_t n = 0;
+		uint32_t n32;
+
+		if (tf->evsel != evsel)
+			continue;
+		any = true;
+		if (tf->resolved && !sampo_trace_data__field_bytes(td, &tf->field, sample->raw_data,
+								   sample->raw_size, &bytes, &n))
+			n = 0;
+		if (sampo_array_grow((void **)&buf, &cap, len + 4 + n, 1)) {
+			free(buf);
+			return -ENOMEM;
+		}
+		n32 = (uint32_t)n;
+		memcpy(buf + len, &n32, 4);
+		if (n)
+			memcpy(buf + len + 4, bytes, n);
+		len += 4 + n;
+	}
+	if (any) {
+		*ret = sampo_strpool__intern_blob(&h->blobs, buf, (uint32_t)len);
+		free(buf);
+		return *ret ? 0 : -ENOMEM;
+	}
+	return 0;
 }
 
 /*
@@ -715,8 +829,10 @@ static int sample_trace(struct sampo_hists *h, int evsel, const struct sampo_sam
 	attr = sampo_reader__attr(sampo_session__reader(h->trace_session), (size_t)evsel);
 	if (!attr || attr->type != SAMPO_TYPE_TRACEPOINT)
 		return 0;
-	err = sampo_trace_data__format(sampo_session__trace_data(h->trace_session), attr->config,
-				       (int)sample->cpu, sample->raw_data, sample->raw_size, &text);
+	/* perf's get_trace_output(): every field with --raw-trace */
+	err = (h->opts.raw_trace ? sampo_trace_data__format_fields : sampo_trace_data__format)(
+		sampo_session__trace_data(h->trace_session), attr->config, (int)sample->cpu,
+		sample->raw_data, sample->raw_size, &text);
 	if (err == -ENOMEM)
 		return err;
 	*ret = sampo_strpool__intern(&h->strings, err ? "" : text);
@@ -742,7 +858,8 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 	size_t nr = 0, nr_words, j;
 	int32_t cpu = h->has_key[SAMPO_SORT_CPU] ? (int32_t)sample->cpu : 0;
 	const char *trace = NULL;
-	bool filtered;
+	const uint8_t *tf_key = NULL;
+	bool filtered, keyed_by_trace = h->has_key[SAMPO_SORT_TRACE] || h->nr_tf;
 	uint64_t hash, raw_hash;
 	int err = 0;
 
@@ -786,6 +903,11 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 		if (err)
 			goto out;
 	}
+	if (h->nr_tf) {
+		err = sample_trace_fields(h, evsel, sample, &tf_key);
+		if (err)
+			goto out;
+	}
 
 	/* the same raw sample as before, in the same epoch: the same stack */
 	nr_words = raw_chain(h, sample, &words);
@@ -795,10 +917,11 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 	for (size_t i = 0; i < nr_words; i++)
 		raw_hash = hash_combine(raw_hash, words[i]);
 	sslot = &h->scache[raw_hash & h->scache_mask];
-	/* (a slot has no room for the trace text: no cache with that key) */
-	if (!h->has_key[SAMPO_SORT_TRACE] && sslot->hash == raw_hash && sslot->epoch == h->cur_epoch && sslot->thread == thread &&
-	    sslot->ip == sample->ip && sslot->cpumode == sample->cpumode && sslot->cpu == cpu &&
-	    sslot->evsel == evsel && sslot->raw_nr == nr_words && sslot->used &&
+	/* (a slot has no room for the trace text or fields: no cache with those keys) */
+	if (!keyed_by_trace && sslot->hash == raw_hash && sslot->epoch == h->cur_epoch &&
+	    sslot->thread == thread && sslot->ip == sample->ip &&
+	    sslot->cpumode == sample->cpumode && sslot->cpu == cpu && sslot->evsel == evsel &&
+	    sslot->raw_nr == nr_words && sslot->used &&
 	    (!nr_words || !memcmp(h->raw + sslot->raw_off, words, nr_words * sizeof(*words)))) {
 		/* counted in the slot: one cache line per sample */
 		sslot->period += sample->period;
@@ -826,7 +949,7 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 	hash = hash_combine(hash_combine(hash_mix64((uintptr_t)thread), (uintptr_t)comm),
 			    ((uint64_t)(uint32_t)evsel << 32) | (uint32_t)cpu);
 	hash = hash_combine(hash, ((uint64_t)self << 1) | filtered);
-	hash = hash_combine(hash, (uintptr_t)trace);
+	hash = hash_combine(hash, (uintptr_t)trace ^ ((uint64_t)(uintptr_t)tf_key << 3));
 	for (size_t i = 0; i < nr; i++)
 		hash = hash_combine(hash, h->scratch[i]);
 
@@ -842,8 +965,8 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 			continue; /* without touching the stack itself */
 		s = &h->stacks[h->stack_ix.slots[j] - 1];
 		if (s->hash == hash && s->thread == thread && s->comm == comm && s->cpu == cpu &&
-		    s->evsel == evsel && s->self == self && s->nr == nr && s->filtered == filtered &&
-		    s->trace == trace &&
+		    s->evsel == evsel && s->self == self && s->nr == nr &&
+		    s->filtered == filtered && s->trace == trace && s->tf_key == tf_key &&
 		    (!nr || !memcmp(h->arena + s->off, h->scratch, nr * sizeof(*h->scratch)))) {
 			s->period += sample->period;
 			s->count++;
@@ -866,6 +989,16 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 		s->nr = (uint32_t)nr;
 		s->self = self;
 		s->trace = trace;
+		s->tf_key = tf_key;
+		s->tf_raw = NULL;
+		if (tf_key) {
+			s->tf_raw = sampo_strpool__intern_blob(&h->blobs, sample->raw_data,
+							       sample->raw_size);
+			if (!s->tf_raw) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
 		s->cpu = cpu;
 		s->evsel = evsel;
 		s->filtered = filtered;
@@ -880,7 +1013,7 @@ static int add_sample(struct sampo_hists *h, int evsel, const struct sampo_sampl
 	h->stack_ix.hashes[j] = hash;
 	h->stack_ix.nr++;
 remember:
-	if (!h->has_key[SAMPO_SORT_TRACE])
+	if (!keyed_by_trace)
 		scache_store(h, sslot, raw_hash, thread, evsel, cpu, sample, idx);
 out:
 	sampo_thread__put(thread);
@@ -971,6 +1104,7 @@ static void entry_key_init(const struct sampo_hists *h, struct entry_key *k, con
 		k->srcfile = f->srcfile[cumulative];
 	if (h->has_key[SAMPO_SORT_TRACE])
 		k->trace = s->trace;
+	k->tf = s->tf_key;
 	if (h->has_key[SAMPO_SORT_COMM])
 		k->comm = s->comm;
 	if (h->has_key[SAMPO_SORT_PID])
@@ -1004,6 +1138,7 @@ static uint64_t entry_key_hash(const struct entry_key *k)
 	hash = hash_combine(hash, (uintptr_t)k->dso);
 	hash = hash_combine(hash, (uintptr_t)k->srcline ^ ((uint64_t)(uintptr_t)k->srcfile << 7));
 	hash = hash_combine(hash, (uintptr_t)k->inl_name ^ ((uint64_t)(uintptr_t)k->trace << 5));
+	hash = hash_combine(hash, (uintptr_t)k->tf);
 	hash = hash_combine(hash, k->sym_start);
 	hash = hash_combine(hash, k->sym_end);
 	hash = hash_combine(hash, k->ip);
@@ -1015,9 +1150,8 @@ static bool entry_key_equal(const struct entry_key *a, const struct entry_key *b
 {
 	return a->comm == b->comm && a->dso == b->dso && a->srcline == b->srcline &&
 	       a->srcfile == b->srcfile && a->inl_name == b->inl_name && a->trace == b->trace &&
-	       a->sym_start == b->sym_start &&
-	       a->sym_end == b->sym_end && a->ip == b->ip && a->tid == b->tid &&
-	       a->cpu == b->cpu && a->has_sym == b->has_sym;
+	       a->tf == b->tf && a->sym_start == b->sym_start && a->sym_end == b->sym_end &&
+	       a->ip == b->ip && a->tid == b->tid && a->cpu == b->cpu && a->has_sym == b->has_sym;
 }
 
 /* @level: the new entry's level ('k', '.', ...), see replay_stack() */
@@ -1050,6 +1184,7 @@ static struct sampo_hist_entry *entry_findnew(const struct sampo_hists *h, struc
 		e->level = level;
 		e->filtered = s->filtered;
 		e->evsel = (uint32_t)(ev - h->ev);
+		e->tf_raw = s->tf_raw;
 	}
 	ev->ix.slots[j] = (uint32_t)++ev->nr_entries;
 	ev->ix.hashes[j] = hash;
@@ -1128,6 +1263,33 @@ static void mark_trace_reached(const struct sampo_hists *h, struct sampo_hist_en
 	}
 }
 
+/*
+ * The same check reaches a trace field key where the keys before it tie:
+ * perf's comparison then measures the dynamic field (__sort__hde_cmp()),
+ * which counts in its column's width (lib/hist-print.c dynamic_len())
+ */
+static void mark_tf_reached(const struct sampo_hists *h, struct sampo_hist_entry *e,
+			    const struct entry_key *k, uint32_t fidx)
+{
+	struct sampo_hist_entry tmp;
+
+	memset(&tmp, 0, sizeof(tmp));
+	tmp.key = *k;
+	tmp.hists = h;
+	tmp.frame = fidx;
+	tmp.evsel = e->evsel;
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		uint16_t t = h->key_tf[i];
+
+		if (h->keys[i] != SAMPO_SORT_TRACE_FIELD || h->tf[t].evsel != (int)e->evsel ||
+		    t >= 64)
+			continue;
+		if (sampo_hist_entry__collapse_cmp(e, &tmp, h->keys, i))
+			return;
+		e->tf_reached |= 1ULL << t;
+	}
+}
+
 /* perf's hist_entry_iter with the cumulative (children) or the normal ops */
 static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct stack *s,
 			size_t **cache, size_t *cache_cap, struct graph_adds *adds)
@@ -1181,6 +1343,8 @@ static int replay_stack(struct sampo_hists *h, struct evhists *ev, const struct 
 
 			if (h->has_key[SAMPO_SORT_TRACE])
 				mark_trace_reached(h, ce, &k, fidx);
+			if (h->nr_tf)
+				mark_tf_reached(h, ce, &k, fidx);
 			dup = entry_key_equal(&ce->key, &k);
 		}
 		if (dup)
@@ -1615,4 +1779,68 @@ const char *sampo_hist_entry__srcfile(const struct sampo_hist_entry *e)
 const char *sampo_hist_entry__trace(const struct sampo_hist_entry *e)
 {
 	return e->key.trace;
+}
+
+/*
+ * perf's __sort__hde_entry(): the value of trace field @tf in raw data
+ * @raw_blob. Not raw: the word after "NAME=" in the print format's text,
+ * the first word that starts with the name (perf's strncmp(): "pid" also
+ * takes "pid_ns=..."), up to the next space; *@from_text says it was
+ * found there. Otherwise, or where the text has no such word, the field
+ * as libtraceevent prints it alone.
+ */
+int sampo_hists__trace_field_text(const struct sampo_hists *h, const struct hist_tf *tf,
+				  const uint8_t *raw_blob, char **ret, bool *from_text)
+{
+	struct sampo_trace_data *td =
+		h->trace_session ? sampo_session__trace_data(h->trace_session) : NULL;
+	const uint8_t *raw = sampo_blob__bytes(raw_blob);
+	size_t raw_size = sampo_blob__len(raw_blob), namelen = strlen(tf->name);
+	char *text = NULL;
+	int err;
+
+	*ret = NULL;
+	*from_text = false;
+	if (!td || !tf->resolved)
+		return -ENOENT;
+	if (!tf->raw) {
+		/* perf's rec has cpu 0 (get_trace_output()) */
+		err = sampo_trace_data__format(td, tf->config, 0, raw, raw_size, &text);
+		if (err == -ENOMEM)
+			return err;
+		for (const char *w = text; w && *w;) {
+			const char *end = strchr(w, ' ');
+
+			if (!end)
+				end = w + strlen(w);
+			if (!strncmp(w, tf->name, namelen)) {
+				const char *v = w + namelen + 1;
+
+				*ret = strndup(v, v <= end ? (size_t)(end - v) : 0);
+				free(text);
+				if (!*ret)
+					return -ENOMEM;
+				*from_text = true;
+				return 0;
+			}
+			w = *end ? end + 1 : end;
+		}
+		free(text);
+	}
+	return sampo_trace_data__format_field(td, tf->config, tf->name, raw, raw_size, ret);
+}
+
+int sampo_hist_entry__trace_field(const struct sampo_hist_entry *e, size_t i, const char **ret_name,
+				  char **ret_text)
+{
+	const struct sampo_hists *h = e->hists;
+	bool from_text;
+
+	*ret_text = NULL;
+	if (i >= h->nr_tf)
+		return -ERANGE;
+	*ret_name = h->tf[i].name;
+	if (h->tf[i].evsel != (int)e->evsel || !e->tf_raw)
+		return -ENOENT;
+	return sampo_hists__trace_field_text(h, &h->tf[i], e->tf_raw, ret_text, &from_text);
 }

@@ -65,10 +65,29 @@ enum sampo_sort_key {
 	 * text needs sampo_hists__set_trace_session().
 	 */
 	SAMPO_SORT_TRACE,
+	/*
+	 * a field of one tracepoint event (perf's dynamic sort keys: -s
+	 * prev_pid, -s sched:sched_switch.prev_pid, -s trace_fields): each
+	 * one takes the next entry of sampo_hists_opts.trace_fields. The
+	 * samples of other events have no value for it, and its column is
+	 * not in their tables. Its values need sampo_hists__set_trace_session().
+	 */
+	SAMPO_SORT_TRACE_FIELD,
 };
 
-/* more sort keys than this are an error (there are only eight distinct ones) */
-#define SAMPO_SORT_MAX_KEYS 8
+/* more sort keys than this are an error (trace_fields gives one per field of each event) */
+#define SAMPO_SORT_MAX_KEYS 256
+
+/* the field of a SAMPO_SORT_TRACE_FIELD key */
+struct sampo_trace_field_key {
+	int evsel;	   /* the tracepoint event, an attr index */
+	const char *field; /* its field's name (copied), a common one too (common_pid) */
+	/*
+	 * the value as libtraceevent prints the field alone (perf's /raw,
+	 * --raw-trace); else as the print format shows it, where it does
+	 */
+	bool raw;
+};
 
 struct sampo_hists_opts {
 	size_t sz;
@@ -120,8 +139,13 @@ struct sampo_hists_opts {
 	 * the entry's own; sampo_hists__frame_inlined() tells them apart
 	 */
 	bool inline_frames;
+	/* one per SAMPO_SORT_TRACE_FIELD key of sort_keys, in their order (copied) */
+	const struct sampo_trace_field_key *trace_fields;
+	size_t nr_trace_fields;
+	/* the trace key's text is every field, " name=value" (perf's --raw-trace) */
+	bool raw_trace;
 };
-#define sampo_hists_opts__last_field inline_frames
+#define sampo_hists_opts__last_field raw_trace
 
 /**
  * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys
@@ -395,6 +419,19 @@ SAMPO_API const char *sampo_hist_entry__srcfile(const struct sampo_hist_entry *e
  * entry's event is a tracepoint (perf prints "N/A" then)
  */
 SAMPO_API const char *sampo_hist_entry__trace(const struct sampo_hist_entry *entry);
+
+/**
+ * sampo_hist_entry__trace_field() - trace field @i (of the hists'
+ * SAMPO_SORT_TRACE_FIELD keys, in order) of the entry: its name
+ * (borrowed) and the text perf prints in its column (malloc'ed, the
+ * caller frees it)
+ *
+ * Return: 0; -ENOENT when the field is another event's (no column in the
+ * entry's table) or the hists have no trace session; -ERANGE past the
+ * last field; -ENOMEM.
+ */
+SAMPO_API int sampo_hist_entry__trace_field(const struct sampo_hist_entry *entry, size_t i,
+					    const char **ret_name, char **ret_text);
 
 /**
  * sampo_hist_entry__level() - the letter between brackets before the

@@ -80,4 +80,24 @@ struct sampo_strpool {
 const char *sampo_strpool__intern(struct sampo_strpool *pool, const char *s);
 void sampo_strpool__release(struct sampo_strpool *pool);
 
+/*
+ * sampo_strpool__intern_blob() - the same for @len bytes, which may hold
+ * zeros: the copy is a u32 length, then the bytes (sampo_blob__len(),
+ * sampo_blob__bytes()). A pool holds strings or blobs, not both.
+ */
+const uint8_t *sampo_strpool__intern_blob(struct sampo_strpool *pool, const void *b, uint32_t len);
+
+static inline uint32_t sampo_blob__len(const uint8_t *blob)
+{
+	uint32_t len;
+
+	__builtin_memcpy(&len, blob, sizeof(len));
+	return len;
+}
+
+static inline const uint8_t *sampo_blob__bytes(const uint8_t *blob)
+{
+	return blob + sizeof(uint32_t);
+}
+
 #endif /* SAMPO_INTERNAL_HASH_H */

@@ -15,8 +15,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include <sampo/hist.h>
+#include <sampo/trace-data.h>
 
 #include "internal/callchain.h"
 #include "internal/hash.h"
@@ -100,6 +102,8 @@ struct stack {
 	uint32_t off, nr;	     /* cursor frames in hists->arena */
 	uint32_t self;		     /* frame of the sample's ip */
 	const char *trace;	     /* the trace sort key's text, interned; NULL: none */
+	const uint8_t *tf_key; /* the trace fields' bytes (struct hist_tf), a blob; NULL: none */
+	const uint8_t *tf_raw; /* with tf_key: the raw data of the first sample, a blob */
 	int32_t cpu;
 	int evsel;
 	bool filtered; /* by --comms, --dsos, --pid, --tid */
@@ -115,6 +119,7 @@ struct entry_key {
 	const char *srcline, *srcfile; /* interned */
 	const char *inl_name;	       /* an inlined function's row: its name, interned */
 	const char *trace;	       /* a tracepoint sample's trace output, interned */
+	const uint8_t *tf;	       /* its event's trace fields, a blob (stack.tf_key) */
 	uint64_t sym_start, sym_end, ip;
 	int32_t tid;
 	int32_t cpu;
@@ -147,6 +152,9 @@ struct sampo_hist_entry {
 	uint8_t src_known, src_width;
 	uint64_t nr_adds; /* samples perf added to it (hists__findnew_entry() calls) */
 	uint32_t evsel;	  /* the event whose table it is in */
+	const uint8_t *tf_raw; /* with trace fields: its first stack's raw data, a blob */
+	/* the trace field keys (bit: hists.tf index) that perf's check of a chain reached */
+	uint64_t tf_reached;
 	/*
 	 * a row of a group leader's table for a key only a member has
 	 * (perf's hists__add_dummy_entry()): periods 0, no call graph
@@ -173,14 +181,46 @@ struct evhists {
 	int32_t *pairs;
 };
 
+/*
+ * a trace field sort key (perf's hpp_dynamic_entry). A stack's tf_key
+ * holds, for each key of its event in key order, a u32 length then the
+ * field's bytes (its segment @seg); equal bytes, one blob.
+ */
+struct hist_tf {
+	int evsel;
+	char *name;
+	bool raw;
+	bool resolved; /* the trace session has the event and the field */
+	struct sampo_trace_field field;
+	uint64_t config; /* the event's tracepoint id */
+	uint32_t seg;	 /* its place among its event's keys */
+};
+
+/* the bytes of segment @seg of a stack's trace field blob, and their number */
+static inline const uint8_t *hist_tf__segment(const uint8_t *blob, uint32_t seg, uint32_t *len)
+{
+	const uint8_t *p = sampo_blob__bytes(blob);
+
+	for (;;) {
+		memcpy(len, p, sizeof(*len));
+		if (!seg--)
+			return p + sizeof(*len);
+		p += sizeof(*len) + *len;
+	}
+}
+
 struct sampo_hists {
 	struct sampo_machine *machine;
 	struct sampo_symbolizer *symbolizer;
 	struct sampo_unwinder *unwinder; /* DWARF user chains; NULL: none */
 	struct sampo_hists_opts opts;
 	enum sampo_sort_key keys[SAMPO_SORT_MAX_KEYS]; /* SAMPO_SORT_TID is stored as _PID */
+	uint16_t key_tf[SAMPO_SORT_MAX_KEYS];	       /* a SAMPO_SORT_TRACE_FIELD key's tf[] */
 	size_t nr_keys;
-	bool has_key[SAMPO_SORT_TRACE + 1];
+	bool has_key[SAMPO_SORT_TRACE_FIELD + 1];
+	struct hist_tf *tf; /* the trace field keys, in key order */
+	size_t nr_tf;
+	struct sampo_strpool blobs;	     /* the stacks' tf_key and tf_raw */
 	struct sampo_session *trace_session; /* the trace key's formats and events; NULL: none */
 	/* frames are per address, not per symbol (srcline, srcfile, inlines) */
 	bool per_ip_frames;
@@ -275,5 +315,13 @@ const struct sampo_hist_entry *sampo_hists__group_pair(const struct sampo_hists 
  */
 int sampo_hists__group_cmp(const struct sampo_hists *h, const struct evhists *ev,
 			   const struct sampo_hist_entry *a, const struct sampo_hist_entry *b);
+
+/*
+ * sampo_hists__trace_field_text() - the column text of trace field @tf for
+ * raw data @raw_blob, malloc'ed; *@from_text: taken from the print
+ * format's text (lib/hist.c). Return: 0, -ENOENT, -ENOMEM.
+ */
+int sampo_hists__trace_field_text(const struct sampo_hists *h, const struct hist_tf *tf,
+				  const uint8_t *raw_blob, char **ret, bool *from_text);
 
 #endif /* SAMPO_INTERNAL_HIST_H */

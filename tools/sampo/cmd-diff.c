@@ -221,7 +221,7 @@ static void setup_columns(struct diff_ctx *ctx)
 		[SAMPO_DIFF_RATIO] = COL_RATIO,
 		[SAMPO_DIFF_WDIFF] = COL_WDIFF,
 	};
-	bool elide[SAMPO_SORT_TRACE + 1] = { false };
+	bool elide[SAMPO_SORT_TRACE_FIELD + 1] = { false };
 	bool all_elided = true;
 
 	for (size_t i = 0; i < ctx->nr_files; i++) {
@@ -268,6 +268,7 @@ static const char *key_header(enum sampo_sort_key key)
 	case SAMPO_SORT_SRCFILE:
 		return "Source File";
 	case SAMPO_SORT_TRACE: /* refused by parse_lists() */
+	case SAMPO_SORT_TRACE_FIELD: /* not a word of sampo_sort_keys__parse() */
 		break;
 	}
 	return "";
@@ -320,6 +321,7 @@ static void key_widths(struct diff_ctx *ctx, const struct sampo_hist_diff *diff)
 				w = strlen(sampo_hist_entry__srcfile(e));
 				break;
 			case SAMPO_SORT_TRACE:
+			case SAMPO_SORT_TRACE_FIELD:
 				break;
 			}
 			if ((int)w > c->width)
@@ -485,6 +487,7 @@ static int key_cell(const struct diff_ctx *ctx, const struct sampo_hist_entry *e
 		snprintf(buf, size, "%-.*s", w, sampo_hist_entry__srcfile(e));
 		break;
 	case SAMPO_SORT_TRACE:
+	case SAMPO_SORT_TRACE_FIELD:
 		buf[0] = 0;
 		break;
 	}

@@ -100,8 +100,12 @@ struct report_ctx {
 	struct cli_trace_resolver resolver; /* the trace key's %ps (a file's tracing data) */
 
 	bool trace_default; /* every event a tracepoint: perf's default sort "trace" */
+	bool raw_trace;	    /* --raw-trace */
 	/* the hists' options, parsed from the strings above */
 	enum sampo_sort_key sort_keys[SAMPO_SORT_MAX_KEYS];
+	size_t nr_sort_keys;
+	struct sampo_trace_field_key trace_fields[SAMPO_SORT_MAX_KEYS];
+	size_t nr_trace_fields;
 	struct cli_word_list comm_list, dso_list;
 	int32_t *pid_list, *tid_list;
 	struct sampo_cpu_set *cpu_set;
@@ -288,6 +292,216 @@ out:
 	return err == -ENOMEM ? cli_err(err, "out of memory") : err;
 }
 
+/* @key as the next sort key, unless it is one already (perf ignores a repeated key) */
+static int add_key(struct report_ctx *ctx, enum sampo_sort_key key)
+{
+	for (size_t i = 0; i < ctx->nr_sort_keys; i++) {
+		enum sampo_sort_key k = ctx->sort_keys[i];
+
+		if (k == key || ((k == SAMPO_SORT_PID || k == SAMPO_SORT_TID) &&
+				 (key == SAMPO_SORT_PID || key == SAMPO_SORT_TID)))
+			return 0;
+	}
+	if (ctx->nr_sort_keys == SAMPO_SORT_MAX_KEYS)
+		return cli_err(0, "more than %d sort keys", SAMPO_SORT_MAX_KEYS);
+	ctx->sort_keys[ctx->nr_sort_keys++] = key;
+	return 0;
+}
+
+/* field @name of event @evsel as the next sort key */
+static int add_field_key(struct report_ctx *ctx, int evsel, const char *name, bool raw)
+{
+	if (ctx->nr_sort_keys == SAMPO_SORT_MAX_KEYS)
+		return cli_err(0, "more than %d sort keys", SAMPO_SORT_MAX_KEYS);
+	ctx->sort_keys[ctx->nr_sort_keys++] = SAMPO_SORT_TRACE_FIELD;
+	ctx->trace_fields[ctx->nr_trace_fields++] =
+		(struct sampo_trace_field_key){ .evsel = evsel, .field = name, .raw = raw };
+	return 0;
+}
+
+/* every field of tracepoint event @evsel, in its format's order */
+static int add_event_fields(struct report_ctx *ctx, struct sampo_trace_data *td, int evsel,
+			    bool raw)
+{
+	uint64_t config = sampo_reader__attr(ctx->reader, (size_t)evsel)->config;
+	struct sampo_trace_field f;
+	int err = 0;
+
+	for (size_t i = 0; !err && !sampo_trace_data__field_at(td, config, i, &f); i++)
+		err = add_field_key(ctx, evsel, f.name, raw);
+	return err;
+}
+
+static bool is_tracepoint(struct report_ctx *ctx, size_t evsel)
+{
+	return sampo_reader__attr(ctx->reader, evsel)->type == SAMPO_TYPE_TRACEPOINT;
+}
+
+/*
+ * perf's find_evsel(): "%N" the N-th event (a number past the last: none),
+ * a full name (with ':'), or a part of one name; -1: none, or a part that
+ * names two
+ */
+static int find_event(struct report_ctx *ctx, const char *name)
+{
+	size_t nr = sampo_reader__nr_attrs(ctx->reader);
+	bool full = strchr(name, ':');
+	int found = -1;
+
+	if (name[0] == '%') {
+		long n = strtol(name + 1, NULL, 0);
+
+		if (n > (long)nr || !nr)
+			return -1;
+		return n > 1 ? (int)n - 1 : 0;
+	}
+	for (size_t i = 0; i < nr; i++) {
+		const char *ev = sampo_session__evsel_name(ctx->session, (int)i);
+
+		if (!ev)
+			continue;
+		if (full && !strcmp(ev, name))
+			return (int)i;
+		if (!full && strstr(ev, name)) {
+			if (found >= 0)
+				return -1;
+			found = (int)i;
+		}
+	}
+	return found;
+}
+
+/*
+ * A tracepoint field as sort keys (perf's add_dynamic_entry()): FIELD, that
+ * field of each tracepoint event that has one (a common one too:
+ * common_pid); EVENT.FIELD; EVENT.*, every field of the event;
+ * trace_fields, every field of every tracepoint event. "/raw" after one
+ * shows the value as libtraceevent prints the field alone. Return: 0, or
+ * -ENOENT (not a field of these events), or an error said.
+ */
+static int add_trace_field_keys(struct report_ctx *ctx, const char *word, bool raw_trace)
+{
+	struct sampo_trace_data *td = sampo_session__trace_data(ctx->session);
+	size_t nr = sampo_reader__nr_attrs(ctx->reader), before = ctx->nr_sort_keys;
+	char *copy = strdup(word), *event = NULL, *field = copy, *opt;
+	struct sampo_trace_field f;
+	int err = -ENOENT, evsel;
+
+	if (!copy)
+		return cli_err(-ENOMEM, "out of memory");
+	if (strchr(copy, '.')) {
+		event = copy;
+		field = strchr(copy, '.');
+		*field++ = 0;
+	}
+	opt = strchr(field, '/');
+	if (opt) {
+		*opt++ = 0;
+		if (strcmp(opt, "raw")) {
+			err = cli_err(0, "sort key '%s': unknown field option '%s' (only raw)",
+				      word, opt);
+			goto out;
+		}
+		raw_trace = true;
+	}
+	if (!td || sampo_session__is_pipe(ctx->session))
+		goto out;
+	if (!strcmp(field, "trace_fields")) {
+		err = 0;
+		for (size_t i = 0; !err && i < nr; i++)
+			if (is_tracepoint(ctx, i))
+				err = add_event_fields(ctx, td, (int)i, raw_trace);
+		goto out;
+	}
+	if (!event) {
+		for (size_t i = 0; i < nr; i++) {
+			if (!is_tracepoint(ctx, i) ||
+			    sampo_trace_data__find_field(
+				    td, sampo_reader__attr(ctx->reader, i)->config, field, &f))
+				continue;
+			err = add_field_key(ctx, (int)i, f.name, raw_trace);
+			if (err)
+				goto out;
+		}
+		err = ctx->nr_sort_keys > before ? 0 : -ENOENT;
+		goto out;
+	}
+	evsel = find_event(ctx, event);
+	if (evsel < 0) {
+		err = cli_err(0, "sort key '%s': no event '%s' in '%s' (or more than one)", word,
+			      event, ctx->input);
+		goto out;
+	}
+	if (!is_tracepoint(ctx, (size_t)evsel)) {
+		err = cli_err(0, "sort key '%s': %s is not a tracepoint event", word,
+			      sampo_session__evsel_name(ctx->session, evsel));
+		goto out;
+	}
+	if (!strcmp(field, "*")) {
+		err = add_event_fields(ctx, td, evsel, raw_trace);
+	} else if (sampo_trace_data__find_field(
+			   td, sampo_reader__attr(ctx->reader, (size_t)evsel)->config, field, &f)) {
+		err = cli_err(0, "sort key '%s': %s has no field '%s'", word,
+			      sampo_session__evsel_name(ctx->session, evsel), field);
+	} else {
+		err = add_field_key(ctx, evsel, f.name, raw_trace);
+	}
+out:
+	free(copy);
+	return err;
+}
+
+/*
+ * -s: perf's key names (the library parses them for any program), then
+ * the fields of the file's tracepoints, which need its events
+ */
+static int parse_sort(struct report_ctx *ctx, const char *list)
+{
+	const char *p = list;
+	bool any = false;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char errbuf[256] = "", *word;
+		enum sampo_sort_key key;
+		size_t nr;
+		int err;
+
+		if (len) {
+			any = true;
+			word = strndup(p, len);
+			if (!word)
+				return cli_err(-ENOMEM, "out of memory");
+			err = sampo_sort_keys__parse(word, &key, 1, &nr, errbuf, sizeof(errbuf));
+			if (!err)
+				err = add_key(ctx, key);
+			else if (err == -EINVAL)
+				err = add_trace_field_keys(ctx, word, ctx->raw_trace);
+			if (err == -ENOENT && sampo_session__is_pipe(ctx->session))
+				err = cli_err(
+					0,
+					"%s; a pipe's tracepoint fields are not known when "
+					"the keys are chosen, as in perf: report a file for them",
+					errbuf);
+			else if (err == -ENOENT)
+				err = cli_err(
+					0,
+					"%s, nor a field of a tracepoint event of '%s' (FIELD, "
+					"EVENT.FIELD, EVENT.*, trace_fields; /raw for raw values)",
+					errbuf, ctx->input);
+			free(word);
+			if (err)
+				return err == -ENOMEM ? cli_err(err, "out of memory") : err;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	if (!any)
+		return cli_err(0, "empty sort key list");
+	return 0;
+}
+
 /*
  * The sort keys and filters of the hists' options. The CLI parses the lists
  * (the library takes them typed); sort key names and CPU lists are perf's
@@ -299,13 +513,15 @@ static int parse_hists_lists(struct report_ctx *ctx, struct sampo_hists_opts *ho
 	int err;
 
 	if (ctx->sort) {
-		err = sampo_sort_keys__parse(ctx->sort, ctx->sort_keys, SAMPO_SORT_MAX_KEYS,
-					     &hopts->nr_sort_keys, errbuf, sizeof(errbuf));
+		err = parse_sort(ctx, ctx->sort);
 		if (err)
-			return err == -EINVAL ? cli_err(0, "%s", errbuf) :
-						cli_err(err, "out of memory");
+			return err;
 		hopts->sort_keys = ctx->sort_keys;
+		hopts->nr_sort_keys = ctx->nr_sort_keys;
+		hopts->trace_fields = ctx->trace_fields;
+		hopts->nr_trace_fields = ctx->nr_trace_fields;
 	}
+	hopts->raw_trace = ctx->raw_trace;
 	if (ctx->comms) {
 		if (cli_split_words(ctx->comms, &ctx->comm_list))
 			return cli_err(-ENOMEM, "out of memory");
@@ -459,9 +675,14 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	if (err)
 		return err;
 	if (!ctx->sort && all_tracepoints(ctx->reader, is_pipe)) {
-		ctx->sort_keys[0] = SAMPO_SORT_TRACE;
+		/* with --raw-trace perf's default is trace_fields */
+		err = parse_sort(ctx, ctx->raw_trace ? "trace_fields" : "trace");
+		if (err)
+			return err;
 		hopts->sort_keys = ctx->sort_keys;
-		hopts->nr_sort_keys = 1;
+		hopts->nr_sort_keys = ctx->nr_sort_keys;
+		hopts->trace_fields = ctx->trace_fields;
+		hopts->nr_trace_fields = ctx->nr_trace_fields;
 		ctx->trace_default = true;
 	}
 	ctx->hopts = hopts;
@@ -491,7 +712,8 @@ static int start_hists(struct report_ctx *ctx)
 	if (err)
 		return cli_err(err, "cannot set up the histograms");
 	for (size_t i = 0; i < hopts->nr_sort_keys && hopts->sort_keys; i++)
-		if (hopts->sort_keys[i] == SAMPO_SORT_TRACE)
+		if (hopts->sort_keys[i] == SAMPO_SORT_TRACE ||
+		    hopts->sort_keys[i] == SAMPO_SORT_TRACE_FIELD)
 			by_trace = true;
 	if (by_trace)
 		sampo_hists__set_trace_session(ctx->hists, ctx->session);
@@ -794,17 +1016,40 @@ static int print_json(struct report_ctx *ctx, const struct sampo_hists_opts *hop
 								       hopts->callchain_min_percent,
 	};
 	struct outbuf *ob = malloc(sizeof(*ob)); /* 64 KiB: off the stack */
-	int err;
+	char *field_names[SAMPO_SORT_MAX_KEYS] = { NULL };
+	size_t nr_fields = 0;
+	int err = 0;
 
 	if (!ob)
 		return cli_err(-ENOMEM, "out of memory");
-	for (size_t i = 0; i < nr_keys; i++)
+	for (size_t i = 0; i < nr_keys; i++) {
+		const struct sampo_trace_field_key *fk;
+
 		names[i] = sampo_sort_key__name(keys[i]);
-	(void)fflush(stdout);
-	ob_init_fd(ob, STDOUT_FILENO);
-	(void)json_report__print(ob, ctx->hists, ctx->session, &jopts);
-	err = ob_flush(ob);
+		if (keys[i] != SAMPO_SORT_TRACE_FIELD)
+			continue;
+		fk = &hopts->trace_fields[nr_fields];
+		/* a trace field's key as -s could name it: EVENT.FIELD[/raw] */
+		if (asprintf(&field_names[nr_fields], "%s.%s%s",
+			     sampo_session__evsel_name(ctx->session, fk->evsel), fk->field,
+			     fk->raw ? "/raw" : "") < 0) {
+			field_names[nr_fields] = NULL;
+			err = -ENOMEM;
+			break;
+		}
+		names[i] = field_names[nr_fields++];
+	}
+	if (!err) {
+		(void)fflush(stdout);
+		ob_init_fd(ob, STDOUT_FILENO);
+		(void)json_report__print(ob, ctx->hists, ctx->session, &jopts);
+		err = ob_flush(ob);
+	}
+	for (size_t i = 0; i < nr_fields; i++)
+		free(field_names[i]);
 	free(ob);
+	if (err == -ENOMEM)
+		return cli_err(err, "out of memory");
 	if (err)
 		return err == -EPIPE ? err : cli_err(err, "cannot write the report");
 	return 0;
@@ -1096,10 +1341,16 @@ int cmd_report(int argc, const char **argv)
 			   "output format: stdio (the default), json, pprof (a .pb.gz, to -o)"),
 		OPT_STRING('o', "output", &ctx.output, "file",
 			   "the file of --format pprof (default: profile.pb.gz)"),
-		OPT_STRING('s', "sort", &ctx.sort, "key[,key...]",
-			   "sort by comm, pid, tid, dso, sym, cpu, srcline, srcfile, trace (default: comm,dso,sym; "
-			   "trace when every event is a tracepoint); "
-			   "several inputs: host, comm, dso, sym (default: host,comm,dso,sym)"),
+		OPT_STRING(
+			's', "sort", &ctx.sort, "key[,key...]",
+			"sort by comm, pid, tid, dso, sym, cpu, srcline, srcfile, trace, or "
+			"tracepoint fields: FIELD, EVENT.FIELD, EVENT.*, trace_fields, each with "
+			"an optional /raw (default: comm,dso,sym; trace when every event is a "
+			"tracepoint); several inputs: host, comm, dso, sym (default: "
+			"host,comm,dso,sym)"),
+		OPT_BOOLEAN(0, "raw-trace", &ctx.raw_trace,
+			    "tracepoints' fields as numbers, not through their print formats (the "
+			    "trace key; the default sort is then trace_fields)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples,
 			    "show the number of samples of each entry"),
 		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent",
@@ -1128,11 +1379,17 @@ int cmd_report(int argc, const char **argv)
 			    "use at most n callchain entries (default 127)"),
 		OPT_GROUP("Filters"),
 		OPT_STRING(0, "comms", &ctx.comms, "comm[,comm...]", "only these commands"),
-		{ .type = OPTION_STRING, .long_name = "comm", .value = &ctx.comms,
-		  .argh = "comm[,comm...]", .flags = OPT_F_HIDDEN },
+		{ .type = OPTION_STRING,
+		  .long_name = "comm",
+		  .value = &ctx.comms,
+		  .argh = "comm[,comm...]",
+		  .flags = OPT_F_HIDDEN },
 		OPT_STRING(0, "dsos", &ctx.dsos, "dso[,dso...]", "only these shared objects"),
-		{ .type = OPTION_STRING, .long_name = "dso", .value = &ctx.dsos,
-		  .argh = "dso[,dso...]", .flags = OPT_F_HIDDEN },
+		{ .type = OPTION_STRING,
+		  .long_name = "dso",
+		  .value = &ctx.dsos,
+		  .argh = "dso[,dso...]",
+		  .flags = OPT_F_HIDDEN },
 		OPT_STRING(0, "pid", &ctx.pids, "pid[,pid...]", "only these processes"),
 		OPT_STRING(0, "tid", &ctx.tids, "tid[,tid...]", "only these threads"),
 		OPT_STRING('C', "cpu", &ctx.cpus, "cpus", "only these CPUs (0-3,7)"),
@@ -1140,8 +1397,9 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "the kernel's vmlinux"),
 		OPT_STRING(0, "kallsyms", &ctx.kallsyms, "file", "the kernel's kallsyms snapshot"),
 		OPT_STRING(0, "symfs", &ctx.symfs, "dir", "look for files under this root too"),
-		OPT_STRING(0, "archive", &archive, "file",
-			   "read symbols from an archive of sampo/perf archive (--all: the profile too)"),
+		OPT_STRING(
+			0, "archive", &archive, "file",
+			"read symbols from an archive of sampo/perf archive (--all: the profile too)"),
 		OPT_BOOLEAN('f', "force", &ctx.force,
 			    "use files whose build-id differs, and other users' JIT perf maps"),
 		OPT_DEBUGINFOD(),

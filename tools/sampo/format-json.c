@@ -14,8 +14,10 @@
  * strings, since they use all 64 bits. Percentages are the printed figures'
  * doubles, with 17 significant digits so that they read back exactly.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include <sampo/hist.h>
 #include <sampo/reader.h>
@@ -106,8 +108,37 @@ static int report_graph(struct outbuf *ob, const struct sampo_hists *hists, int 
 	return err;
 }
 
-static void report_row(struct outbuf *ob, const struct sampo_hist_entry *e, uint64_t total,
-		       bool children, double pct)
+/* ", \"trace_fields\": {NAME: TEXT, ...}": the entry's event's trace field keys, if any */
+static int trace_fields(struct outbuf *ob, const struct sampo_hist_entry *e)
+{
+	bool first = true;
+	int err = 0;
+
+	for (size_t i = 0; !err; i++) {
+		const char *name;
+		char *text;
+
+		err = sampo_hist_entry__trace_field(e, i, &name, &text);
+		if (err == -ENOENT) {
+			err = 0;
+			continue;
+		}
+		if (err)
+			break;
+		ob_puts(ob, first ? ", \"trace_fields\": {" : ", ");
+		first = false;
+		json_string(ob, name);
+		ob_puts(ob, ": ");
+		json_string(ob, text);
+		free(text);
+	}
+	if (!first)
+		ob_putc(ob, '}');
+	return err == -ERANGE ? 0 : err;
+}
+
+static int report_row(struct outbuf *ob, const struct sampo_hist_entry *e, uint64_t total,
+		      bool children, double pct)
 {
 	const char *dso = sampo_hist_entry__dso_name(e);
 	const char *sym = sampo_hist_entry__symbol_name(e);
@@ -156,6 +187,7 @@ static void report_row(struct outbuf *ob, const struct sampo_hist_entry *e, uint
 		json_string(ob, sampo_hist_entry__trace(e));
 	}
 	/* the caller closes the row: its call graph may follow */
+	return trace_fields(ob, e);
 }
 
 int json_report__print(struct outbuf *ob, struct sampo_hists *hists,
@@ -208,18 +240,18 @@ int json_report__print(struct outbuf *ob, struct sampo_hists *hists,
 		ob_puts(ob, ", \"rows\": [");
 		sampo_hists__for_each_entry(hists, (int)i, e) {
 			double pct = total ? sampo_hist_entry__period(e) * 100.0 / total : 0.0;
+			int err;
 
 			if (pct < opts->percent_limit)
 				continue;
 			ob_puts(ob, first_row ? "\n  " : ",\n  ");
 			first_row = false;
-			report_row(ob, e, total, opts->children, pct);
-			if (opts->graph) {
-				int err = report_graph(ob, hists, (int)i, e);
+			err = report_row(ob, e, total, opts->children, pct);
 
-				if (err)
-					return err;
-			}
+			if (!err && opts->graph)
+				err = report_graph(ob, hists, (int)i, e);
+			if (err)
+				return err;
 			ob_putc(ob, '}');
 		}
 		ob_puts(ob, first_row ? "]}" : "\n]}");
