@@ -8,7 +8,9 @@
  * tracing data. The data are parsed (damaged or not, what was read is
  * kept), the raw data printed by the event its first u16 names (the
  * common_type field, as in a real record) and by each id up to 1024 whose
- * event the data name, and every event's name is made.
+ * event the data name, and every event's name is made. For each such
+ * event, its fields too: all of them raw (--raw-trace), and each alone,
+ * found by name, its bytes located in the raw data (report's field keys).
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -59,6 +61,34 @@ static void print(struct sampo_trace_data *td, uint64_t id, const uint8_t *raw, 
 	}
 }
 
+static void print_fields(struct sampo_trace_data *td, uint64_t id, const uint8_t *raw, size_t n)
+{
+	struct sampo_trace_field f, g;
+	char *text = NULL;
+
+	if (sampo_trace_data__format_fields(td, id, 1, raw, n, &text) == 0) {
+		if (!text)
+			__builtin_trap();
+		free(text);
+	}
+	for (size_t i = 0; !sampo_trace_data__field_at(td, id, i, &f); i++) {
+		const uint8_t *bytes;
+		size_t len;
+
+		if (i >= sampo_trace_data__nr_fields(td, id))
+			__builtin_trap();
+		if (sampo_trace_data__find_field(td, id, f.name, &g) == 0 &&
+		    sampo_trace_data__field_bytes(td, &g, raw, n, &bytes, &len) &&
+		    (bytes < raw || len > n || (size_t)(bytes - raw) > n - len))
+			__builtin_trap(); /* outside the raw data */
+		if (sampo_trace_data__format_field(td, id, f.name, raw, n, &text) == 0) {
+			if (!text)
+				__builtin_trap();
+			free(text);
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -91,6 +121,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (name) {
 			sum += strlen(name);
 			print(td, id, data + 2, n);
+			print_fields(td, id, data + 2, n);
 		}
 	}
 	(void)sum;
