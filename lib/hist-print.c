@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: LGPL-2.1
 /*
  * hist-print.c - the histograms printed as `perf report --stdio` prints
- * them (perf 6.1 ui/stdio/hist.c, callchain graphs in CHAIN_GRAPH_ABS mode).
+ * them (perf 6.1 ui/stdio/hist.c; call graphs as CHAIN_GRAPH_ABS, _REL,
+ * FLAT and FOLDED print them).
  *
  * A table is its two header lines (the columns of the sort keys, each as
  * wide as its widest value, as hists__calc_col_len() makes them), then
@@ -11,8 +12,12 @@
  * a single chain carrying the whole entry is printed without percentages.
  * A one-value comm or dso filter hides its column (perf's
  * sort__setup_elide()) and gets a "# comm:"/"# dso:" line instead.
+ * With graph_fractal (CHAIN_GRAPH_REL) each share and threshold is of the
+ * parent's callees, and what the threshold hides is one "[...]" line.
  * With graph_folded (perf's CHAIN_FOLDED) the graph is instead one line per
- * node with hits of its own, "12.34% root;...;leaf", by those hits.
+ * node with hits of its own, "12.34% root;...;leaf", by those hits; with
+ * graph_flat (CHAIN_FLAT) the same nodes, each a percentage of its hits
+ * and its callees', then its chain a frame a line.
  *
  * Nothing here changes the histograms, except that printing is only
  * meaningful after sampo_hists__resort().
@@ -67,48 +72,85 @@ static void print_graph_line(FILE *fp, int depth, uint64_t depth_mask, int left_
 	fputc('\n', fp);
 }
 
-static void print_graph_entry(const struct sampo_hists *h, FILE *fp,
-			      const struct callchain_node *node, uint32_t fidx, int depth,
+/* @name (a frame's, or "[...]") with the graph's bars, and @hits as a percentage on the first */
+static void print_graph_entry(FILE *fp, const char *name, uint64_t hits, int depth,
 			      uint64_t depth_mask, int period, uint64_t total, int left_margin)
 {
-	char buf[512];
-
 	print_margin(fp, left_margin);
 	for (int i = 0; i < depth; i++) {
 		fputc(depth_mask & (1ULL << i) ? '|' : ' ', fp);
 		if (!period && i == depth - 1)
-			fprintf(fp, "--%.2f%%--",
-				total ? callchain_cumul(node) * 100.0 / total : 0.0);
+			fprintf(fp, "--%.2f%%--", total ? hits * 100.0 / total : 0.0);
 		else
 			fputs("          ", fp);
 	}
-	fputs(frame_name(h, fidx, buf, sizeof(buf)), fp);
+	fputs(name, fp);
 	fputc('\n', fp);
 }
 
-/* perf's __callchain__fprintf_graph() for CHAIN_GRAPH_ABS */
+/*
+ * The threshold of @node's callees: with -g fractal a share of the node's
+ * own callees (perf's __sort_chain_graph_rel(): ceil(children_hit * min)),
+ * else @min_hit, a share of the event's total
+ */
+static uint64_t graph_min_hit(const struct sampo_hists *h, const struct callchain_node *node,
+			      uint64_t min_hit)
+{
+	double v;
+	uint64_t up;
+
+	if (!h->opts.graph_fractal)
+		return min_hit;
+	v = (double)node->children_hit * (h->opts.callchain_min_percent / 100.0);
+	up = (uint64_t)v;
+	return (double)up < v ? up + 1 : up;
+}
+
+/*
+ * perf's __callchain__fprintf_graph(): @root's callees over @total, each
+ * with its own callees under it. With -g fractal (CHAIN_GRAPH_REL) the
+ * total of a node's callees is their own children_hit, and what the
+ * threshold left out is one "[...]" line (its share) after them.
+ */
 static size_t print_graph(const struct sampo_hists *h, FILE *fp, const struct callchain_node *root,
 			  uint64_t total, uint64_t min_hit, int depth, uint64_t depth_mask,
 			  int left_margin)
 {
+	bool fractal = h->opts.graph_fractal;
 	struct callchain_node **kids;
-	size_t nr = sampo_callchain__sorted_children(root, min_hit, &kids), printed = 0;
-	uint64_t new_mask = depth_mask;
+	size_t nr = sampo_callchain__sorted_children(root, graph_min_hit(h, root, min_hit), &kids);
+	size_t printed = 0;
+	uint64_t new_mask = depth_mask, remaining = total;
+	char buf[512];
 
+	for (size_t c = 0; c < nr; c++)
+		remaining -= MIN(remaining, callchain_cumul(kids[c]));
 	for (size_t c = 0; c < nr; c++) {
 		const struct callchain_node *child = kids[c];
 
-		if (c + 1 == nr && depth > 0)
+		/* the last callee closes its bar, unless "[...]" comes after it */
+		if (c + 1 == nr && depth > 0 && (!fractal || !remaining))
 			new_mask &= ~(1ULL << (depth - 1));
 		print_graph_line(fp, depth, depth_mask, left_margin);
-		for (uint32_t i = 0; i < child->val_nr; i++)
-			print_graph_entry(h, fp, child, h->arena[child->val_off + i], depth,
-					  new_mask, (int)i, total, left_margin);
+		for (uint32_t i = 0; i < child->val_nr; i++) {
+			const char *name =
+				frame_name(h, h->arena[child->val_off + i], buf, sizeof(buf));
+
+			print_graph_entry(fp, name, callchain_cumul(child), depth, new_mask, (int)i,
+					  total, left_margin);
+		}
 		printed++;
-		printed += print_graph(h, fp, child, total, min_hit, depth + 1,
-				       new_mask | (depth < 63 ? 1ULL << depth : 0), left_margin);
+		printed += print_graph(h, fp, child, fractal ? child->children_hit : total, min_hit,
+				       depth + 1, new_mask | (depth < 63 ? 1ULL << depth : 0),
+				       left_margin);
 	}
 	free(kids);
+	if (fractal && remaining && remaining != total) {
+		if (depth > 0)
+			new_mask &= ~(1ULL << (depth - 1));
+		print_graph_entry(fp, "[...]", remaining, depth, new_mask, 0, total, left_margin);
+		printed++;
+	}
 	return printed;
 }
 
@@ -119,7 +161,8 @@ static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct 
 	uint64_t parent_samples = h->opts.children ? e->period_acc : e->period;
 	const struct callchain_node *root = &e->root;
 	struct callchain_node **kids;
-	size_t nr = sampo_callchain__sorted_children(root, min_hit, &kids), printed = 0;
+	size_t nr = sampo_callchain__sorted_children(root, graph_min_hit(h, root, min_hit), &kids);
+	size_t printed = 0;
 	int left_margin = 0;
 	char buf[512];
 
@@ -148,7 +191,9 @@ static void print_callchain(const struct sampo_hists *h, FILE *fp, const struct 
 		root = c;
 	}
 	free(kids);
-	printed += print_graph(h, fp, root, total, min_hit, 1, 1, left_margin);
+	/* -g fractal: the first callees are shares of the entry */
+	printed += print_graph(h, fp, root, h->opts.graph_fractal ? parent_samples : total, min_hit,
+			       1, 1, left_margin);
 	if (printed)
 		fputc('\n', fp);
 }
@@ -220,7 +265,13 @@ static void collect_folded(const struct callchain_node *n, uint64_t min_hit,
 	out->path_nr += out->depth + 1;
 }
 
-/* perf's callchain__fprintf_folded(): by hits, ties in the order collected */
+/*
+ * perf's callchain__fprintf_folded() and callchain__fprintf_flat(): the
+ * nodes with samples of their own by those samples (sort_chain_flat()),
+ * ties in the order collected. Folded: "VALUE root;...;leaf", the node's
+ * own samples. Flat: the node and its callees' samples as a percentage
+ * (callchain_node__fprintf_value()), then a frame a line, then a blank one.
+ */
 static void print_folded(const struct sampo_hists *h, FILE *fp, const struct sampo_hist_entry *e,
 			 uint64_t total, uint64_t min_hit)
 {
@@ -241,19 +292,27 @@ static void print_folded(const struct sampo_hists *h, FILE *fp, const struct sam
 	}
 	for (size_t i = 0; i < lines.nr && !lines.oom; i++) {
 		const struct folded_line *l = &lines.v[i];
+		uint64_t hits = h->opts.graph_flat ? callchain_cumul(l->node) : l->node->hit;
 		bool first = true;
 
+		if (h->opts.graph_flat)
+			fputs("           ", fp);
 		if (h->opts.graph_period)
-			fprintf(fp, "%" PRIu64, l->node->hit);
+			fprintf(fp, "%" PRIu64, hits);
 		else
-			fprintf(fp, "%.2f%%", total ? l->node->hit * 100.0 / total : 0.0);
-		fputc(' ', fp);
+			fprintf(fp, "%.2f%%", total ? hits * 100.0 / total : 0.0);
+		fputc(h->opts.graph_flat ? '\n' : ' ', fp);
 		for (size_t k = 0; k < l->path_nr; k++) {
 			const struct callchain_node *n = lines.path[l->path_off + k];
 
 			for (uint32_t f = 0; f < n->val_nr; f++) {
-				fprintf(fp, "%s%s", first ? "" : ";",
-					frame_name(h, h->arena[n->val_off + f], buf, sizeof(buf)));
+				const char *name =
+					frame_name(h, h->arena[n->val_off + f], buf, sizeof(buf));
+
+				if (h->opts.graph_flat)
+					fprintf(fp, "                %s\n", name);
+				else
+					fprintf(fp, "%s%s", first ? "" : ";", name);
 				first = false;
 			}
 		}
@@ -659,7 +718,8 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 			}
 		}
 		fputc('\n', fp);
-		if (h->opts.callchain && !h->opts.no_graph && h->opts.graph_folded)
+		if (h->opts.callchain && !h->opts.no_graph &&
+		    (h->opts.graph_folded || h->opts.graph_flat))
 			print_folded(h, fp, e, total, min_hit);
 		else if (h->opts.callchain && !h->opts.no_graph)
 			print_callchain(h, fp, e, total, min_hit);

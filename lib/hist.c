@@ -1462,10 +1462,12 @@ int sampo_hists__resort(struct sampo_hists *h)
 
 	/*
 	 * Graphs only for the entries that show one (add_graphs()), but for the
-	 * group view (its rows draw a leader's graph against its own total) and
-	 * when every branch shows
+	 * group view (its rows draw a leader's graph against its own total),
+	 * -g fractal (its thresholds are shares of each entry) and when every
+	 * branch shows
 	 */
-	if (h->opts.callchain && !h->nr_groups && h->opts.callchain_min_percent > 0)
+	if (h->opts.callchain && !h->nr_groups && !h->opts.graph_fractal &&
+	    h->opts.callchain_min_percent > 0)
 		adds = &graph_adds;
 	for (size_t i = 0; i < h->nr_stacks; i++) {
 		struct evhists *ev = hists_ev(h, h->stacks[i].evsel);

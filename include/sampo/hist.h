@@ -144,8 +144,20 @@ struct sampo_hists_opts {
 	size_t nr_trace_fields;
 	/* the trace key's text is every field, " name=value" (perf's --raw-trace) */
 	bool raw_trace;
+	/*
+	 * perf's -g fractal: each call graph node's percentage is of its
+	 * parent's callees, and the threshold too; branches under it are
+	 * shown as one "[...]" line
+	 */
+	bool graph_fractal;
+	/*
+	 * perf's -g flat: one chain per node with samples of its own (as
+	 * graph_folded), each a percentage of the total then a frame a line,
+	 * root first
+	 */
+	bool graph_flat;
 };
-#define sampo_hists_opts__last_field raw_trace
+#define sampo_hists_opts__last_field graph_flat
 
 /**
  * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys

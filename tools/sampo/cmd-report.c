@@ -177,8 +177,11 @@ static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *n
 		char *end;
 		double v;
 
-		if (!strcmp(tok, "graph") || !strcmp(tok, "folded")) {
+		if (!strcmp(tok, "graph") || !strcmp(tok, "folded") || !strcmp(tok, "fractal") ||
+		    !strcmp(tok, "flat")) {
 			o->graph_folded = !strcmp(tok, "folded");
+			o->graph_fractal = !strcmp(tok, "fractal");
+			o->graph_flat = !strcmp(tok, "flat");
 			continue;
 		}
 		if (!strcmp(tok, "function") || !strcmp(tok, "percent") || !strcmp(tok, "period")) {
@@ -199,8 +202,9 @@ static int parse_call_graph(const char *arg, struct sampo_hists_opts *o, bool *n
 			continue;
 		}
 		err = cli_err(-EINVAL,
-			      "unsupported --call-graph value '%s' (sampo knows graph, folded, "
-			      "none, caller, callee, a percent, function, percent and period)",
+			      "unsupported --call-graph value '%s' (sampo knows graph, fractal, "
+			      "flat, folded, none, caller, callee, a percent, function, percent "
+			      "and period)",
 			      tok);
 		break;
 	}
@@ -582,8 +586,9 @@ static int setup_branch_view(struct report_ctx *ctx, const struct sampo_hists_op
 			       cli_err(0, "'%s' has no branch stacks (recorded without -b): remove -b",
 				       ctx->input) :
 			       0;
-	other = ctx->sort || ctx->format || hopts->graph_folded || ctx->comms || ctx->dsos ||
-		ctx->pids || ctx->tids || ctx->cpus || ctx->show_nr_samples || ctx->percent_limit;
+	other = ctx->sort || ctx->format || hopts->graph_folded || hopts->graph_fractal ||
+		hopts->graph_flat || ctx->comms || ctx->dsos || ctx->pids || ctx->tids ||
+		ctx->cpus || ctx->show_nr_samples || ctx->percent_limit;
 	if (other) {
 		if (ctx->branch_stack > 0)
 			return cli_err(0, "the branch view (-b) takes none of -s, -n, --percent-limit, "
@@ -648,9 +653,9 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 			return err;
 		if (none)
 			hopts->no_graph = true;
-		if (hopts->graph_period && !hopts->graph_folded)
-			return cli_err(0, "--call-graph period: sampo prints periods in folded graphs "
-					  "only (-g folded,period)");
+		if (hopts->graph_period && !hopts->graph_folded && !hopts->graph_flat)
+			return cli_err(0, "--call-graph period: sampo prints periods in folded and "
+					  "flat graphs only (-g folded,period)");
 	}
 	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
 	ctx->hists_max_stack = hopts->max_stack;
@@ -1367,9 +1372,10 @@ int cmd_report(int argc, const char **argv)
 		OPT_GROUP("Call graphs"),
 		OPT_BOOLEAN('g', NULL, &graph,
 			    "show call graphs (the default when the file has callchains)"),
-		OPT_STRING(0, "call-graph", &ctx.call_graph, "graph,0.5,caller|callee",
-			   "call graph mode (graph, folded), threshold, order, value "
-			   "(percent, period); 'none' hides graphs"),
+		OPT_STRING(
+			0, "call-graph", &ctx.call_graph, "graph,0.5,caller|callee",
+			"call graph mode (graph, fractal, flat, folded), threshold, order, value "
+			"(percent, period); 'none' hides graphs"),
 		OPT_BOOLEAN(0, "children", &children, "add callees' samples to their callers"),
 		OPT_BOOLEAN(0, "no-children", &no_children, "self samples only"),
 		OPT_BOOLEAN('G', "inverted", &ctx.inverted, "caller-first graphs"),
