@@ -62,7 +62,7 @@ int sampo_hists__walk_graph(const struct sampo_hists *h, int evsel,
 		return -EINVAL;
 	if (!h->opts.callchain)
 		return 0;
-	total = h->ev[evsel].total_period;
+	total = sampo_hists__ev_total(h, &h->ev[evsel]);
 	min_hit = (uint64_t)((double)total * (h->opts.callchain_min_percent / 100.0));
 	return walk_node(h, &entry->root, min_hit, 0, fn, ctx);
 }

@@ -353,7 +353,7 @@ static void print_values(const struct sampo_hists *h, const struct evhists *ev,
 	fputs("  ", fp);
 	for (uint32_t m = 0; m < nr; m++) {
 		const struct sampo_hist_entry *p = m ? sampo_hists__group_pair(h, ev, e, m) : e;
-		uint64_t total = h->ev[(size_t)(ev - h->ev) + m].total_period;
+		uint64_t total = sampo_hists__ev_total(h, &h->ev[(size_t)(ev - h->ev) + m]);
 		uint64_t v = 0;
 
 		if (kind == VALUE_SAMPLES) {
@@ -497,7 +497,12 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 	cols = calloc(h->nr_keys ? h->nr_keys : 1, sizeof(*cols));
 	if (!cols)
 		return -ENOMEM;
-	total = ev->total_period;
+	/*
+	 * the rows' shares, the threshold of the graphs and the limit are of
+	 * what the filters keep with --percentage relative; the graphs' shares
+	 * stay of every sample (perf's hists->stats.total_period)
+	 */
+	total = sampo_hists__ev_total(h, ev);
 	nr_shown = ev->group_nr > 1 ? (int)ev->group_nr : 1;
 	pct_w = 8 * nr_shown;
 	nr_w = 12 * nr_shown;
@@ -720,9 +725,9 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		fputc('\n', fp);
 		if (h->opts.callchain && !h->opts.no_graph &&
 		    (h->opts.graph_folded || h->opts.graph_flat))
-			print_folded(h, fp, e, total, min_hit);
+			print_folded(h, fp, e, ev->total_period, min_hit);
 		else if (h->opts.callchain && !h->opts.no_graph)
-			print_callchain(h, fp, e, total, min_hit);
+			print_callchain(h, fp, e, ev->total_period, min_hit);
 	}
 	if (ferror(fp))
 		err = -EIO;

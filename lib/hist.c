@@ -1385,7 +1385,8 @@ static int add_graphs(struct sampo_hists *h, const struct graph_adds *adds)
 		if (!ev)
 			return -ENOMEM;
 		e = &ev->entries[a->entry];
-		min_hit = (uint64_t)((double)ev->total_period * (h->opts.callchain_min_percent / 100.0));
+		min_hit = (uint64_t)((double)sampo_hists__ev_total(h, ev) *
+				     (h->opts.callchain_min_percent / 100.0));
 		if (e->period_acc < min_hit)
 			continue;
 		err = sampo_callchain__append(h, &e->root, a->pos, s->off + s->nr, s->period);
@@ -1480,6 +1481,17 @@ int sampo_hists__resort(struct sampo_hists *h)
 		if (err)
 			goto out;
 	}
+	/* perf's hists__inc_stats(): the entries shown, by their self samples */
+	for (size_t i = 0; i < h->nr_ev; i++) {
+		struct evhists *ev = &h->ev[i];
+
+		for (size_t j = 0; j < ev->nr_entries; j++) {
+			if (ev->entries[j].filtered)
+				continue;
+			ev->shown_samples += ev->entries[j].nr_samples;
+			ev->shown_period += ev->entries[j].period;
+		}
+	}
 	if (adds) {
 		err = add_graphs(h, adds);
 		free(graph_adds.v);
@@ -1526,6 +1538,20 @@ uint64_t sampo_hists__nr_samples(const struct sampo_hists *h, int evsel)
 uint64_t sampo_hists__total_period(const struct sampo_hists *h, int evsel)
 {
 	return evsel >= 0 && (size_t)evsel < h->nr_ev ? h->ev[evsel].total_period : 0;
+}
+
+void sampo_hists__shown(const struct sampo_hists *h, int evsel, uint64_t *ret_samples,
+			uint64_t *ret_period)
+{
+	bool ok = evsel >= 0 && (size_t)evsel < h->nr_ev;
+
+	*ret_samples = ok ? h->ev[evsel].shown_samples : 0;
+	*ret_period = ok ? h->ev[evsel].shown_period : 0;
+}
+
+uint64_t sampo_hists__ev_total(const struct sampo_hists *h, const struct evhists *ev)
+{
+	return h->opts.percentage_relative ? ev->shown_period : ev->total_period;
 }
 
 size_t sampo_hists__nr_entries(const struct sampo_hists *h, int evsel)

@@ -156,8 +156,14 @@ struct sampo_hists_opts {
 	 * root first
 	 */
 	bool graph_flat;
+	/*
+	 * perf's --percentage relative: the totals (sampo_hists__total_period(),
+	 * the shares, thresholds and limits) are those of the entries the
+	 * comm, dso, pid and tid filters keep, not of every sample
+	 */
+	bool percentage_relative;
 };
-#define sampo_hists_opts__last_field graph_flat
+#define sampo_hists_opts__last_field percentage_relative
 
 /**
  * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys
@@ -276,11 +282,19 @@ SAMPO_API struct sampo_dso *sampo_hists__dso(const struct sampo_hists *hists, si
 SAMPO_API uint64_t sampo_hists__dso_samples(const struct sampo_hists *hists,
 					    const struct sampo_dso *dso, uint64_t *ret_resolved);
 
-/** sampo_hists__nr_samples() - samples of @evsel that passed the filters */
+/** sampo_hists__nr_samples() - samples of @evsel that passed the CPU filter */
 SAMPO_API uint64_t sampo_hists__nr_samples(const struct sampo_hists *hists, int evsel);
 
 /** sampo_hists__total_period() - their summed period */
 SAMPO_API uint64_t sampo_hists__total_period(const struct sampo_hists *hists, int evsel);
+
+/**
+ * sampo_hists__shown() - the self samples and period of @evsel's entries
+ * that the comm, dso, pid and tid filters keep (perf's non-filtered
+ * stats, the totals of --percentage relative); after sampo_hists__resort()
+ */
+SAMPO_API void sampo_hists__shown(const struct sampo_hists *hists, int evsel, uint64_t *ret_samples,
+				  uint64_t *ret_period);
 
 /** sampo_hists__nr_entries() - rows of @evsel's table (after resort) */
 SAMPO_API size_t sampo_hists__nr_entries(const struct sampo_hists *hists, int evsel);

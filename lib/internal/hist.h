@@ -166,6 +166,8 @@ struct sampo_hist_entry {
 struct evhists {
 	uint64_t nr_samples;
 	uint64_t total_period;
+	/* of the entries no filter hides (their self samples): perf's non_filtered stats */
+	uint64_t shown_samples, shown_period;
 	struct sampo_hist_entry *entries;
 	size_t nr_entries, cap_entries;
 	struct sampo_hash_index ix;
@@ -323,5 +325,8 @@ int sampo_hists__group_cmp(const struct sampo_hists *h, const struct evhists *ev
  */
 int sampo_hists__trace_field_text(const struct sampo_hists *h, const struct hist_tf *tf,
 				  const uint8_t *raw_blob, char **ret, bool *from_text);
+
+/* the total the shares of @ev's entries are of (percentage_relative or not) */
+uint64_t sampo_hists__ev_total(const struct sampo_hists *h, const struct evhists *ev);
 
 #endif /* SAMPO_INTERNAL_HIST_H */

@@ -1,6 +1,6 @@
 #!/bin/bash
 # t2001-report-options-vs-perf: sampo report gives perf report's output, run here on the
-# fixtures, for sort keys, -n, --percent-limit, filters and call graph options
+# fixtures, for sort keys, -n, --percent-limit, filters, --percentage and call graph options
 . "$(dirname "$0")/lib.sh"
 need_perf
 
@@ -43,6 +43,27 @@ for opts in "" "-n" "--no-children" "-g caller" "-g callee" "-G" "--max-stack 3"
 	# shellcheck disable=SC2086
 	check b-callchain-fp $opts
 done
+
+# --percentage relative: the header's samples and event count, the rows'
+# shares, the limit and the graphs' threshold are of what the filters keep; the
+# graphs' shares stay of every sample, as perf prints them
+for f in a-syswide-cpuclock c-multi-event h-switch-ns-cgroup-syswide; do
+	for opts in "--comms swapper" "--dsos [kernel.kallsyms]" "--dsos [kernel.kallsyms] -n" \
+		"--comms swapper,perf --percent-limit 1" "--tid 0 --sort cpu"; do
+		# shellcheck disable=SC2086
+		check "$f" $opts --percentage relative
+	done
+done
+for opts in "--dsos [kernel.kallsyms]" "--dsos [kernel.kallsyms] -g graph,5" \
+	"--dsos [kernel.kallsyms] -g flat" \
+	"--dsos [kernel.kallsyms] -g folded --no-children" "--comms burn --dsos burn" \
+	"--dsos burn --percentage absolute"; do
+	# shellcheck disable=SC2086
+	check b-callchain-fp $opts --percentage relative
+done
+expect_status 129 report -i "$dir/a-syswide-cpuclock/perf.data" --percentage some
+grep -q "invalid --percentage 'some' (relative or absolute)" "$tmpdir/stderr" ||
+	die "--percentage some: $(cat "$tmpdir/stderr")"
 
 # a file without CPUs in its samples: perf refuses --cpu, and so does sampo
 expect_status 1 report -i "$dir/g-switch-namespaces-task/perf.data" --cpu 1

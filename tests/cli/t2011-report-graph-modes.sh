@@ -42,7 +42,8 @@ for opts in "-g fractal" "-g fractal --no-children" "-g fractal,0.1" "-g fractal
 	"-g fractal,30 --no-children" "-g fractal,0" "-g fractal,caller --no-children" \
 	"-g fractal -G" "-g fractal --sort sym" "-g fractal --sort dso --no-children" \
 	"-g fractal,5 --percent-limit 1" "-g flat" "-g flat --no-children" "-g flat,10" \
-	"-g flat,period" "-g flat,caller" "-g flat --sort dso,sym -n"; do
+	"-g flat,period" "-g flat,caller" "-g flat --sort dso,sym -n" \
+	"-g fractal --dsos [kernel.kallsyms] --percentage relative"; do
 	# shellcheck disable=SC2086 # word splitting of the options is wanted
 	"$PERF" report --stdio -i "$f" $opts 2>/dev/null | perf_untip | perf_rem >"$tmpdir/want"
 	# shellcheck disable=SC2086

@@ -70,6 +70,7 @@ struct report_ctx {
 	bool guest;
 	const char *comms, *dsos, *pids, *tids, *cpus;
 	const char *percent_limit;
+	const char *percentage; /* --percentage relative|absolute */
 	int children; /* -1: the default for the file */
 	int branch_stack; /* -b: 1, --no-branch-stack: 0, -1: the file's default */
 	int group;	  /* --group: 1, --no-group: 0, -1: the file's groups (perf's default) */
@@ -660,6 +661,14 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
 	ctx->hists_max_stack = hopts->max_stack;
 	hopts->show_nr_samples = ctx->show_nr_samples;
+	if (ctx->percentage) {
+		/* perf's parse_filter_percentage() */
+		if (strcmp(ctx->percentage, "relative") && strcmp(ctx->percentage, "absolute"))
+			return usage_error(report_usage, NULL,
+					   "invalid --percentage '%s' (relative or absolute)",
+					   ctx->percentage);
+		hopts->percentage_relative = !strcmp(ctx->percentage, "relative");
+	}
 	if (ctx->percent_limit) {
 		if (parse_percent(ctx->percent_limit, &hopts->percent_limit))
 			return usage_error(report_usage, NULL, "invalid --percent-limit '%s'",
@@ -1017,8 +1026,9 @@ static int print_json(struct report_ctx *ctx, const struct sampo_hists_opts *hop
 		.lost_samples = sampo_session__lost(ctx->session)->lost_samples,
 		.graph = hopts->callchain && !hopts->no_graph,
 		.caller_order = hopts->caller_order,
-		.graph_min_percent = hopts->callchain_min_percent < 0 ? 0.5 :
-								       hopts->callchain_min_percent,
+		.graph_min_percent =
+			hopts->callchain_min_percent < 0 ? 0.5 : hopts->callchain_min_percent,
+		.percentage_relative = hopts->percentage_relative,
 	};
 	struct outbuf *ob = malloc(sizeof(*ob)); /* 64 KiB: off the stack */
 	char *field_names[SAMPO_SORT_MAX_KEYS] = { NULL };
@@ -1071,6 +1081,21 @@ static uint64_t ev_total_period(const struct report_ctx *ctx, int evsel)
 {
 	return ctx->bhists ? sampo_branch_hists__nr_branches(ctx->bhists, evsel) :
 			     sampo_hists__total_period(ctx->hists, evsel);
+}
+
+/*
+ * The "Samples" and "Event count" of an event's table: with --percentage
+ * relative those of what the filters keep (perf's
+ * hists__fprintf_nr_sample_events()), else ev_nr_samples()'s
+ */
+static void ev_shown(const struct report_ctx *ctx, int evsel, uint64_t *nr, uint64_t *count)
+{
+	if (!ctx->bhists && ctx->hopts->percentage_relative) {
+		sampo_hists__shown(ctx->hists, evsel, nr, count);
+		return;
+	}
+	*nr = ev_nr_samples(ctx, evsel);
+	*count = ev_total_period(ctx, evsel);
 }
 
 /*
@@ -1140,15 +1165,16 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 		sampo_session__lost(ctx->session)->lost_samples);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++) {
 		const struct sampo_evsel_group *g = i < ctx->nr_groups ? &ctx->groups[i] : NULL;
-		uint64_t nr = ev_nr_samples(ctx, (int)i), count = ev_total_period(ctx, (int)i);
+		uint64_t nr, count;
 		char unit = ' ', *desc = NULL;
 		const char *name;
 
 		/* the group view: a member's samples are in its leader's table */
 		if (ctx->group_view && g && g->leader != i)
 			continue;
-		if (!nr)
-			continue; /* perf's --skip-empty: of the leader alone */
+		if (!ev_nr_samples(ctx, (int)i))
+			continue; /* perf's --skip-empty: of the leader alone, every sample */
+		ev_shown(ctx, (int)i, &nr, &count);
 		name = sampo_session__evsel_name(ctx->session, (int)i);
 		if (ctx->group_view && g && g->nr_members > 1) {
 			desc = group_desc(ctx, i);
@@ -1156,8 +1182,11 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 				return cli_err(-ENOMEM, "out of memory");
 			name = desc;
 			for (size_t m = 1; m < g->nr_members; m++) {
-				nr += ev_nr_samples(ctx, (int)(i + m));
-				count += ev_total_period(ctx, (int)(i + m));
+				uint64_t mn, mc;
+
+				ev_shown(ctx, (int)(i + m), &mn, &mc);
+				nr += mn;
+				count += mc;
 			}
 		}
 		/* perf's convert_unit() */
@@ -1244,6 +1273,8 @@ static int report_several(struct report_ctx *ctx, struct sampo_hists_opts *hopts
 		return cli_err(-EINVAL, "--guest cannot be used with several inputs");
 	if (ctx->call_graph || ctx->inverted)
 		return cli_err(-EINVAL, "a report of several inputs has no call graphs");
+	if (ctx->percentage)
+		return cli_err(-EINVAL, "--percentage cannot be used with several inputs");
 	err = report_hosts_parse_sort(sort, args.keys, &args.nr_keys);
 	if (err)
 		return err;
@@ -1360,6 +1391,9 @@ int cmd_report(int argc, const char **argv)
 			    "show the number of samples of each entry"),
 		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent",
 			   "hide entries (and graph branches) under this percentage"),
+		OPT_STRING(0, "percentage", &ctx.percentage, "relative|absolute",
+			   "with --comms, --dsos, --pid, --tid: shares of what they keep "
+			   "(relative) or of every sample (absolute, the default)"),
 		OPT_BOOLEAN('b', "branch-stack", &branch_stack,
 			    "the branch view: the taken branches of the branch stacks (the default "
 			    "when the file has them)"),

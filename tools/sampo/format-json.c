@@ -229,6 +229,8 @@ int json_report__print(struct outbuf *ob, struct sampo_hists *hists,
 
 		if (!nr)
 			continue; /* as the text: perf's --skip-empty */
+		if (opts->percentage_relative)
+			sampo_hists__shown(hists, (int)i, &nr, &total);
 		ob_puts(ob, first_event ? "\n" : ",\n");
 		first_event = false;
 		ob_puts(ob, "{\"name\": ");

@@ -43,6 +43,8 @@ struct json_report_opts {
 	bool graph;
 	bool caller_order;	 /* graphs root first (-G, -g caller, children mode) */
 	double graph_min_percent; /* branches under it are left out, as in the text */
+	/* --percentage relative: samples, event count and shares of what the filters keep */
+	bool percentage_relative;
 };
 
 /* json_report__print() - the whole report document. Return: the outbuf's sticky error, or 0 */
