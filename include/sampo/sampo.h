@@ -46,6 +46,7 @@
 #include <sampo/synthesize.h>
 #include <sampo/target.h>
 #include <sampo/thread.h>
+#include <sampo/time-range.h>
 #include <sampo/trace-data.h>
 #include <sampo/unwind.h>
 #include <sampo/workload.h>

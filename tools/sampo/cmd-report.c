@@ -29,6 +29,7 @@
 #include <sampo/sample.h>
 #include <sampo/session.h>
 #include <sampo/symbolizer.h>
+#include <sampo/time-range.h>
 #include <sampo/trace-data.h>
 
 #include "archive-read.h"
@@ -71,6 +72,7 @@ struct report_ctx {
 	const char *comms, *dsos, *pids, *tids, *cpus;
 	const char *percent_limit;
 	const char *percentage; /* --percentage relative|absolute */
+	const char *time_str;	/* --time */
 	int children; /* -1: the default for the file */
 	int branch_stack; /* -b: 1, --no-branch-stack: 0, -1: the file's default */
 	int group;	  /* --group: 1, --no-group: 0, -1: the file's groups (perf's default) */
@@ -99,6 +101,9 @@ struct report_ctx {
 	bool forced_group;		   /* --group on a file without groups: all events */
 	struct progress progress;
 	struct cli_trace_resolver resolver; /* the trace key's %ps (a file's tracing data) */
+
+	struct sampo_time_range *time_ranges; /* --time: samples outside are left out */
+	size_t nr_time_ranges;
 
 	bool trace_default; /* every event a tracepoint: perf's default sort "trace" */
 	bool raw_trace;	    /* --raw-trace */
@@ -606,6 +611,25 @@ static int setup_branch_view(struct report_ctx *ctx, const struct sampo_hists_op
 
 static int start_hists(struct report_ctx *ctx);
 
+/*
+ * --time: its windows, shares of the time between the first and the last
+ * sample as the file's SAMPLE_TIME feature gives them (a pipe's come too
+ * late, as in perf)
+ */
+static int parse_time(struct report_ctx *ctx)
+{
+	const struct sampo_features *f = sampo_session__features(ctx->session);
+	char errbuf[512] = "";
+	int err;
+
+	err = sampo_time_ranges__parse(ctx->time_str, f ? f->first_sample_time : 0,
+				       f ? f->last_sample_time : 0, &ctx->time_ranges,
+				       &ctx->nr_time_ranges, errbuf, sizeof(errbuf));
+	if (err == -EINVAL)
+		return cli_err(0, "%s", errbuf);
+	return err ? cli_err(err, "out of memory") : 0;
+}
+
 static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 {
 	char errbuf[256] = "";
@@ -632,6 +656,11 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
 	ctx->reader = sampo_session__reader(ctx->session);
 	is_pipe = sampo_session__is_pipe(ctx->session);
+	if (ctx->time_str) {
+		err = parse_time(ctx);
+		if (err)
+			return err;
+	}
 
 	/*
 	 * perf's defaults: call graphs when the file has callchains, in
@@ -877,6 +906,11 @@ static int report_sample(void *arg, struct sampo_session *session, const struct 
 		err = start_hists(ctx);
 		if (err)
 			return err;
+	}
+	/* perf drops a sample out of the --time windows before anything else */
+	if (sampo_time_ranges__skip(ctx->time_ranges, ctx->nr_time_ranges, s->time)) {
+		update_progress(ctx);
+		return 0;
 	}
 	if (s->sample_type & SAMPO_SAMPLE_READ) {
 		struct read_delivery d = { .ctx = ctx, .session = session, .sample = s };
@@ -1203,8 +1237,11 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 			unit = 'G';
 		}
 		/* "events" for a group's leader, in the group view or not */
-		fprintf(fp, "# Samples: %" PRIu64 "%c of event%s '%s'\n", nr, unit,
+		fprintf(fp, "# Samples: %" PRIu64 "%c of event%s '%s'", nr, unit,
 			g && g->leader == i && g->nr_members > 1 ? "s" : "", name);
+		if (ctx->time_str)
+			fprintf(fp, " (time slices: %s)", ctx->time_str);
+		fputc('\n', fp);
 		free(desc);
 		fprintf(fp, "# Event count (approx.): %" PRIu64 "\n#\n", count);
 		if (ctx->bhists ? sampo_branch_hists__fprintf(ctx->bhists, (int)i, fp) :
@@ -1275,6 +1312,8 @@ static int report_several(struct report_ctx *ctx, struct sampo_hists_opts *hopts
 		return cli_err(-EINVAL, "a report of several inputs has no call graphs");
 	if (ctx->percentage)
 		return cli_err(-EINVAL, "--percentage cannot be used with several inputs");
+	if (ctx->time_str)
+		return cli_err(-EINVAL, "--time cannot be used with several inputs");
 	err = report_hosts_parse_sort(sort, args.keys, &args.nr_keys);
 	if (err)
 		return err;
@@ -1355,6 +1394,7 @@ static void report_ctx_release(struct report_ctx *ctx)
 	free(ctx->pid_list);
 	free(ctx->tid_list);
 	sampo_cpu_set__delete(ctx->cpu_set);
+	free(ctx->time_ranges);
 }
 
 int cmd_report(int argc, const char **argv)
@@ -1391,6 +1431,10 @@ int cmd_report(int argc, const char **argv)
 			    "show the number of samples of each entry"),
 		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent",
 			   "hide entries (and graph branches) under this percentage"),
+		OPT_STRING(0, "time", &ctx.time_str, "start,stop",
+			   "only samples in these windows: seconds (664.1,664.2; either may "
+			   "be empty; several separated by spaces) or shares of the recording "
+			   "(10%/2, 0%-10%,30%-40%, 50%)"),
 		OPT_STRING(0, "percentage", &ctx.percentage, "relative|absolute",
 			   "with --comms, --dsos, --pid, --tid: shares of what they keep "
 			   "(relative) or of every sample (absolute, the default)"),

@@ -54,6 +54,7 @@
 #include <sampo/srclines.h>
 #include <sampo/symbol.h>
 #include <sampo/symbolizer.h>
+#include <sampo/time-range.h>
 #include <sampo/trace-data.h>
 
 #include "archive-read.h"
@@ -210,6 +211,10 @@ struct script_ctx {
 	bool kmods_read;
 	bool started;	/* the first sample was seen */
 	int data_src_width; /* the widest data_src so far: perf pads each to it */
+
+	const char *time_str;		      /* --time */
+	struct sampo_time_range *time_ranges; /* its windows: samples outside are left out */
+	size_t nr_time_ranges;
 
 	bool guest;			      /* --guest: guest samples too, in their machines */
 	struct sampo_machine *sample_machine; /* the current sample's: the host's or a guest's */
@@ -1121,6 +1126,9 @@ static int script_sample(void *arg, struct sampo_session *session, const struct 
 	struct script_ctx *ctx = arg;
 	int err;
 
+	/* perf drops a sample out of the --time windows first */
+	if (sampo_time_ranges__skip(ctx->time_ranges, ctx->nr_time_ranges, ev->sample.time))
+		return 0;
 	err = refresh_evsels(ctx);
 	if (!err && (ev->sample.sample_type & SAMPO_SAMPLE_READ)) {
 		struct read_delivery d = { .ctx = ctx, .ev = ev };
@@ -1211,6 +1219,7 @@ static void script_ctx_release(struct script_ctx *ctx)
 		free(ctx->kmod_names[i]);
 	free(ctx->kmod_names);
 	free(ctx->kmod_paths);
+	free(ctx->time_ranges);
 	sampo_session__close(ctx->session);
 }
 
@@ -1248,7 +1257,7 @@ static int write_collapsed(struct script_ctx *ctx)
 
 static int run_script(struct script_ctx *ctx)
 {
-	char errbuf[256] = "";
+	char errbuf[512] = "";
 	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = true,
 		   .features = SAMPO_SESSION_FEATURES_EACH, .guests = ctx->guest,
 		   .symbolizer = &ctx->sym_opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
@@ -1265,6 +1274,17 @@ static int run_script(struct script_ctx *ctx)
 		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
 	ctx->reader = sampo_session__reader(ctx->session);
 	ctx->machine = sampo_session__machine(ctx->session);
+	if (ctx->time_str) {
+		/* shares of the time between the first and last sample (a pipe has none yet) */
+		const struct sampo_features *f = sampo_session__features(ctx->session);
+
+		err = sampo_time_ranges__parse(ctx->time_str, f ? f->first_sample_time : 0,
+					       f ? f->last_sample_time : 0, &ctx->time_ranges,
+					       &ctx->nr_time_ranges, errbuf, sizeof(errbuf));
+		if (err)
+			return err == -EINVAL ? cli_err(0, "%s", errbuf) :
+						cli_err(err, "out of memory");
+	}
 	if (ctx->json)
 		json_script__begin(&ctx->js, &ctx->ob);
 	ret = sampo_session__process(ctx->session, &tool, ctx);
@@ -1320,14 +1340,20 @@ int cmd_script(int argc, const char **argv)
 			OPT_STRING(
 				'i', "input", &input, "file",
 				"input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
-			OPT_CALLBACK('F', "fields", ctx, "fields",
-				     "fields to print (comm,tid,pid,time,cpu,event,period,trace,ip,sym,"
-				     "symoff,dso,srcline)",
-				     fields_cb),
+			OPT_CALLBACK(
+				'F', "fields", ctx, "fields",
+				"fields to print (comm,tid,pid,time,cpu,event,period,trace,ip,sym,"
+				"symoff,dso,srcline)",
+				fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
-			OPT_BOOLEAN(0, "inline", &inline_frames,
-				    "inlined functions as entries of their own in call chains (DWARF)"),
+			OPT_STRING(0, "time", &ctx->time_str, "start,stop",
+				   "only samples in these windows: seconds (664.1,664.2; either "
+				   "may be empty; several separated by spaces) or shares of the "
+				   "recording (10%/2, 0%-10%,30%-40%, 50%)"),
+			OPT_BOOLEAN(
+				0, "inline", &inline_frames,
+				"inlined functions as entries of their own in call chains (DWARF)"),
 			OPT_STRING(0, "format", &format, "format",
 				   "output format: text (the default), json or speedscope"),
 			OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
@@ -1337,8 +1363,9 @@ int cmd_script(int argc, const char **argv)
 			OPT_STRING(0, "archive", &archive, "file",
 				   "read symbols from an archive of sampo/perf archive (--all: the "
 				   "profile too)"),
-			OPT_BOOLEAN('f', "force", &force,
-				    "use files whose build-id differs, and other users' JIT perf maps"),
+			OPT_BOOLEAN(
+				'f', "force", &force,
+				"use files whose build-id differs, and other users' JIT perf maps"),
 			OPT_DEBUGINFOD(),
 			OPT_BOOLEAN(0, "guest", &guest,
 				    "print guest samples too, each guest as a machine of its own"),
@@ -1350,11 +1377,12 @@ int cmd_script(int argc, const char **argv)
 				   "guest PID's files under dir/PID (implies --guest)"),
 			OPT_GROUP("Folded stacks (perf's stackcollapse script, or FlameGraph's "
 				  "stackcollapse-perf.pl)"),
-			OPT_CALLBACK_OPTARG(0, "folded", &folded, "style",
-					    "print 'comm;caller;...;callee count' per distinct stack, "
-					    "as perf's stackcollapse script (perf, the default) or "
-					    "stackcollapse-perf.pl (flamegraph) makes them",
-					    folded_cb),
+			OPT_CALLBACK_OPTARG(
+				0, "folded", &folded, "style",
+				"print 'comm;caller;...;callee count' per distinct stack, "
+				"as perf's stackcollapse script (perf, the default) or "
+				"stackcollapse-perf.pl (flamegraph) makes them",
+				folded_cb),
 			OPT_BOOLEAN(0, "kernel", &fopts.kernel,
 				    "with --folded: '_[k]' after kernel functions"),
 			OPT_BOOLEAN(0, "include-pid", &fopts.include_pid,
@@ -1362,7 +1390,9 @@ int cmd_script(int argc, const char **argv)
 			OPT_BOOLEAN(0, "include-tid", &fopts.include_tid,
 				    "with --folded: 'comm-tid' ('comm-pid/tid' with --include-pid "
 				    "or =flamegraph)"),
-			{ .type = OPTION_BOOLEAN, .long_name = "no-comm", .value = &fopts.no_comm,
+			{ .type = OPTION_BOOLEAN,
+			  .long_name = "no-comm",
+			  .value = &fopts.no_comm,
 			  .help = "with --folded: no comm frame, all commands together",
 			  .flags = OPT_F_NONEG },
 			OPT_BOOLEAN(0, "tidy-java", &fopts.tidy_java,
