@@ -65,6 +65,22 @@ expect_status 129 report -i "$dir/a-syswide-cpuclock/perf.data" --percentage som
 grep -q "invalid --percentage 'some' (relative or absolute)" "$tmpdir/stderr" ||
 	die "--percentage some: $(cat "$tmpdir/stderr")"
 
+# graphs asked of a file without call chains: perf says so and prints nothing
+# (exit 0), sampo says so with exit 1; -g none, -G and --children are fine
+for opts in "-g" "-g folded" "--call-graph=caller" "-g fractal,1"; do
+	# shellcheck disable=SC2086
+	expect_status 1 report --stdio -i "$dir/a-syswide-cpuclock/perf.data" $opts
+	grep -q "has no call chains (recorded without -g or --call-graph): report it without -g" \
+		"$tmpdir/stderr" || die "$opts: $(cat "$tmpdir/stderr")"
+	# shellcheck disable=SC2086
+	"$PERF" report --stdio -i "$dir/a-syswide-cpuclock/perf.data" $opts 2>&1 >/dev/null |
+		grep -q "no callchain" || die "perf takes $opts on a file without chains"
+done
+for opts in "-g none" "-G" "--children"; do
+	# shellcheck disable=SC2086
+	check a-syswide-cpuclock $opts
+done
+
 # a file without CPUs in its samples: perf refuses --cpu, and so does sampo
 expect_status 1 report -i "$dir/g-switch-namespaces-task/perf.data" --cpu 1
 grep -q "no CPU" "$tmpdir/stderr" || die "no clear message for --cpu: $(cat "$tmpdir/stderr")"

@@ -79,6 +79,7 @@ struct report_ctx {
 	bool inverted;
 	bool inline_frames; /* --inline */
 	bool no_callchain;
+	bool graph_asked; /* -g without a mode, or a --call-graph other than none */
 	bool show_nr_samples;
 	bool force;
 	bool provenance; /* --provenance: where each object's symbols came from, no table */
@@ -683,10 +684,17 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 			return err;
 		if (none)
 			hopts->no_graph = true;
+		else
+			ctx->graph_asked = true;
 		if (hopts->graph_period && !hopts->graph_folded && !hopts->graph_flat)
 			return cli_err(0, "--call-graph period: sampo prints periods in folded and "
 					  "flat graphs only (-g folded,period)");
 	}
+	/* perf's report__setup_sample_type(): graphs asked of a file without chains */
+	if (ctx->graph_asked && !is_pipe && !has_chains)
+		return cli_err(0, "'%s' has no call chains (recorded without -g or --call-graph): "
+				  "report it without -g",
+			       ctx->input);
 	hopts->max_stack = ctx->max_stack > 0 ? (unsigned int)ctx->max_stack : 0;
 	ctx->hists_max_stack = hopts->max_stack;
 	hopts->show_nr_samples = ctx->show_nr_samples;
@@ -1540,8 +1548,10 @@ int cmd_report(int argc, const char **argv)
 		goto out;
 	}
 	(void)stdio;
-	if (graph)
+	if (graph) {
 		ctx.no_callchain = false;
+		ctx.graph_asked = true;
+	}
 	if (no_children)
 		ctx.children = 0;
 	else if (children)
