@@ -3,7 +3,9 @@
 # and script, as perf 6.1 keeps them: times in seconds (open at either end,
 # several windows), shares of the recording from its first to its last
 # sample (10%/2, 0%-10%,30%-40%, 50%), the table's header naming them
-# ("(time slices: ...)"). Compared with perf on the fixtures, with windows cut
+# ("(time slices: ...)"); script's times to the nanosecond (--ns), since the
+# first sample (--reltime, its windows too) or the previous one (--deltatime).
+# Compared with perf on the fixtures, with windows cut
 # at their own samples' times; then the strings perf refuses, and shares of a
 # pipe, which has no first and last times when the windows are set.
 . "$(dirname "$0")/lib.sh"
@@ -36,6 +38,20 @@ for f in a-syswide-cpuclock b-callchain-fp c-multi-event h-switch-ns-cgroup-sysw
 		compare "$f script --time '$w'" script -i "$data" --time "$w"
 	done
 done
+# script's time column: to the nanosecond, since the first sample shown, since
+# the previous one; --reltime's windows count from the first sample
+for f in b-callchain-fp c-multi-event; do
+	data=$dir/$f/perf.data
+	for opts in "--ns" "--reltime" "--deltatime" "--reltime --ns" "--deltatime --ns" \
+		"--reltime --time 0.1,0.2" "-F time,comm --ns" "--deltatime --time 10%/3"; do
+		# shellcheck disable=SC2086 # word splitting of the options is wanted
+		compare "$f script $opts" script -i "$data" $opts
+	done
+	compare "$f script --reltime two windows" script -i "$data" --reltime --time "0.1,0.2 0.3,0.35"
+done
+expect_status 129 script -i "$dir/b-callchain-fp/perf.data" --reltime --deltatime
+grep -q -- "--reltime and --deltatime conflict" "$tmpdir/stderr" || die "$(cat "$tmpdir/stderr")"
+
 # the header names the windows; the samples outside count nowhere
 run_sampo report --stdio -i "$dir/b-callchain-fp/perf.data" --time 10%/2 >"$tmpdir/got" 2>/dev/null
 grep -q "^# Samples: [0-9]*  of event 'cpu-clock' (time slices: 10%/2)$" "$tmpdir/got" ||

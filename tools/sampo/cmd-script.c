@@ -213,6 +213,9 @@ struct script_ctx {
 	int data_src_width; /* the widest data_src so far: perf pads each to it */
 
 	const char *time_str;		      /* --time */
+	bool ns;			      /* --ns: times to the nanosecond */
+	bool reltime, deltatime;	      /* times since the first sample, or the previous */
+	uint64_t initial_time, previous_time; /* of the samples printed */
 	struct sampo_time_range *time_ranges; /* its windows: samples outside are left out */
 	size_t nr_time_ranges;
 
@@ -817,24 +820,46 @@ static void ob_dec_left(struct outbuf *ob, int32_t v, int width)
 	ob_pad(ob, ' ', width > 0 && (size_t)width > n ? (size_t)width - n : 0);
 }
 
-/* perf's timestamp__scnprintf_usec() in "%12s: ": "SEC.USEC" with six digits of USEC */
-static void print_time(struct outbuf *ob, uint64_t t)
+/*
+ * perf's time column (perf_sample__fprintf_start()): "%12s: " of
+ * timestamp__scnprintf_usec(), "SEC.USEC", or with --ns "%5lu.%09llu: ";
+ * with --reltime the time since the first sample printed, with --deltatime
+ * since the previous one (0 for the first)
+ */
+static void print_time(struct script_ctx *ctx, struct outbuf *ob, uint64_t t)
 {
 	char buf[32], *p = buf + sizeof(buf);
-	uint64_t sec = t / 1000000000, usec = t % 1000000000 / 1000;
+	int digits = ctx->ns ? 9 : 6;
+	uint64_t sec, frac;
 	size_t n;
 
-	for (int i = 0; i < 6; i++) {
-		*--p = (char)('0' + usec % 10);
-		usec /= 10;
+	if (ctx->reltime) {
+		if (!ctx->initial_time)
+			ctx->initial_time = t;
+		t -= ctx->initial_time;
+	} else if (ctx->deltatime) {
+		uint64_t prev = ctx->previous_time;
+
+		ctx->previous_time = t;
+		t = prev ? t - prev : 0;
+	}
+	sec = t / 1000000000;
+	frac = ctx->ns ? t % 1000000000 : t % 1000000000 / 1000;
+	for (int i = 0; i < digits; i++) {
+		*--p = (char)('0' + frac % 10);
+		frac /= 10;
 	}
 	*--p = '.';
 	do {
 		*--p = (char)('0' + sec % 10);
 		sec /= 10;
 	} while (sec);
+	/* the width: 12 for the whole with USEC, 5 for the seconds with NSEC */
 	n = (size_t)(buf + sizeof(buf) - p);
-	ob_pad(ob, ' ', n < 12 ? 12 - n : 0);
+	if (ctx->ns)
+		ob_pad(ob, ' ', n - 10 < 5 ? 5 - (n - 10) : 0);
+	else
+		ob_pad(ob, ' ', n < 12 ? 12 - n : 0);
 	ob_write(ob, p, n);
 	ob_puts(ob, ": ");
 }
@@ -1048,7 +1073,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		ob_puts(ob, "] ");
 	}
 	if (fields & (1u << F_TIME))
-		print_time(ob, s->time);
+		print_time(ctx, ob, s->time);
 	if (fields & (1u << F_PERIOD)) {
 		ob_dec_u64_width(ob, s->period, 10, false);
 		ob_putc(ob, ' ');
@@ -1278,12 +1303,30 @@ static int run_script(struct script_ctx *ctx)
 		/* shares of the time between the first and last sample (a pipe has none yet) */
 		const struct sampo_features *f = sampo_session__features(ctx->session);
 
-		err = sampo_time_ranges__parse(ctx->time_str, f ? f->first_sample_time : 0,
-					       f ? f->last_sample_time : 0, &ctx->time_ranges,
-					       &ctx->nr_time_ranges, errbuf, sizeof(errbuf));
+		uint64_t first = f ? f->first_sample_time : 0;
+
+		if (ctx->reltime && !first && !(f && f->last_sample_time))
+			return cli_err(0,
+				       "'%s' has no time of its first sample (perf record writes "
+				       "it since perf 4.16): --time takes no relative times here",
+				       ctx->input);
+		err = sampo_time_ranges__parse(ctx->time_str, first, f ? f->last_sample_time : 0,
+					       &ctx->time_ranges, &ctx->nr_time_ranges, errbuf,
+					       sizeof(errbuf));
 		if (err)
 			return err == -EINVAL ? cli_err(0, "%s", errbuf) :
 						cli_err(err, "out of memory");
+		/*
+		 * --reltime: the windows count from the first sample (perf's
+		 * perf_time__parse_for_ranges_reltime(), which also moves an open
+		 * end there and so closes it; sampo keeps it open)
+		 */
+		for (size_t i = 0;
+		     ctx->reltime && !strchr(ctx->time_str, '%') && i < ctx->nr_time_ranges; i++) {
+			ctx->time_ranges[i].start += first;
+			if (ctx->time_ranges[i].end)
+				ctx->time_ranges[i].end += first;
+		}
 	}
 	if (ctx->json)
 		json_script__begin(&ctx->js, &ctx->ob);
@@ -1347,6 +1390,11 @@ int cmd_script(int argc, const char **argv)
 				fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
+			OPT_BOOLEAN(0, "ns", &ctx->ns, "times to the nanosecond"),
+			OPT_BOOLEAN(0, "reltime", &ctx->reltime,
+				    "times since the first sample shown (--time's too)"),
+			OPT_BOOLEAN(0, "deltatime", &ctx->deltatime,
+				    "times since the previous sample shown"),
 			OPT_STRING(0, "time", &ctx->time_str, "start,stop",
 				   "only samples in these windows: seconds (664.1,664.2; either "
 				   "may be empty; several separated by spaces) or shares of the "
@@ -1431,6 +1479,9 @@ int cmd_script(int argc, const char **argv)
 				   "unknown --format '%s' (text, json, speedscope)", format);
 	else if (argc == 0 && format && folded && !strcmp(format, "json"))
 		argc = usage_error(script_usage, NULL, "--folded and --format json conflict");
+	else if (argc == 0 && ctx->reltime && ctx->deltatime)
+		argc = usage_error(script_usage, NULL,
+				   "--reltime and --deltatime conflict: one or the other");
 	if (argc < 0) {
 		free(ctx);
 		return argc;
