@@ -181,3 +181,33 @@ void cli_word_list_release(struct cli_word_list *list)
 	free(list->buf);
 	free(list->words);
 }
+
+int cli_parse_ids(const char *what, const char *s, int32_t **ret, size_t *ret_nr)
+{
+	struct cli_word_list list = { 0 };
+	int err = cli_split_words(s, &list);
+
+	if (err)
+		goto out;
+	*ret = calloc(list.nr ? list.nr : 1, sizeof(**ret));
+	if (!*ret) {
+		err = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < list.nr; i++) {
+		char *end;
+		long v;
+
+		errno = 0;
+		v = strtol(list.words[i], &end, 10);
+		if (errno || *end || v < -1 || v > INT32_MAX) {
+			err = cli_err(0, "invalid %s '%s'", what, list.words[i]);
+			goto out;
+		}
+		(*ret)[i] = (int32_t)v;
+	}
+	*ret_nr = list.nr;
+out:
+	cli_word_list_release(&list);
+	return err == -ENOMEM ? cli_err(err, "out of memory") : err;
+}

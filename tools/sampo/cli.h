@@ -29,6 +29,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define CLI_EXIT_OK	 0
 #define CLI_EXIT_FAILURE 1
@@ -117,5 +118,12 @@ struct cli_word_list {
  */
 int cli_split_words(const char *s, struct cli_word_list *list);
 void cli_word_list_release(struct cli_word_list *list);
+
+/*
+ * cli_parse_ids() - a comma-separated list of process or thread ids (--pid,
+ * --tid) into *@ret (malloc'ed), *@ret_nr of them; an id that is not a
+ * number from -1 up is an error said as "invalid @what '...'"
+ */
+int cli_parse_ids(const char *what, const char *s, int32_t **ret, size_t *ret_nr);
 
 #endif /* SAMPO_CLI_H */

@@ -272,37 +272,6 @@ static int parse_percent(const char *s, double *ret)
 	return 0;
 }
 
-/* --pid, --tid: numbers, -1 included (perf's "any") */
-static int parse_ids(const char *what, const char *s, int32_t **ret, size_t *ret_nr)
-{
-	struct cli_word_list list = { 0 };
-	int err = cli_split_words(s, &list);
-
-	if (err)
-		goto out;
-	*ret = calloc(list.nr ? list.nr : 1, sizeof(**ret));
-	if (!*ret) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (size_t i = 0; i < list.nr; i++) {
-		char *end;
-		long v;
-
-		errno = 0;
-		v = strtol(list.words[i], &end, 10);
-		if (errno || *end || v < -1 || v > INT32_MAX) {
-			err = cli_err(0, "invalid %s '%s'", what, list.words[i]);
-			goto out;
-		}
-		(*ret)[i] = (int32_t)v;
-	}
-	*ret_nr = list.nr;
-out:
-	cli_word_list_release(&list);
-	return err == -ENOMEM ? cli_err(err, "out of memory") : err;
-}
-
 /* @key as the next sort key, unless it is one already (perf ignores a repeated key) */
 static int add_key(struct report_ctx *ctx, enum sampo_sort_key key)
 {
@@ -546,13 +515,13 @@ static int parse_hists_lists(struct report_ctx *ctx, struct sampo_hists_opts *ho
 		hopts->nr_dsos = ctx->dso_list.nr;
 	}
 	if (ctx->pids) {
-		err = parse_ids("pid", ctx->pids, &ctx->pid_list, &hopts->nr_pids);
+		err = cli_parse_ids("pid", ctx->pids, &ctx->pid_list, &hopts->nr_pids);
 		if (err)
 			return err;
 		hopts->pids = ctx->pid_list;
 	}
 	if (ctx->tids) {
-		err = parse_ids("tid", ctx->tids, &ctx->tid_list, &hopts->nr_tids);
+		err = cli_parse_ids("tid", ctx->tids, &ctx->tid_list, &hopts->nr_tids);
 		if (err)
 			return err;
 		hopts->tids = ctx->tid_list;

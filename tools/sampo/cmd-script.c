@@ -44,6 +44,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sampo/cpuset.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
 #include <sampo/kmodule.h>
@@ -212,6 +213,12 @@ struct script_ctx {
 	bool started;	/* the first sample was seen */
 	int data_src_width; /* the widest data_src so far: perf pads each to it */
 
+	/* the filters (perf's thread__is_filtered(), the dso list and cpu_list) */
+	const char *comms, *dsos, *pids, *tids, *cpus; /* the options' values */
+	struct cli_word_list comm_list, dso_list;
+	int32_t *pid_list, *tid_list;
+	size_t nr_pids, nr_tids;
+	struct sampo_cpu_set *cpu_set;
 	const char *time_str;		      /* --time */
 	bool ns;			      /* --ns: times to the nanosecond */
 	bool reltime, deltatime;	      /* times since the first sample, or the previous */
@@ -967,6 +974,46 @@ static void print_trace(struct script_ctx *ctx, const struct sampo_event *ev)
 	free(text);
 }
 
+static bool in_words(const struct cli_word_list *list, const char *word)
+{
+	for (size_t i = 0; word && i < list->nr; i++)
+		if (!strcmp(list->words[i], word))
+			return true;
+	return false;
+}
+
+static bool in_ids(const int32_t *ids, size_t nr, int32_t id)
+{
+	for (size_t i = 0; i < nr; i++)
+		if (ids[i] == id)
+			return true;
+	return false;
+}
+
+/*
+ * --comms, --pid, --tid, --dsos: perf's machine__resolve() marks the sample
+ * filtered by its thread's comm, pid and tid, and by its map's object
+ * (short or long name), and perf script prints none such
+ */
+static bool sample_filtered(const struct script_ctx *ctx, const struct sampo_sample *s)
+{
+	const struct sampo_thread *t = ctx->al.thread;
+	const struct sampo_dso *dso = ctx->al.map ? sampo_map__dso(ctx->al.map) : NULL;
+
+	if (ctx->comm_list.nr && !in_words(&ctx->comm_list, t ? sampo_thread__comm(t) : NULL))
+		return true;
+	if (ctx->nr_pids &&
+	    !in_ids(ctx->pid_list, ctx->nr_pids, t ? sampo_thread__pid(t) : (int32_t)s->pid))
+		return true;
+	if (ctx->nr_tids &&
+	    !in_ids(ctx->tid_list, ctx->nr_tids, t ? sampo_thread__tid(t) : (int32_t)s->tid))
+		return true;
+	if (ctx->dso_list.nr && (!dso || (!in_words(&ctx->dso_list, sampo_dso__short_name(dso)) &&
+					  !in_words(&ctx->dso_list, sampo_dso__long_name(dso)))))
+		return true;
+	return false;
+}
+
 static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 {
 	const struct sampo_sample *s = &ev->sample;
@@ -995,6 +1042,9 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	if (!ctx->guest &&
 	    (s->cpumode == SAMPO_CPUMODE_GUEST_KERNEL || s->cpumode == SAMPO_CPUMODE_GUEST_USER))
 		return 0;
+	if (ctx->cpu_set && (s->sample_type & SAMPO_SAMPLE_CPU) &&
+	    !sampo_cpu_set__has(ctx->cpu_set, s->cpu))
+		return 0;
 	ctx->nr_unwound = 0;
 	ctx->sample_machine = sampo_machine__for_cpumode(ctx->machine, s->cpumode, (int32_t)s->pid);
 	if (!ctx->sample_machine)
@@ -1002,6 +1052,8 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	err = sampo_machine__resolve(ctx->sample_machine, s, &ctx->al);
 	if (err)
 		return err;
+	if (sample_filtered(ctx, s))
+		return 0;
 	ctx->epoch = (uint64_t)sampo_machine__kernel_generation(ctx->machine) << 32 |
 		     sampo_machine__process_generation(ctx->machine, (int32_t)s->pid);
 	/* perf script unwinds a DWARF sample's user stack, at most 127 frames */
@@ -1245,6 +1297,11 @@ static void script_ctx_release(struct script_ctx *ctx)
 	free(ctx->kmod_names);
 	free(ctx->kmod_paths);
 	free(ctx->time_ranges);
+	cli_word_list_release(&ctx->comm_list);
+	cli_word_list_release(&ctx->dso_list);
+	free(ctx->pid_list);
+	free(ctx->tid_list);
+	sampo_cpu_set__delete(ctx->cpu_set);
 	sampo_session__close(ctx->session);
 }
 
@@ -1280,6 +1337,33 @@ static int write_collapsed(struct script_ctx *ctx)
 	return 0;
 }
 
+/* the filters' lists; --cpu only of a file whose samples say their CPU, as perf */
+static int parse_filters(struct script_ctx *ctx)
+{
+	char errbuf[256] = "";
+	int err = 0;
+
+	if (ctx->comms && cli_split_words(ctx->comms, &ctx->comm_list))
+		return cli_err(-ENOMEM, "out of memory");
+	if (ctx->dsos && cli_split_words(ctx->dsos, &ctx->dso_list))
+		return cli_err(-ENOMEM, "out of memory");
+	if (ctx->pids)
+		err = cli_parse_ids("pid", ctx->pids, &ctx->pid_list, &ctx->nr_pids);
+	if (!err && ctx->tids)
+		err = cli_parse_ids("tid", ctx->tids, &ctx->tid_list, &ctx->nr_tids);
+	if (err || !ctx->cpus)
+		return err;
+	err = sampo_cpu_set__parse(ctx->cpus, &ctx->cpu_set, errbuf, sizeof(errbuf));
+	if (err)
+		return err == -EINVAL ? cli_err(0, "%s", errbuf) : cli_err(err, "out of memory");
+	if (sampo_reader__is_pipe(ctx->reader))
+		return 0;
+	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
+		if (sampo_reader__attr(ctx->reader, i)->sample_type & SAMPO_SAMPLE_CPU)
+			return 0;
+	return cli_err(0, "'%s' has no CPU in its samples: remove --cpu", ctx->input);
+}
+
 static int run_script(struct script_ctx *ctx)
 {
 	char errbuf[512] = "";
@@ -1299,6 +1383,9 @@ static int run_script(struct script_ctx *ctx)
 		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
 	ctx->reader = sampo_session__reader(ctx->session);
 	ctx->machine = sampo_session__machine(ctx->session);
+	err = parse_filters(ctx);
+	if (err)
+		return err;
 	if (ctx->time_str) {
 		/* shares of the time between the first and last sample (a pipe has none yet) */
 		const struct sampo_features *f = sampo_session__features(ctx->session);
@@ -1390,6 +1477,16 @@ int cmd_script(int argc, const char **argv)
 				fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
+			OPT_STRING('c', "comms", &ctx->comms, "comm[,comm...]",
+				   "only samples of these commands"),
+			OPT_STRING(0, "pid", &ctx->pids, "pid[,pid...]",
+				   "only samples of these processes"),
+			OPT_STRING(0, "tid", &ctx->tids, "tid[,tid...]",
+				   "only samples of these threads"),
+			OPT_STRING('C', "cpu", &ctx->cpus, "cpus",
+				   "only samples of these CPUs (0-3,7)"),
+			OPT_STRING(0, "dsos", &ctx->dsos, "dso[,dso...]",
+				   "only samples in these shared objects"),
 			OPT_BOOLEAN(0, "ns", &ctx->ns, "times to the nanosecond"),
 			OPT_BOOLEAN(0, "reltime", &ctx->reltime,
 				    "times since the first sample shown (--time's too)"),
