@@ -93,15 +93,25 @@ static bool parse_share(const char *s, size_t len, double *ret)
  * [@first, @last], rounded to the nanosecond, its end one before the next
  * slice's start unless it is the last sample
  */
+/* round(@share * @total), at most @total (a double of 2^64 does not fit) */
+static uint64_t share_of(double share, uint64_t total)
+{
+	double v = share * (double)total + 0.5;
+
+	if (v >= 18446744073709551615.0)
+		return total;
+	return MIN((uint64_t)v, total);
+}
+
 static bool share_window(double from, double to, uint64_t first, uint64_t last,
 			 struct sampo_time_range *r)
 {
 	uint64_t total = last - first;
 
-	if (!(from >= 0.0 && from <= 1.0 && to >= 0.0 && to <= 1.0))
+	if (!(from >= 0.0 && from <= 1.0 && to >= 0.0 && to <= 1.0) || last < first)
 		return false;
-	r->start = first + (uint64_t)(from * (double)total + 0.5);
-	r->end = first + (uint64_t)(to * (double)total + 0.5);
+	r->start = first + share_of(from, total);
+	r->end = first + share_of(to, total);
 	if (r->end > r->start && r->end != last)
 		r->end--;
 	return true;

@@ -88,6 +88,8 @@ static void test_time_range__shares(void **state)
 	check("100%/1", 1000, 2000, 1, (const uint64_t[]){ 1000, 2000 }); /* the last sample */
 	check("25%/4", 1000, 2000, 1, (const uint64_t[]){ 1750, 2000 });
 	check("10%/1,", 1000, 2000, 1, (const uint64_t[]){ 1000, 1099 }); /* a comma at the end */
+	/* backwards, as perf takes it: a window that keeps nothing */
+	check("71%-40%", 1000, 2000, 1, (const uint64_t[]){ 1710, 1400 }); /* no end-1: before start */
 	/* rounding to the nearest nanosecond: a third of 1000 is 333.33 */
 	check("33.3333%/2", 0, 1000, 1, (const uint64_t[]){ 333, 666 });
 	refused("10%/11", 1000, 2000, "invalid time"); /* past 100% */
@@ -98,6 +100,8 @@ static void test_time_range__shares(void **state)
 	refused("10%/1,0%-5%", 1000, 2000, "invalid time");
 	refused("5%-", 1000, 2000, "invalid time");
 	refused("x%", 1000, 2000, "invalid time");
+	refused("50%", 2000, 1000, "invalid time"); /* a last sample before the first */
+	check("100%/1", 0, UINT64_MAX, 1, (const uint64_t[]){ 0, UINT64_MAX });
 }
 
 static void test_time_range__skip(void **state)
@@ -117,6 +121,8 @@ static void test_time_range__skip(void **state)
 	assert_true(sampo_time_ranges__skip(two, 2, 1299));
 	assert_false(sampo_time_ranges__skip(two, 2, 5000));
 	assert_false(sampo_time_ranges__skip(NULL, 0, 5000)); /* no window: everything */
+	for (uint64_t t = 1300; t < 1800; t += 100)
+		assert_true(sampo_time_ranges__skip(&(const struct sampo_time_range){ 1710, 1399 }, 1, t));
 }
 
 int main(void)
