@@ -1389,7 +1389,6 @@ static int run_script(struct script_ctx *ctx)
 	if (ctx->time_str) {
 		/* shares of the time between the first and last sample (a pipe has none yet) */
 		const struct sampo_features *f = sampo_session__features(ctx->session);
-
 		uint64_t first = f ? f->first_sample_time : 0;
 
 		if (ctx->reltime && !first && !(f && f->last_sample_time))
