@@ -9,9 +9,9 @@
 need_perf
 
 dir=$(fixtures_dir)
+# perf and sampo share the build-id cache that `perf archive` made for the fixtures
 export HOME=$tmpdir
-mkdir -p "$HOME/.debug"
-tar xjf "$dir/b-callchain-fp/perf.data.tar.bz2" -C "$HOME/.debug"
+fixture_cache "$HOME/.debug"
 unset PERF_BUILDID_DIR
 
 fails=0
