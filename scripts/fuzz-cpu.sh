@@ -1,9 +1,11 @@
 #!/bin/bash
 # fuzz-cpu.sh [-n NICE] [--until EPOCH] CPU_SECONDS TARGET... - run each libFuzzer
 # target in turn until it has had CPU_SECONDS of CPU time (user + system, the fuzzer
-# process's own), not of wall time: on a shared machine a wall-clock hour can be a few
-# CPU minutes. Issue 17.10 asks one CPU-hour a target: `scripts/fuzz-cpu.sh 3600
-# build-fuzz/fuzz/fuzz-reader ...` (make fuzz-hours runs every target).
+# process's own and that of the children it waited for: fuzz-trace-data parses each
+# input in a forked child), not of wall time: on a shared machine a wall-clock hour
+# can be a few CPU minutes. Issue 17.10 asks one CPU-hour a target:
+# `scripts/fuzz-cpu.sh 3600 build-fuzz/fuzz/fuzz-reader ...` (make fuzz-hours runs
+# every target).
 #
 # Each target starts from its committed seeds (fuzz/corpus/NAME, read only) and a kept
 # corpus (fuzz/corpus-out/NAME, ignored by git), with fuzz/dict/NAME.dict when there is
@@ -35,13 +37,14 @@ srcdir=$(cd "$(dirname "$0")/.." && pwd)
 hz=$(getconf CLK_TCK)
 status=0
 
-# cpu_seconds PID: user + system seconds of that process so far
+# cpu_seconds PID: user + system seconds of that process and of its children that
+# ended so far
 cpu_seconds() {
 	local stat
 	stat=$(cat "/proc/$1/stat" 2>/dev/null) || { echo 0; return; }
 	stat=${stat##*) }
-	# fields after "(comm) ": state is 1, utime is 12, stime is 13
-	awk -v hz="$hz" '{ printf "%d\n", ($12 + $13) / hz }' <<<"$stat"
+	# fields after "(comm) ": state is 1, utime 12, stime 13, cutime 14, cstime 15
+	awk -v hz="$hz" '{ printf "%d\n", ($12 + $13 + $14 + $15) / hz }' <<<"$stat"
 }
 
 for target in "$@"; do
