@@ -21,7 +21,7 @@ dirs=$scratch
 dict=
 [ -n "$seeds" ] && [ -f "$(dirname "$seeds")/../dict/$(basename "$seeds").dict" ] &&
 	dict="-dict=$(dirname "$seeds")/../dict/$(basename "$seeds").dict"
-# one worker: make check runs the targets one after another on a busy machine
+# one worker: make check runs several targets at once, beside its other tests
 # shellcheck disable=SC2086
 "$target" -max_total_time="$seconds" -timeout=25 -error_exitcode=1 -timeout_exitcode=1 -rss_limit_mb=2048 -print_final_stats=1 \
 	-artifact_prefix="$findings/$(basename "$target")-" $dict $dirs 2>"$scratch.log"
