@@ -100,12 +100,19 @@ static void test_outbuf__numbers_match_printf(void **state)
 		ob_dec_s64_width(&ob, -(int64_t)(v & 0xffff), 7, true);
 		ob_putc(&ob, '|');
 		ob_dec_s64_width(&ob, -(int64_t)(v & 0xffff), 7, false);
+		ob_putc(&ob, '|');
+		ob_dec_s64_left(&ob, s, 7);
+		ob_putc(&ob, '|');
+		ob_dec_s64_left(&ob, -(int64_t)(v & 0xffff), 5);
+		ob_putc(&ob, '|');
+		ob_hex_alt(&ob, v);
 		ob_puts(&ob, "\n");
-		off += (size_t)snprintf(
-			want + off, sizeof(want) - off,
-			"%" PRIx64 " %016" PRIx64 " %8" PRIx64 " %" PRIu64 " %" PRId64 " %6" PRIu64
-			"|%06" PRIu64 "|%07" PRId64 "|%7" PRId64 "\n",
-			v, v, v, v, s, v, v, -(int64_t)(v & 0xffff), -(int64_t)(v & 0xffff));
+		off += (size_t)snprintf(want + off, sizeof(want) - off,
+					"%" PRIx64 " %016" PRIx64 " %8" PRIx64 " %" PRIu64
+					" %" PRId64 " %6" PRIu64 "|%06" PRIu64 "|%07" PRId64
+					"|%7" PRId64 "|%-7" PRId64 "|%-5" PRId64 "|%#" PRIx64 "\n",
+					v, v, v, v, s, v, v, -(int64_t)(v & 0xffff),
+					-(int64_t)(v & 0xffff), s, -(int64_t)(v & 0xffff), v);
 	}
 	ob_dec_s64(&ob, INT64_MIN);
 	off += (size_t)snprintf(want + off, sizeof(want) - off, "%" PRId64, INT64_MIN);

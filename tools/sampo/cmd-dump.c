@@ -50,6 +50,7 @@
 #include "cli.h"
 #include "options.h"
 #include "outbuf.h"
+#include "record-text.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -122,30 +123,6 @@ static inline void ob_commit(struct outbuf *ob, const char *end)
 	ob->len = (size_t)(end - ob->buf);
 }
 
-static inline void ob_lit(struct outbuf *ob, const char *s, size_t n)
-{
-	ob_write(ob, s, n);
-}
-
-/* only for string literals: the "" "" makes anything else a compile error */
-#define OB_LIT(ob, s) ob_lit((ob), "" s "", sizeof(s) - 1)
-
-/* printf("%#" PRIx64): "0" for zero, "0x..." otherwise */
-static inline void ob_hex_alt(struct outbuf *ob, uint64_t v)
-{
-	if (!v) {
-		ob_putc(ob, '0');
-		return;
-	}
-	OB_LIT(ob, "0x");
-	ob_hex(ob, v, 0, false);
-}
-
-static inline void ob_i32(struct outbuf *ob, int32_t v)
-{
-	ob_dec_s64(ob, v);
-}
-
 /* printf("%016" PRIx64) into @p; returns the end */
 static inline char *put_hex16(char *p, uint64_t v)
 {
@@ -156,38 +133,9 @@ static inline char *put_hex16(char *p, uint64_t v)
 	return p + 16;
 }
 
-/* printf("%d") into @p (room for 11 characters); returns the length */
-static size_t put_dec_s32(char *p, int32_t v)
-{
-	char tmp[12];
-	char *q = tmp + sizeof(tmp);
-	uint32_t mag = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-	size_t n;
-
-	do {
-		*--q = (char)('0' + mag % 10);
-		mag /= 10;
-	} while (mag);
-	if (v < 0)
-		*--q = '-';
-	n = (size_t)(tmp + sizeof(tmp) - q);
-	memcpy(p, q, n);
-	return n;
-}
-
 static void ob_str_n(struct outbuf *ob, const char *s, size_t max)
 {
 	ob_write(ob, s, strnlen(s, max));
-}
-
-/* A NUL-terminated string field that starts at @s inside @rec (bounded by the record). */
-static void ob_rec_str(struct outbuf *ob, const union sampo_record *rec, const char *s)
-{
-	const char *end = (const char *)rec + rec->header.size;
-
-	if (s >= end)
-		return;
-	ob_str_n(ob, s, (size_t)(end - s));
 }
 
 /* A field of the record by its name, or 0 past its end (perf would read garbage). */
@@ -621,9 +569,9 @@ static void dump_sample_fields(struct dump_ctx *ctx, const struct sampo_event_at
 	OB_LIT(ob, "(IP, 0x");
 	ob_hex(ob, ev->record->header.misc, 0, false);
 	OB_LIT(ob, "): ");
-	ob_i32(ob, (int32_t)s->pid);
+	ob_dec_s64(ob, (int32_t)s->pid);
 	ob_putc(ob, '/');
-	ob_i32(ob, (int32_t)s->tid);
+	ob_dec_s64(ob, (int32_t)s->tid);
 	OB_LIT(ob, ": ");
 	ob_hex_alt(ob, s->ip);
 	OB_LIT(ob, " period: ");
@@ -702,7 +650,7 @@ static int deliver_sample(struct dump_ctx *ctx, const struct sampo_sample *s, in
 	OB_LIT(ob, " ... thread: ");
 	ob_puts(ob, sampo_thread__comm(thread));
 	ob_putc(ob, ':');
-	ob_i32(ob, sampo_thread__tid(thread));
+	ob_dec_s64(ob, sampo_thread__tid(thread));
 	OB_LIT(ob, "\n ...... dso: ");
 	if (ctx->al.map)
 		ob_puts(ob, sampo_dso__long_name(sampo_map__dso(ctx->al.map)));
@@ -756,162 +704,9 @@ static int dump_sample(struct dump_ctx *ctx, const struct sampo_event *ev)
 
 static void put_pid_tid(struct outbuf *ob, uint32_t pid, uint32_t tid)
 {
-	ob_i32(ob, (int32_t)pid);
+	ob_dec_s64(ob, (int32_t)pid);
 	ob_putc(ob, '/');
-	ob_i32(ob, (int32_t)tid);
-}
-
-/* " %d/%d: [%#lx(%#lx) @ %#lx" */
-static void put_map_range(struct outbuf *ob, uint32_t pid, uint32_t tid, uint64_t start,
-			  uint64_t len, uint64_t pgoff)
-{
-	ob_putc(ob, ' ');
-	put_pid_tid(ob, pid, tid);
-	OB_LIT(ob, ": [");
-	ob_hex_alt(ob, start);
-	ob_putc(ob, '(');
-	ob_hex_alt(ob, len);
-	OB_LIT(ob, ") @ ");
-	ob_hex_alt(ob, pgoff);
-}
-
-static void dump_mmap(struct outbuf *ob, const union sampo_record *rec)
-{
-	const struct sampo_record_mmap *e = &rec->mmap;
-
-	put_map_range(ob, e->pid, e->tid, e->start, e->len, e->pgoff);
-	OB_LIT(ob, "]: ");
-	ob_putc(ob, (e->header.misc & SAMPO_MISC_MMAP_DATA) ? 'r' : 'x');
-	ob_putc(ob, ' ');
-	ob_rec_str(ob, rec, e->filename);
-	ob_putc(ob, '\n');
-}
-
-static void dump_mmap2(struct outbuf *ob, const union sampo_record *rec)
-{
-	const struct sampo_record_mmap2 *e = &rec->mmap2;
-
-	put_map_range(ob, e->pid, e->tid, e->start, e->len, e->pgoff);
-	if (e->header.misc & SAMPO_MISC_MMAP_BUILD_ID) {
-		size_t n = e->build_id_size < SAMPO_BUILD_ID_MAX ? e->build_id_size :
-								   SAMPO_BUILD_ID_MAX;
-
-		OB_LIT(ob, " <");
-		for (size_t i = 0; i < n; i++)
-			ob_write(ob, hex2[e->build_id[i]], 2);
-		ob_putc(ob, '>');
-	} else {
-		ob_putc(ob, ' ');
-		ob_hex(ob, e->maj, 2, true);
-		ob_putc(ob, ':');
-		ob_hex(ob, e->min, 2, true);
-		ob_putc(ob, ' ');
-		ob_dec_u64(ob, e->ino);
-		ob_putc(ob, ' ');
-		ob_dec_u64(ob, e->ino_generation);
-	}
-	OB_LIT(ob, "]: ");
-	ob_putc(ob, (e->prot & PROT_READ) ? 'r' : '-');
-	ob_putc(ob, (e->prot & PROT_WRITE) ? 'w' : '-');
-	ob_putc(ob, (e->prot & PROT_EXEC) ? 'x' : '-');
-	ob_putc(ob, (e->flags & MAP_SHARED) ? 's' : 'p');
-	ob_putc(ob, ' ');
-	ob_rec_str(ob, rec, e->filename);
-	ob_putc(ob, '\n');
-}
-
-static void dump_comm(struct outbuf *ob, const union sampo_record *rec)
-{
-	const struct sampo_record_comm *e = &rec->comm;
-
-	if (e->header.misc & SAMPO_MISC_COMM_EXEC)
-		OB_LIT(ob, " exec");
-	OB_LIT(ob, ": ");
-	ob_rec_str(ob, rec, e->comm);
-	ob_putc(ob, ':');
-	put_pid_tid(ob, e->pid, e->tid);
-	ob_putc(ob, '\n');
-}
-
-static void dump_task(struct outbuf *ob, const union sampo_record *rec)
-{
-	const struct sampo_record_fork *e = &rec->fork;
-
-	ob_putc(ob, '(');
-	ob_i32(ob, (int32_t)e->pid);
-	ob_putc(ob, ':');
-	ob_i32(ob, (int32_t)e->tid);
-	OB_LIT(ob, "):(");
-	ob_i32(ob, (int32_t)e->ppid);
-	ob_putc(ob, ':');
-	ob_i32(ob, (int32_t)e->ptid);
-	OB_LIT(ob, ")\n");
-}
-
-static void dump_switch(struct outbuf *ob, const union sampo_record *rec)
-{
-	uint16_t misc = rec->header.misc;
-	bool out = misc & SAMPO_MISC_SWITCH_OUT;
-	const char *in_out = !out				     ? "IN         " :
-			     !(misc & SAMPO_MISC_SWITCH_OUT_PREEMPT) ? "OUT        " :
-								       "OUT preempt";
-	char tmp[16];
-	size_t len;
-
-	ob_putc(ob, ' ');
-	ob_puts(ob, in_out);
-	if (rec->header.type == SAMPO_RECORD_SWITCH) {
-		ob_putc(ob, '\n');
-		return;
-	}
-	OB_LIT(ob, "  ");
-	ob_puts(ob, out ? "next" : "prev");
-	OB_LIT(ob, " pid/tid: ");
-	ob_dec_s64_width(ob, (int32_t)rec->context_switch.next_prev_pid, 5, false);
-	ob_putc(ob, '/');
-	/* "%-5d": the number, then blanks up to 5 columns */
-	len = put_dec_s32(tmp, (int32_t)rec->context_switch.next_prev_tid);
-	ob_write(ob, tmp, len);
-	if (len < 5)
-		ob_pad(ob, ' ', 5 - len);
-	ob_putc(ob, '\n');
-}
-
-static void dump_namespaces(struct outbuf *ob, const union sampo_record *rec)
-{
-	static const char *const ns_names[] = {
-		"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"
-	};
-	const struct sampo_record_namespaces *e = &rec->namespaces;
-	uint32_t nr = (uint32_t)e->nr_namespaces;
-	size_t room = rec->header.size > sizeof(*e) ? (rec->header.size - sizeof(*e)) / 16 : 0;
-
-	ob_putc(ob, ' ');
-	put_pid_tid(ob, e->pid, e->tid);
-	OB_LIT(ob, " - nr_namespaces: ");
-	ob_dec_u64(ob, nr);
-	OB_LIT(ob, "\n\t\t[");
-	for (uint32_t i = 0; i < nr; i++) {
-		uint64_t dev = 0, ino = 0;
-
-		if (i < room) {
-			dev = e->link_info[i].dev;
-			ino = e->link_info[i].ino;
-		}
-		if (i && i % 4 == 0)
-			OB_LIT(ob, "\n\t\t ");
-		ob_dec_u64(ob, i);
-		ob_putc(ob, '/');
-		ob_puts(ob, i < ARRAY_SIZE(ns_names) ? ns_names[i] : "UNKNOWN");
-		OB_LIT(ob, ": ");
-		ob_dec_u64(ob, dev);
-		ob_putc(ob, '/');
-		ob_hex_alt(ob, ino);
-		if (i + 1 != nr)
-			OB_LIT(ob, ", ");
-		else
-			OB_LIT(ob, "]\n");
-	}
+	ob_dec_s64(ob, (int32_t)tid);
 }
 
 static void dump_text_poke(struct outbuf *ob, const union sampo_record *rec)
@@ -974,12 +769,12 @@ static void dump_thread_map(struct outbuf *ob, const union sampo_record *rec)
 	uint64_t nr = e->nr;
 
 	OB_LIT(ob, " nr: ");
-	ob_i32(ob, (int32_t)nr);
+	ob_dec_s64(ob, (int32_t)nr);
 	ob_puts(ob, (int32_t)nr > 1 ? " threads: " : " thread: ");
 	for (uint64_t i = 0; i < nr && i < room; i++) {
 		if (i)
 			OB_LIT(ob, ", ");
-		ob_i32(ob, (int32_t)e->entries[i].pid);
+		ob_dec_s64(ob, (int32_t)e->entries[i].pid);
 	}
 	ob_putc(ob, '\n');
 	UNHANDLED(ob);
@@ -1120,20 +915,11 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 	switch (rec->header.type) {
 	case SAMPO_RECORD_SAMPLE:
 		return dump_sample(ctx, ev);
-	case SAMPO_RECORD_MMAP:
-		dump_mmap(ob, rec);
-		break;
-	case SAMPO_RECORD_MMAP2:
-		dump_mmap2(ob, rec);
-		break;
-	case SAMPO_RECORD_COMM:
-		dump_comm(ob, rec);
-		break;
 	case SAMPO_RECORD_FORK: {
 		int32_t ppid = (int32_t)rec->fork.ppid;
 		struct sampo_thread *parent;
 
-		dump_task(ob, rec);
+		record_text__body(ob, rec);
 		/* perf says so when the parent's tid belongs to another process */
 		parent = sampo_machine__find_thread(ctx->machine, ppid, (int32_t)rec->fork.ptid);
 		if (parent && sampo_thread__pid(parent) != ppid) {
@@ -1145,19 +931,6 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 		sampo_thread__put(parent);
 		break;
 	}
-	case SAMPO_RECORD_EXIT:
-		dump_task(ob, rec);
-		break;
-	case SAMPO_RECORD_NAMESPACES:
-		dump_namespaces(ob, rec);
-		break;
-	case SAMPO_RECORD_CGROUP:
-		OB_LIT(ob, " cgroup: ");
-		ob_dec_u64(ob, rec->cgroup.id);
-		ob_putc(ob, ' ');
-		ob_rec_str(ob, rec, rec->cgroup.path);
-		ob_putc(ob, '\n');
-		break;
 	case SAMPO_RECORD_LOST:
 		OB_LIT(ob, ": id:");
 		ob_dec_u64(ob, rec->lost.id);
@@ -1177,9 +950,9 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 
 		/* perf reads the fixed perf_record_read layout, whatever the read_format */
 		OB_LIT(ob, ": ");
-		ob_i32(ob, (int32_t)rec->read.pid);
+		ob_dec_s64(ob, (int32_t)rec->read.pid);
 		ob_putc(ob, ' ');
-		ob_i32(ob, (int32_t)rec->read.tid);
+		ob_dec_s64(ob, (int32_t)rec->read.tid);
 		ob_putc(ob, ' ');
 		ob_puts(ob, evsel_name(ctx, ev->attr_idx));
 		ob_putc(ob, ' ');
@@ -1240,32 +1013,6 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 		ob_dec_u64(ob, rec->itrace_start.tid);
 		ob_putc(ob, '\n');
 		break;
-	case SAMPO_RECORD_SWITCH:
-	case SAMPO_RECORD_SWITCH_CPU_WIDE:
-		dump_switch(ob, rec);
-		break;
-	case SAMPO_RECORD_KSYMBOL:
-		OB_LIT(ob, " addr ");
-		ob_hex(ob, rec->ksymbol.addr, 0, false);
-		OB_LIT(ob, " len ");
-		ob_dec_u64(ob, rec->ksymbol.len);
-		OB_LIT(ob, " type ");
-		ob_dec_u64(ob, rec->ksymbol.ksym_type);
-		OB_LIT(ob, " flags 0x");
-		ob_hex(ob, rec->ksymbol.flags, 0, false);
-		OB_LIT(ob, " name ");
-		ob_rec_str(ob, rec, rec->ksymbol.name);
-		ob_putc(ob, '\n');
-		break;
-	case SAMPO_RECORD_BPF_EVENT:
-		OB_LIT(ob, " type ");
-		ob_dec_u64(ob, rec->bpf.type);
-		OB_LIT(ob, ", flags ");
-		ob_dec_u64(ob, rec->bpf.flags);
-		OB_LIT(ob, ", id ");
-		ob_dec_u64(ob, rec->bpf.id);
-		ob_putc(ob, '\n');
-		break;
 	case SAMPO_RECORD_TEXT_POKE:
 		dump_text_poke(ob, rec);
 		break;
@@ -1275,6 +1022,9 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 		ob_putc(ob, '\n');
 		break;
 	default:
+		/* MMAP, COMM, SWITCH, ...: perf_event__fprintf()'s text (record-text.c) */
+		if (record_text__body(ob, rec))
+			break;
 		/* perf 6.1 counts it as unknown and stops at the next round; we go on */
 		return 0;
 	}

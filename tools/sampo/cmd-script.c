@@ -809,24 +809,6 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 
 /* ---- samples ------------------------------------------------------------ */
 
-/* printf("%-*d"), formatted by hand: two stdio calls a sample were a tenth of script's time */
-static void ob_dec_left(struct outbuf *ob, int32_t v, int width)
-{
-	char buf[12], *p = buf + sizeof(buf);
-	uint32_t mag = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
-	size_t n;
-
-	do {
-		*--p = (char)('0' + mag % 10);
-		mag /= 10;
-	} while (mag);
-	if (v < 0)
-		*--p = '-';
-	n = (size_t)(buf + sizeof(buf) - p);
-	ob_write(ob, p, n);
-	ob_pad(ob, ' ', width > 0 && (size_t)width > n ? (size_t)width - n : 0);
-}
-
 /*
  * perf's time column (perf_sample__fprintf_start()): "%12s: " of
  * timestamp__scnprintf_usec(), "SEC.USEC", or with --ns "%5lu.%09llu: ";
@@ -1110,7 +1092,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 	if ((fields & (1u << F_PID)) && (fields & (1u << F_TID))) {
 		ob_dec_s64_width(ob, (int32_t)s->pid, ctx->pid_width, false);
 		ob_putc(ob, '/');
-		ob_dec_left(ob, (int32_t)s->tid, ctx->pid_width);
+		ob_dec_s64_left(ob, (int32_t)s->tid, ctx->pid_width);
 		ob_putc(ob, ' ');
 	} else if (fields & (1u << F_PID)) {
 		ob_dec_s64_width(ob, (int32_t)s->pid, ctx->pid_width, false);

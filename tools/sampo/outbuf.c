@@ -265,3 +265,17 @@ void ob_dec_s64_width(struct outbuf *ob, int64_t v, int width, bool zero_pad)
 
 	ob_emit_num(ob, tmp + 20 - n, n, v < 0 ? '-' : 0, width, zero_pad);
 }
+
+void ob_dec_s64_left(struct outbuf *ob, int64_t v, int width)
+{
+	uint64_t mag = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	char tmp[20];
+	size_t digits = fmt_u64(tmp, mag);
+	size_t len = digits + (v < 0 ? 1 : 0);
+
+	if (v < 0)
+		ob_putc(ob, '-');
+	ob_write(ob, tmp + 20 - digits, digits);
+	if (width > 0 && (size_t)width > len)
+		ob_pad(ob, ' ', (size_t)width - len);
+}

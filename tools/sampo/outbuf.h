@@ -120,4 +120,21 @@ void ob_dec_s64(struct outbuf *ob, int64_t v);
 void ob_dec_u64_width(struct outbuf *ob, uint64_t v, int width, bool zero_pad);
 void ob_dec_s64_width(struct outbuf *ob, int64_t v, int width, bool zero_pad);
 
+/* OB_LIT() - append a string literal (the "" "" makes anything else a compile error) */
+#define OB_LIT(ob, s) ob_write((ob), "" s "", sizeof(s) - 1)
+
+/* ob_dec_s64_left() - decimal, then blanks up to @width columns, like "%-*" PRId64 */
+void ob_dec_s64_left(struct outbuf *ob, int64_t v, int width);
+
+/* ob_hex_alt() - like printf("%#" PRIx64): "0" for zero, "0x..." otherwise */
+static inline void ob_hex_alt(struct outbuf *ob, uint64_t v)
+{
+	if (!v) {
+		ob_putc(ob, '0');
+		return;
+	}
+	ob_write(ob, "0x", 2);
+	ob_hex(ob, v, 0, false);
+}
+
 #endif /* SAMPO_OUTBUF_H */
