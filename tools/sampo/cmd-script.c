@@ -50,6 +50,7 @@
 #include <sampo/kmodule.h>
 #include <sampo/machine.h>
 #include <sampo/reader.h>
+#include <sampo/record.h>
 #include <sampo/sample.h>
 #include <sampo/session.h>
 #include <sampo/srclines.h>
@@ -70,6 +71,7 @@
 #include "options.h"
 #include "perf-options.h"
 #include "outbuf.h"
+#include "record-text.h"
 #include "profile.h"
 #include "resolve.h"
 #include "unwind-cli.h"
@@ -78,6 +80,9 @@
 #define PERF_CONTEXT_HV	     ((uint64_t)-32)
 #define PERF_CONTEXT_KERNEL  ((uint64_t)-128)
 #define PERF_CONTEXT_USER    ((uint64_t)-512)
+
+#define PERF_COUNT_SW_DUMMY  9 /* the software event that only carries side-band records */
+#define PERF_TYPE_MAX	     6 /* perf script's fields are per type; PMUs' types share one */
 #define PERF_MAX_STACK_DEPTH 127
 
 static const char *const script_usage[] = {
@@ -226,6 +231,7 @@ struct script_ctx {
 	struct sampo_time_range *time_ranges; /* its windows: samples outside are left out */
 	size_t nr_time_ranges;
 
+	unsigned show;			      /* SHOW_*: --show-*-events */
 	bool guest;			      /* --guest: guest samples too, in their machines */
 	struct sampo_machine *sample_machine; /* the current sample's: the host's or a guest's */
 	struct sampo_addr_location al;
@@ -378,18 +384,12 @@ static unsigned tracepoint_chain_fields(struct script_ctx *ctx, size_t idx)
 	return 0;
 }
 
-/*
- * perf's evsel__check_attr(), for each event at its first sample (perf checks
- * the first event of each type before any sample): a field given
- * with -F that the samples lack is an error; a default one is dropped.
- */
-static int check_evsel(struct script_ctx *ctx, size_t idx)
+/* perf's output[type].fields of event @idx's type, before evsel__check_attr() */
+static unsigned type_fields(struct script_ctx *ctx, size_t idx)
 {
 	const struct sampo_event_attr *attr = sampo_reader__attr(ctx->reader, idx);
-	struct script_evsel *e = &ctx->evsels[idx];
 	unsigned fields = ctx->fields;
 
-	e->checked = true;
 	if ((!ctx->user_fields || ctx->fields_relative) && attr->type == SAMPO_TYPE_RAW)
 		fields |= RAW_EXTRA_FIELDS & ~ctx->fields_removed;
 	if (attr->type == SAMPO_TYPE_TRACEPOINT) {
@@ -406,6 +406,21 @@ static int check_evsel(struct script_ctx *ctx, size_t idx)
 		/* perf: "'trace' not valid for hardware events" */
 		fields &= ~(1u << F_TRACE);
 	}
+	return fields;
+}
+
+/*
+ * perf's evsel__check_attr(), for each event at its first sample (perf checks
+ * the first event of each type before any sample): a field given
+ * with -F that the samples lack is an error; a default one is dropped.
+ */
+static int check_evsel(struct script_ctx *ctx, size_t idx)
+{
+	const struct sampo_event_attr *attr = sampo_reader__attr(ctx->reader, idx);
+	struct script_evsel *e = &ctx->evsels[idx];
+	unsigned fields = type_fields(ctx, idx);
+
+	e->checked = true;
 	for (int f = 0; f < F_MAX; f++) {
 		if (!(fields & (1u << f)) || !field_info[f].needs ||
 		    (attr->sample_type & field_info[f].needs))
@@ -414,7 +429,8 @@ static int check_evsel(struct script_ctx *ctx, size_t idx)
 			if (attr->sample_type & SAMPO_SAMPLE_ADDR)
 				continue;
 		}
-		if (ctx->user_fields)
+		/* perf's user_set_fields: -F +f names f alone, the defaults it keeps may go */
+		if (ctx->user_fields && (!ctx->fields_relative || (ctx->fields_added & (1u << f))))
 			return cli_err(
 				0,
 				"'%s': samples of event '%s' have no %s: cannot print field '%s'",
@@ -853,6 +869,51 @@ static void print_time(struct script_ctx *ctx, struct outbuf *ob, uint64_t t)
 	ob_puts(ob, ": ");
 }
 
+/*
+ * perf_sample__fprintf_start(): the comm, pid/tid, cpu and time columns of
+ * a sample or, with --show-*-events, of a side-band record (@s: its
+ * sample_id)
+ */
+static void print_start(struct script_ctx *ctx, unsigned fields, int attr_idx, const char *comm,
+			const struct sampo_sample *s)
+{
+	struct outbuf *ob = &ctx->ob;
+
+	if (fields & (1u << F_COMM)) {
+		const struct sampo_event_attr *attr =
+			sampo_reader__attr(ctx->reader, (size_t)attr_idx);
+
+		if ((fields & (1u << F_IP)) && has_callchain(attr) && ctx->use_callchain) {
+			ob_puts(ob, comm);
+		} else {
+			size_t len = strlen(comm);
+
+			ob_pad(ob, ' ', len < 16 ? 16 - len : 0);
+			ob_puts(ob, comm);
+		}
+		ob_putc(ob, ' ');
+	}
+	if ((fields & (1u << F_PID)) && (fields & (1u << F_TID))) {
+		ob_dec_s64_width(ob, (int32_t)s->pid, ctx->pid_width, false);
+		ob_putc(ob, '/');
+		ob_dec_s64_left(ob, (int32_t)s->tid, ctx->pid_width);
+		ob_putc(ob, ' ');
+	} else if (fields & (1u << F_PID)) {
+		ob_dec_s64_width(ob, (int32_t)s->pid, ctx->pid_width, false);
+		ob_putc(ob, ' ');
+	} else if (fields & (1u << F_TID)) {
+		ob_dec_s64_width(ob, (int32_t)s->tid, ctx->pid_width, false);
+		ob_putc(ob, ' ');
+	}
+	if (fields & (1u << F_CPU)) {
+		ob_putc(ob, '[');
+		ob_dec_s64_width(ob, (int32_t)s->cpu, 3, true);
+		ob_puts(ob, "] ");
+	}
+	if (fields & (1u << F_TIME))
+		print_time(ctx, ob, s->time);
+}
+
 /* --format json: the sample's selected fields as one object (format-json.c) */
 static void json_sample(struct script_ctx *ctx, const struct sampo_event *ev, unsigned fields,
 			bool chain)
@@ -1074,40 +1135,8 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		return 0;
 	}
 
-	if (fields & (1u << F_COMM)) {
-		const char *comm = ctx->al.thread ? sampo_thread__comm(ctx->al.thread) : ":-1";
-		const struct sampo_event_attr *attr =
-			sampo_reader__attr(ctx->reader, (size_t)ev->attr_idx);
-
-		if ((fields & (1u << F_IP)) && has_callchain(attr) && ctx->use_callchain) {
-			ob_puts(ob, comm);
-		} else {
-			size_t len = strlen(comm);
-
-			ob_pad(ob, ' ', len < 16 ? 16 - len : 0);
-			ob_puts(ob, comm);
-		}
-		ob_putc(ob, ' ');
-	}
-	if ((fields & (1u << F_PID)) && (fields & (1u << F_TID))) {
-		ob_dec_s64_width(ob, (int32_t)s->pid, ctx->pid_width, false);
-		ob_putc(ob, '/');
-		ob_dec_s64_left(ob, (int32_t)s->tid, ctx->pid_width);
-		ob_putc(ob, ' ');
-	} else if (fields & (1u << F_PID)) {
-		ob_dec_s64_width(ob, (int32_t)s->pid, ctx->pid_width, false);
-		ob_putc(ob, ' ');
-	} else if (fields & (1u << F_TID)) {
-		ob_dec_s64_width(ob, (int32_t)s->tid, ctx->pid_width, false);
-		ob_putc(ob, ' ');
-	}
-	if (fields & (1u << F_CPU)) {
-		ob_putc(ob, '[');
-		ob_dec_s64_width(ob, (int32_t)s->cpu, 3, true);
-		ob_puts(ob, "] ");
-	}
-	if (fields & (1u << F_TIME))
-		print_time(ctx, ob, s->time);
+	print_start(ctx, fields, ev->attr_idx,
+		    ctx->al.thread ? sampo_thread__comm(ctx->al.thread) : ":-1", s);
 	if (fields & (1u << F_PERIOD)) {
 		ob_dec_u64_width(ob, s->period, 10, false);
 		ob_putc(ob, ' ');
@@ -1200,6 +1229,192 @@ static int script_sample(void *arg, struct sampo_session *session, const struct 
 	if (!err && ob_error(&ctx->ob))
 		err = 1;
 	return err;
+}
+
+/* ---- side-band records (--show-*-events) --------------------------------- */
+
+/* the records each --show-*-events option prints */
+enum {
+	SHOW_TASK = 1u << 0,	   /* COMM, FORK, EXIT */
+	SHOW_MMAP = 1u << 1,	   /* MMAP, MMAP2 */
+	SHOW_SWITCH = 1u << 2,	   /* SWITCH, SWITCH_CPU_WIDE */
+	SHOW_NAMESPACES = 1u << 3, /* NAMESPACES */
+	SHOW_CGROUP = 1u << 4,	   /* CGROUP */
+	SHOW_LOST = 1u << 5,	   /* LOST (perf 6.1 prints no LOST_SAMPLES) */
+	SHOW_BPF = 1u << 6,	   /* KSYMBOL, BPF_EVENT */
+	SHOW_ROUND = 1u << 7,	   /* FINISHED_ROUND: the records then come in file order */
+};
+
+static unsigned show_bit(uint32_t type)
+{
+	switch (type) {
+	case SAMPO_RECORD_COMM:
+	case SAMPO_RECORD_FORK:
+	case SAMPO_RECORD_EXIT:
+		return SHOW_TASK;
+	case SAMPO_RECORD_MMAP:
+	case SAMPO_RECORD_MMAP2:
+		return SHOW_MMAP;
+	case SAMPO_RECORD_SWITCH:
+	case SAMPO_RECORD_SWITCH_CPU_WIDE:
+		return SHOW_SWITCH;
+	case SAMPO_RECORD_NAMESPACES:
+		return SHOW_NAMESPACES;
+	case SAMPO_RECORD_CGROUP:
+		return SHOW_CGROUP;
+	case SAMPO_RECORD_LOST:
+		return SHOW_LOST;
+	case SAMPO_RECORD_KSYMBOL:
+	case SAMPO_RECORD_BPF_EVENT:
+		return SHOW_BPF;
+	case SAMPO_RECORD_FINISHED_ROUND:
+		return SHOW_ROUND;
+	default:
+		return 0;
+	}
+}
+
+/*
+ * The columns of a side-band record of event @idx. perf prints them by the
+ * fields of the event's type (output[type]), which it checked against the
+ * first event of that type that is not a dummy one; with none, the type's
+ * defaults stay unchecked (so the dummy event of a hybrid machine's
+ * recording, without CPU in its samples, shows CPU -1 as "[-01]").
+ */
+static int side_band_fields(struct script_ctx *ctx, size_t idx, unsigned *ret)
+{
+	const struct sampo_event_attr *attr = sampo_reader__attr(ctx->reader, idx);
+
+	for (size_t i = 0; i < ctx->nr_evsels; i++) {
+		const struct sampo_event_attr *a = sampo_reader__attr(ctx->reader, i);
+		int err;
+
+		if ((a->type == SAMPO_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY) ||
+		    (a->type != attr->type &&
+		     (a->type < PERF_TYPE_MAX || attr->type < PERF_TYPE_MAX)))
+			continue;
+		if (!ctx->evsels[i].checked) {
+			err = check_evsel(ctx, i);
+			if (err)
+				return err;
+		}
+		*ret = ctx->evsels[i].fields;
+		return 0;
+	}
+	*ret = type_fields(ctx, idx);
+	return 0;
+}
+
+/*
+ * The thread whose comm starts the line, as perf's process_*_event() pick
+ * it: the one the record is about (COMM, MMAP, FORK, EXIT, NAMESPACES), else
+ * the one it happened in (@s: the record's sample_id)
+ */
+static void side_band_thread(const struct sampo_event *ev, const struct sampo_sample *s,
+			     int32_t *pid, int32_t *tid)
+{
+	const union sampo_record *rec = ev->record;
+
+	switch (rec->header.type) {
+	case SAMPO_RECORD_COMM:
+		*pid = (int32_t)rec->comm.pid;
+		*tid = (int32_t)rec->comm.tid;
+		break;
+	case SAMPO_RECORD_MMAP:
+		*pid = (int32_t)rec->mmap.pid;
+		*tid = (int32_t)rec->mmap.tid;
+		break;
+	case SAMPO_RECORD_MMAP2:
+		*pid = (int32_t)rec->mmap2.pid;
+		*tid = (int32_t)rec->mmap2.tid;
+		break;
+	case SAMPO_RECORD_FORK:
+	case SAMPO_RECORD_EXIT:
+		*pid = (int32_t)rec->fork.pid;
+		*tid = (int32_t)rec->fork.tid;
+		break;
+	case SAMPO_RECORD_NAMESPACES:
+		*pid = (int32_t)rec->namespaces.pid;
+		*tid = (int32_t)rec->namespaces.tid;
+		break;
+	default:
+		*pid = (int32_t)s->pid;
+		*tid = (int32_t)s->tid;
+		break;
+	}
+}
+
+/*
+ * perf script's print_event_with_time(): the columns of the record's event
+ * (none when its id names no event), then "PERF_RECORD_<NAME>" and the
+ * record's text. Records of an event without sample_id_all have no sample
+ * fields: perf shows CPU 0, the record's own pid/tid, and time 0 (FORK and
+ * EXIT: their own time); a field the sample_id lacks is -1, as perf leaves
+ * it. The machine has seen the record already, as in perf (which prints
+ * EXIT first, but keeps the exited thread's comm).
+ */
+static int script_side_band(void *arg, struct sampo_session *session, const struct sampo_event *ev)
+{
+	struct script_ctx *ctx = arg;
+	const union sampo_record *rec = ev->record;
+	uint32_t type = rec->header.type;
+	struct sampo_sample s = ev->sample;
+	struct outbuf *ob = &ctx->ob;
+	int32_t pid, tid;
+	int err;
+
+	(void)session;
+	if (!(ctx->show & show_bit(type)))
+		return 0;
+	if (type == SAMPO_RECORD_FINISHED_ROUND) {
+		OB_LIT(ob, "PERF_RECORD_FINISHED_ROUND\n");
+		return ob_error(ob) ? 1 : 0;
+	}
+	err = refresh_evsels(ctx);
+	if (!err && !ctx->started)
+		err = start_samples(ctx);
+	if (err)
+		return err;
+	side_band_thread(ev, &s, &pid, &tid);
+	if (ev->attr_idx >= 0 && !(sampo_reader__attr(ctx->reader, (size_t)ev->attr_idx)->flags &
+				   SAMPO_ATTR_SAMPLE_ID_ALL)) {
+		s.cpu = 0;
+		s.time = 0;
+		if (type == SAMPO_RECORD_FORK || type == SAMPO_RECORD_EXIT)
+			s.time = rec->fork.time;
+		s.pid = (uint32_t)pid;
+		s.tid = (uint32_t)tid;
+	}
+	/* perf's filter_cpu(): a record without a CPU passes */
+	if (ctx->cpu_set && s.cpu != (uint32_t)-1 && !sampo_cpu_set__has(ctx->cpu_set, s.cpu))
+		return 0;
+	if (ev->attr_idx >= 0 && (size_t)ev->attr_idx < ctx->nr_evsels) {
+		struct sampo_thread *thread = NULL;
+		char unknown[16] = ":-1";
+		unsigned fields;
+
+		err = side_band_fields(ctx, (size_t)ev->attr_idx, &fields);
+		if (err)
+			return err;
+		/* perf makes the threads it has not seen, named ":TID" */
+		if (tid != -1) {
+			thread = sampo_machine__find_thread(ctx->machine, pid, tid);
+			(void)snprintf(unknown, sizeof(unknown), ":%d", tid);
+		}
+		print_start(ctx, fields, ev->attr_idx,
+			    thread ? sampo_thread__comm(thread) : unknown, &s);
+		sampo_thread__put(thread);
+	}
+	OB_LIT(ob, "PERF_RECORD_");
+	ob_puts(ob, sampo_record__perf_name(type));
+	if (type == SAMPO_RECORD_LOST) {
+		OB_LIT(ob, " lost ");
+		ob_dec_u64(ob, rec->lost.lost);
+		ob_putc(ob, '\n');
+	} else {
+		record_text__body(ob, rec);
+	}
+	return ob_error(ob) ? 1 : 0;
 }
 
 enum folded_style {
@@ -1349,10 +1564,21 @@ static int parse_filters(struct script_ctx *ctx)
 static int run_script(struct script_ctx *ctx)
 {
 	char errbuf[512] = "";
-	SAMPO_OPTS(sampo_session_opts, opts, .ordered = true, .threaded = true,
+	/* perf script --show-round-events turns perf's ordering off */
+	SAMPO_OPTS(sampo_session_opts, opts, .ordered = !(ctx->show & SHOW_ROUND), .threaded = true,
 		   .features = SAMPO_SESSION_FEATURES_EACH, .guests = ctx->guest,
 		   .symbolizer = &ctx->sym_opts, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
-	const struct sampo_tool tool = { .sample = script_sample };
+	const struct sampo_tool tool = {
+		.sample = script_sample,
+		.mmap = ctx->show ? script_side_band : NULL,
+		.comm = ctx->show ? script_side_band : NULL,
+		.fork = ctx->show ? script_side_band : NULL,
+		.exit = ctx->show ? script_side_band : NULL,
+		.lost = ctx->show ? script_side_band : NULL,
+		.ksymbol = ctx->show ? script_side_band : NULL,
+		.finished_round = ctx->show ? script_side_band : NULL,
+		.other = ctx->show ? script_side_band : NULL,
+	};
 	const struct sampo_feature_error *ferr;
 	int err, ret, nr_damaged;
 
@@ -1435,6 +1661,8 @@ int cmd_script(int argc, const char **argv)
 	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
 	bool hide_callchain = false, guest = false, force = false;
 	bool inline_frames = false;
+	bool show_task = false, show_mmap = false, show_switch = false, show_namespaces = false;
+	bool show_cgroup = false, show_lost = false, show_bpf = false, show_round = false;
 	int folded = FOLDED_NONE;
 	struct folded_opts fopts = { 0 };
 	struct flamegraph_opts gopts = { 0 };
@@ -1501,6 +1729,21 @@ int cmd_script(int argc, const char **argv)
 				   "the guest's /proc/kallsyms, saved (implies --guest)"),
 			OPT_STRING(0, "guestmount", &guestmount, "dir",
 				   "guest PID's files under dir/PID (implies --guest)"),
+			OPT_GROUP("Side-band records, each a line among the samples"),
+			OPT_BOOLEAN(0, "show-task-events", &show_task,
+				    "COMM, FORK and EXIT records"),
+			OPT_BOOLEAN(0, "show-mmap-events", &show_mmap, "MMAP and MMAP2 records"),
+			OPT_BOOLEAN(0, "show-switch-events", &show_switch,
+				    "context switch records (SWITCH, SWITCH_CPU_WIDE)"),
+			OPT_BOOLEAN(0, "show-namespace-events", &show_namespaces,
+				    "NAMESPACES records"),
+			OPT_BOOLEAN(0, "show-cgroup-events", &show_cgroup, "CGROUP records"),
+			OPT_BOOLEAN(0, "show-lost-events", &show_lost, "LOST records"),
+			OPT_BOOLEAN(0, "show-bpf-events", &show_bpf,
+				    "KSYMBOL and BPF_EVENT records"),
+			OPT_BOOLEAN(0, "show-round-events", &show_round,
+				    "FINISHED_ROUND records; everything then comes in file order, "
+				    "not in time order"),
 			OPT_GROUP("Folded stacks (perf's stackcollapse script, or FlameGraph's "
 				  "stackcollapse-perf.pl)"),
 			OPT_CALLBACK_OPTARG(
@@ -1565,6 +1808,16 @@ int cmd_script(int argc, const char **argv)
 		return argc;
 	}
 	ctx->json = format && !strcmp(format, "json");
+	ctx->show = (show_task ? SHOW_TASK : 0) | (show_mmap ? SHOW_MMAP : 0) |
+		    (show_switch ? SHOW_SWITCH : 0) | (show_namespaces ? SHOW_NAMESPACES : 0) |
+		    (show_cgroup ? SHOW_CGROUP : 0) | (show_lost ? SHOW_LOST : 0) |
+		    (show_bpf ? SHOW_BPF : 0) | (show_round ? SHOW_ROUND : 0);
+	if (ctx->show && (folded || ctx->json || (format && !strcmp(format, "speedscope")))) {
+		free(ctx);
+		return usage_error(script_usage, NULL,
+				   "--show-*-events print text lines among the samples: not with "
+				   "--folded or --format json|speedscope");
+	}
 	argc = archive_view_setup(archive, &input);
 	if (argc) {
 		free(ctx);
