@@ -10,8 +10,8 @@
  * its call graph: branches under callchain_min_percent of the event's
  * total are left out, siblings come by cumulated hits, and a graph that is
  * a single chain carrying the whole entry is printed without percentages.
- * A one-value comm or dso filter hides its column (perf's
- * sort__setup_elide()) and gets a "# comm:"/"# dso:" line instead.
+ * A one-value comm, dso or symbol filter hides its column (perf's
+ * sort__setup_elide()) and gets a "# comm:"/"# dso:"/"# symbol:" line instead.
  * With graph_fractal (CHAIN_GRAPH_REL) each share and threshold is of the
  * parent's callees, and what the threshold hides is one "[...]" line.
  * With graph_folded (perf's CHAIN_FOLDED) the graph is instead one line per
@@ -31,6 +31,7 @@
 #include <sampo/hist.h>
 #include <sampo/machine.h>
 #include <sampo/symbol.h>
+#include <sampo/symbol-filter.h>
 
 #include "internal/callchain.h"
 #include "internal/hist.h"
@@ -366,12 +367,36 @@ static void print_values(const struct sampo_hists *h, const struct evhists *ev,
 	}
 }
 
+/* perf's sort__setup_elide(): a one-value filter's key gets no column... */
+static bool key_elided(const struct sampo_hists *h, enum sampo_sort_key key)
+{
+	return (key == SAMPO_SORT_COMM && h->nr_comm_filter == 1) ||
+	       (key == SAMPO_SORT_DSO && h->nr_dso_filter == 1) ||
+	       (key == SAMPO_SORT_SYM && sampo_symbol_filter__only_name(h->sym_filter));
+}
+
+/* ...unless every key would lose its column: then none does */
+static bool all_keys_elided(const struct sampo_hists *h)
+{
+	for (size_t i = 0; i < h->nr_keys; i++)
+		if (!key_elided(h, h->keys[i]))
+			return false;
+	return true;
+}
+
+/* perf's sort__setup_elide(): for each sort key in order, its one-value filter */
 void sampo_hists__fprintf_filters(const struct sampo_hists *h, FILE *fp)
 {
-	if (h->nr_comm_filter == 1)
-		fprintf(fp, "# comm: %s\n", h->comm_filter[0]);
-	if (h->nr_dso_filter == 1)
-		fprintf(fp, "# dso: %s\n", h->dso_filter[0]);
+	for (size_t i = 0; i < h->nr_keys; i++) {
+		if (h->keys[i] == SAMPO_SORT_COMM && h->nr_comm_filter == 1)
+			fprintf(fp, "# comm: %s\n", h->comm_filter[0]);
+		else if (h->keys[i] == SAMPO_SORT_DSO && h->nr_dso_filter == 1)
+			fprintf(fp, "# dso: %s\n", h->dso_filter[0]);
+		else if (h->keys[i] == SAMPO_SORT_SYM &&
+			 sampo_symbol_filter__only_name(h->sym_filter))
+			fprintf(fp, "# symbol: %s\n",
+				sampo_symbol_filter__only_name(h->sym_filter));
+	}
 }
 
 /* qsort_r(): by the keys before the field, then in the order the entries were made */
@@ -488,7 +513,7 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 	struct column *cols;
 	size_t nr_cols = 0;
 	uint64_t total, min_hit;
-	bool unresolved = false;
+	bool unresolved = false, all_elided = all_keys_elided(h);
 	int nr_shown, pct_w, nr_w, err = 0;
 
 	if (evsel < 0 || (size_t)evsel >= h->nr_ev)
@@ -512,8 +537,7 @@ int sampo_hists__fprintf(struct sampo_hists *h, int evsel, FILE *fp)
 		struct column *c;
 
 		/* perf's sort__setup_elide(): a one-value filter hides its column */
-		if ((h->keys[i] == SAMPO_SORT_COMM && h->nr_comm_filter == 1) ||
-		    (h->keys[i] == SAMPO_SORT_DSO && h->nr_dso_filter == 1))
+		if (key_elided(h, h->keys[i]) && !all_elided)
 			continue;
 		/* another event's trace field has no column here */
 		if (h->keys[i] == SAMPO_SORT_TRACE_FIELD &&

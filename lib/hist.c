@@ -46,6 +46,7 @@
 #include <sampo/session.h>
 #include <sampo/srclines.h>
 #include <sampo/symbol.h>
+#include <sampo/symbol-filter.h>
 #include <sampo/symbolizer.h>
 #include <sampo/trace-data.h>
 #include <sampo/unwind.h>
@@ -188,6 +189,8 @@ static int copy_filters(struct sampo_hists *h, const struct sampo_hists_opts *o)
 	err = copy_strings(o->comms, o->nr_comms, &h->comm_filter, &h->nr_comm_filter);
 	if (!err)
 		err = copy_strings(o->dsos, o->nr_dsos, &h->dso_filter, &h->nr_dso_filter);
+	if (!err && o->nr_symbols)
+		err = sampo_symbol_filter__new(o->symbols, o->nr_symbols, &h->sym_filter);
 	if (!err)
 		err = copy_ints(o->pids, o->nr_pids, &h->pid_filter, &h->nr_pid_filter);
 	if (!err)
@@ -249,6 +252,7 @@ int sampo_hists__new(struct sampo_machine *machine, struct sampo_symbolizer *sym
 	h->opts.sort_keys = NULL;
 	h->opts.trace_fields = NULL;
 	h->opts.comms = h->opts.dsos = NULL;
+	h->opts.symbols = NULL;
 	h->opts.pids = h->opts.tids = NULL;
 	h->opts.cpus = NULL;
 	*ret = h;
@@ -292,6 +296,7 @@ void sampo_hists__delete(struct sampo_hists *h)
 	free(h->scache);
 	free(h->raw);
 	free_list(h->comm_filter, h->nr_comm_filter);
+	sampo_symbol_filter__delete(h->sym_filter);
 	free_list(h->dso_filter, h->nr_dso_filter);
 	free(h->pid_filter);
 	free(h->tid_filter);
@@ -675,6 +680,11 @@ static bool sample_filtered(struct sampo_hists *h, const struct sampo_sample *sa
 		    !in_list(h->dso_filter, h->nr_dso_filter, sampo_dso__long_name(self->dso)))
 			return true;
 	}
+	if (h->sym_filter &&
+	    !sampo_symbol_filter__keeps(h->sym_filter,
+					self->sym ? sampo_symbol__name(self->sym) : NULL, self->map,
+					self->ip))
+		return true;
 	return false;
 }
 

@@ -159,11 +159,20 @@ struct sampo_hists_opts {
 	/*
 	 * perf's --percentage relative: the totals (sampo_hists__total_period(),
 	 * the shares, thresholds and limits) are those of the entries the
-	 * comm, dso, pid and tid filters keep, not of every sample
+	 * comm, dso, pid, tid and symbol filters keep, not of every sample
 	 */
 	bool percentage_relative;
+	/*
+	 * perf's -S: only samples whose own symbol has one of these names, or
+	 * whose address is one of those given in hex ("0x7f12..." or plain
+	 * hex: perf reads any entry strtoul() takes whole in base 16 as an
+	 * address, so a function named "add" is one); the others count in the
+	 * totals, as with comms (copied)
+	 */
+	const char *const *symbols;
+	size_t nr_symbols;
 };
-#define sampo_hists_opts__last_field percentage_relative
+#define sampo_hists_opts__last_field nr_symbols
 
 /**
  * sampo_sort_keys__parse() - perf report's -s list ("comm,dso,sym") as sort keys
@@ -488,8 +497,9 @@ sampo_hist_entry__group_member(const struct sampo_hist_entry *entry, size_t memb
 SAMPO_API int sampo_hists__fprintf(struct sampo_hists *hists, int evsel, FILE *fp);
 
 /**
- * sampo_hists__fprintf_filters() - perf's "# dso: NAME" and "# comm: NAME"
- * lines, for a filter of one value (its column is not printed)
+ * sampo_hists__fprintf_filters() - perf's "# comm: NAME", "# dso: NAME" and
+ * "# symbol: NAME" lines: for each sort key in order whose filter has one
+ * value (its column is not printed, unless no key would keep one)
  */
 SAMPO_API void sampo_hists__fprintf_filters(const struct sampo_hists *hists, FILE *fp);
 

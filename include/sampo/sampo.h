@@ -42,6 +42,7 @@
 #include <sampo/srcline.h>
 #include <sampo/srclines.h>
 #include <sampo/symbol.h>
+#include <sampo/symbol-filter.h>
 #include <sampo/symbolizer.h>
 #include <sampo/synthesize.h>
 #include <sampo/target.h>

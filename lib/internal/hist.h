@@ -233,6 +233,7 @@ struct sampo_hists {
 	struct sampo_strpool strings;
 	char **comm_filter, **dso_filter;
 	size_t nr_comm_filter, nr_dso_filter;
+	struct sampo_symbol_filter *sym_filter; /* -S, NULL without */
 	int32_t *pid_filter, *tid_filter;
 	size_t nr_pid_filter, nr_tid_filter;
 	struct sampo_cpu_set *cpu_filter; /* NULL: all */

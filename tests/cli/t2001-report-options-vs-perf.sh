@@ -25,7 +25,11 @@ for f in a-syswide-cpuclock c-multi-event g-switch-namespaces-task h-switch-ns-c
 	for opts in "" "-n" "--sort dso,sym" "--sort sym" "--sort pid,sym" "--sort cpu,comm" \
 		"--sort dso" "--sort comm" "--sort sym,comm" "--percent-limit 1" "--comms burn" \
 		"--comms burn,sh" "--dsos burn" "--dsos [kernel.kallsyms]" "--pid 1000" "--tid 0" \
-		"--comms swapper --dsos [kernel.kallsyms]"; do
+		"--comms swapper --dsos [kernel.kallsyms]" "-S pv_native_safe_halt" \
+		"-S pv_native_safe_halt,burn_leaf_alpha -n" "--symbols 0xffffffff821f4dab" \
+		"-S ffffffff821f4dab,burn_leaf_beta --sort cpu,comm" "--sort sym --comms burn" \
+		"--sort comm --comms swapper" "--sort dso,cpu --dsos [kernel.kallsyms]" \
+		"--sort sym,dso,comm --comms swapper --dsos [kernel.kallsyms] -S pv_native_safe_halt"; do
 		# shellcheck disable=SC2086 # word splitting of the options is wanted
 		check "$f" $opts
 	done
@@ -39,7 +43,9 @@ for opts in "" "-n" "--no-children" "-g caller" "-g callee" "-G" "--max-stack 3"
 	"--call-graph graph,0.1" "-g caller,0.1" "--percent-limit 2" "--call-graph none" \
 	"--sort sym" "--no-children --sort sym" "--no-children --sort dso" "--sort dso,sym" \
 	"--comms burn" "--dsos burn" "--dsos libc.so.6" "--dsos [kernel.kallsyms]" \
-	"--no-children --dsos burn" "--sort pid,sym" "--sort cpu,comm"; do
+	"--no-children --dsos burn" "--sort pid,sym" "--sort cpu,comm" "-S burn_leaf_alpha" \
+	"-S burn_leaf_alpha,handle_softirqs --sort dso,sym" "--no-children -S burn_leaf_beta" \
+	"-S 0x561531602169" "-S 0x561531602149"; do
 	# shellcheck disable=SC2086
 	check b-callchain-fp $opts
 done
@@ -49,6 +55,7 @@ done
 # graphs' shares stay of every sample, as perf prints them
 for f in a-syswide-cpuclock c-multi-event h-switch-ns-cgroup-syswide; do
 	for opts in "--comms swapper" "--dsos [kernel.kallsyms]" "--dsos [kernel.kallsyms] -n" \
+		"-S pv_native_safe_halt,burn_leaf_beta" \
 		"--comms swapper,perf --percent-limit 1" "--tid 0 --sort cpu"; do
 		# shellcheck disable=SC2086
 		check "$f" $opts --percentage relative
@@ -57,7 +64,7 @@ done
 for opts in "--dsos [kernel.kallsyms]" "--dsos [kernel.kallsyms] -g graph,5" \
 	"--dsos [kernel.kallsyms] -g flat" \
 	"--dsos [kernel.kallsyms] -g folded --no-children" "--comms burn --dsos burn" \
-	"--dsos burn --percentage absolute"; do
+	"--dsos burn --percentage absolute" "-S burn_leaf_alpha -g folded"; do
 	# shellcheck disable=SC2086
 	check b-callchain-fp $opts --percentage relative
 done

@@ -1,8 +1,9 @@
 #!/bin/bash
-# t2013-script-filters: script's --comms (-c), --pid, --tid, --dsos and --cpu
-# (-C) print only the samples they keep, as perf 6.1's script: by the thread's
-# command, process and thread, by the object of the sample's map (short or
-# long name), by the CPU. Compared with perf on the fixtures, system-wide and
+# t2013-script-filters: script's --comms (-c), --pid, --tid, --dsos, --symbols
+# (-S) and --cpu (-C) print only the samples they keep, as perf 6.1's script:
+# by the thread's command, process and thread, by the object of the sample's
+# map (short or long name), by the sample's symbol (or exact address, for the
+# entries that read as hex), by the CPU. Compared with perf on the fixtures, system-wide and
 # per-task, with call chains and without, with folded stacks too; --cpu on a
 # file whose samples have no CPU is refused, as perf refuses it.
 . "$(dirname "$0")/lib.sh"
@@ -26,7 +27,9 @@ for f in a-syswide-cpuclock b-callchain-fp c-multi-event g-switch-namespaces-tas
 	h-switch-ns-cgroup-syswide; do
 	for opts in "--comms swapper" "-c burn,sh" "--pid 0" "--tid 0" "--pid 1000,11049" \
 		"--dsos [kernel.kallsyms]" "--dsos burn" "--dsos libc.so.6" \
-		"--comms burn --dsos burn" "--comms burn -F comm,tid,ip,sym"; do
+		"--comms burn --dsos burn" "--comms burn -F comm,tid,ip,sym" \
+		"-S burn_leaf_alpha,rcu_do_batch" "-S 0xffffffff821f4dab,burn_leaf_beta -G" \
+		"--symbols 561531602169"; do
 		# shellcheck disable=SC2086 # word splitting of the options is wanted
 		check "$f" $opts
 	done

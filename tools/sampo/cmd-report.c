@@ -69,7 +69,7 @@ struct report_ctx {
 	const char *symfs;
 	const char *guest_vmlinux, *guest_kallsyms, *guestmount;
 	bool guest;
-	const char *comms, *dsos, *pids, *tids, *cpus;
+	const char *comms, *dsos, *symbols, *pids, *tids, *cpus;
 	const char *percent_limit;
 	const char *percentage; /* --percentage relative|absolute */
 	const char *time_str;	/* --time */
@@ -113,7 +113,7 @@ struct report_ctx {
 	size_t nr_sort_keys;
 	struct sampo_trace_field_key trace_fields[SAMPO_SORT_MAX_KEYS];
 	size_t nr_trace_fields;
-	struct cli_word_list comm_list, dso_list;
+	struct cli_word_list comm_list, dso_list, symbol_list;
 	int32_t *pid_list, *tid_list;
 	struct sampo_cpu_set *cpu_set;
 };
@@ -514,6 +514,12 @@ static int parse_hists_lists(struct report_ctx *ctx, struct sampo_hists_opts *ho
 		hopts->dsos = ctx->dso_list.words;
 		hopts->nr_dsos = ctx->dso_list.nr;
 	}
+	if (ctx->symbols) {
+		if (cli_split_words(ctx->symbols, &ctx->symbol_list))
+			return cli_err(-ENOMEM, "out of memory");
+		hopts->symbols = ctx->symbol_list.words;
+		hopts->nr_symbols = ctx->symbol_list.nr;
+	}
 	if (ctx->pids) {
 		err = cli_parse_ids("pid", ctx->pids, &ctx->pid_list, &hopts->nr_pids);
 		if (err)
@@ -563,8 +569,8 @@ static int setup_branch_view(struct report_ctx *ctx, const struct sampo_hists_op
 				       ctx->input) :
 			       0;
 	other = ctx->sort || ctx->format || hopts->graph_folded || hopts->graph_fractal ||
-		hopts->graph_flat || ctx->comms || ctx->dsos || ctx->pids || ctx->tids ||
-		ctx->cpus || ctx->show_nr_samples || ctx->percent_limit;
+		hopts->graph_flat || ctx->comms || ctx->dsos || ctx->symbols || ctx->pids ||
+		ctx->tids || ctx->cpus || ctx->show_nr_samples || ctx->percent_limit;
 	if (other) {
 		if (ctx->branch_stack > 0)
 			return cli_err(0, "the branch view (-b) takes none of -s, -n, --percent-limit, "
@@ -1330,7 +1336,8 @@ static int report_pprof(const struct report_ctx *ctx)
 	};
 
 	cli_debuginfod_apply(&sopts);
-	if (ctx->comms || ctx->dsos || ctx->pids || ctx->tids || ctx->cpus || ctx->sort)
+	if (ctx->comms || ctx->dsos || ctx->symbols || ctx->pids || ctx->tids || ctx->cpus ||
+	    ctx->sort)
 		return usage_error(report_usage, NULL,
 				   "--format pprof keeps every sample: no --sort or filters");
 	return pprof_convert(&o);
@@ -1368,6 +1375,7 @@ static void report_ctx_release(struct report_ctx *ctx)
 	sampo_session__close(ctx->session);
 	cli_word_list_release(&ctx->comm_list);
 	cli_word_list_release(&ctx->dso_list);
+	cli_word_list_release(&ctx->symbol_list);
 	free(ctx->pid_list);
 	free(ctx->tid_list);
 	sampo_cpu_set__delete(ctx->cpu_set);
@@ -1412,9 +1420,10 @@ int cmd_report(int argc, const char **argv)
 			   "only samples in these windows: seconds (664.1,664.2; either may "
 			   "be empty; several separated by spaces) or shares of the recording "
 			   "(10%/2, 0%-10%,30%-40%, 50%)"),
-		OPT_STRING(0, "percentage", &ctx.percentage, "relative|absolute",
-			   "with --comms, --dsos, --pid, --tid: shares of what they keep "
-			   "(relative) or of every sample (absolute, the default)"),
+		OPT_STRING(
+			0, "percentage", &ctx.percentage, "relative|absolute",
+			"with --comms, --dsos, --symbols, --pid, --tid: shares of what they keep "
+			"(relative) or of every sample (absolute, the default)"),
 		OPT_BOOLEAN('b', "branch-stack", &branch_stack,
 			    "the branch view: the taken branches of the branch stacks (the default "
 			    "when the file has them)"),
@@ -1451,6 +1460,8 @@ int cmd_report(int argc, const char **argv)
 		  .value = &ctx.dsos,
 		  .argh = "dso[,dso...]",
 		  .flags = OPT_F_HIDDEN },
+		OPT_STRING('S', "symbols", &ctx.symbols, "symbol[,symbol...]",
+			   "only samples in these functions (by name, or start address 0x...)"),
 		OPT_STRING(0, "pid", &ctx.pids, "pid[,pid...]", "only these processes"),
 		OPT_STRING(0, "tid", &ctx.tids, "tid[,tid...]", "only these threads"),
 		OPT_STRING('C', "cpu", &ctx.cpus, "cpus", "only these CPUs (0-3,7)"),

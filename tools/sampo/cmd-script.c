@@ -55,6 +55,7 @@
 #include <sampo/session.h>
 #include <sampo/srclines.h>
 #include <sampo/symbol.h>
+#include <sampo/symbol-filter.h>
 #include <sampo/symbolizer.h>
 #include <sampo/time-range.h>
 #include <sampo/trace-data.h>
@@ -219,8 +220,9 @@ struct script_ctx {
 	int data_src_width; /* the widest data_src so far: perf pads each to it */
 
 	/* the filters (perf's thread__is_filtered(), the dso list and cpu_list) */
-	const char *comms, *dsos, *pids, *tids, *cpus; /* the options' values */
-	struct cli_word_list comm_list, dso_list;
+	const char *comms, *dsos, *symbols, *pids, *tids, *cpus; /* the options' values */
+	struct cli_word_list comm_list, dso_list, symbol_list;
+	struct sampo_symbol_filter *sym_filter; /* -S */
 	int32_t *pid_list, *tid_list;
 	size_t nr_pids, nr_tids;
 	struct sampo_cpu_set *cpu_set;
@@ -1054,6 +1056,16 @@ static bool sample_filtered(const struct script_ctx *ctx, const struct sampo_sam
 	if (ctx->dso_list.nr && (!dso || (!in_words(&ctx->dso_list, sampo_dso__short_name(dso)) &&
 					  !in_words(&ctx->dso_list, sampo_dso__long_name(dso)))))
 		return true;
+	if (ctx->sym_filter) {
+		struct cli_frame fr;
+
+		cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, ctx->al.map, s->ip, true,
+				  &fr);
+		if (!sampo_symbol_filter__keeps(ctx->sym_filter,
+						fr.sym ? sampo_symbol__name(fr.sym) : NULL, fr.map,
+						s->ip))
+			return true;
+	}
 	return false;
 }
 
@@ -1496,6 +1508,8 @@ static void script_ctx_release(struct script_ctx *ctx)
 	free(ctx->time_ranges);
 	cli_word_list_release(&ctx->comm_list);
 	cli_word_list_release(&ctx->dso_list);
+	cli_word_list_release(&ctx->symbol_list);
+	sampo_symbol_filter__delete(ctx->sym_filter);
 	free(ctx->pid_list);
 	free(ctx->tid_list);
 	sampo_cpu_set__delete(ctx->cpu_set);
@@ -1543,6 +1557,10 @@ static int parse_filters(struct script_ctx *ctx)
 	if (ctx->comms && cli_split_words(ctx->comms, &ctx->comm_list))
 		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->dsos && cli_split_words(ctx->dsos, &ctx->dso_list))
+		return cli_err(-ENOMEM, "out of memory");
+	if (ctx->symbols && (cli_split_words(ctx->symbols, &ctx->symbol_list) ||
+			     sampo_symbol_filter__new((const char *const *)ctx->symbol_list.words,
+						      ctx->symbol_list.nr, &ctx->sym_filter)))
 		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->pids)
 		err = cli_parse_ids("pid", ctx->pids, &ctx->pid_list, &ctx->nr_pids);
@@ -1696,6 +1714,8 @@ int cmd_script(int argc, const char **argv)
 				   "only samples of these CPUs (0-3,7)"),
 			OPT_STRING(0, "dsos", &ctx->dsos, "dso[,dso...]",
 				   "only samples in these shared objects"),
+			OPT_STRING('S', "symbols", &ctx->symbols, "symbol[,symbol...]",
+				   "only samples in these functions, or at these addresses (hex)"),
 			OPT_BOOLEAN(0, "ns", &ctx->ns, "times to the nanosecond"),
 			OPT_BOOLEAN(0, "reltime", &ctx->reltime,
 				    "times since the first sample shown (--time's too)"),
