@@ -2,7 +2,8 @@
 /*
  * fuzz-options.c - libFuzzer entry point for the library's parsers of
  * option values: --time windows (lib/time-range.c), CPU lists
- * (lib/cpuset.c) and sort key lists (lib/hist-sort.c).
+ * (lib/cpuset.c), sort key lists (lib/hist-sort.c) and -S symbol lists
+ * (lib/symbol-filter.c).
  *
  * Input: u64 first and u64 last sample times (little-endian; the span the
  * shares of --time are of), then the option's text, parsed by each parser.
@@ -18,6 +19,7 @@
 
 #include <sampo/cpuset.h>
 #include <sampo/hist.h>
+#include <sampo/symbol-filter.h>
 #include <sampo/time-range.h>
 
 static int quiet(enum sampo_log_level level, const char *fmt, va_list ap)
@@ -101,6 +103,38 @@ static void sort_keys(const char *text)
 			__builtin_trap(); /* only the names of -s */
 }
 
+/*
+ * The text cut at its commas, as -S takes it: each entry keeps a sample of
+ * its name, or at its address when it reads as hex; nothing keeps an
+ * unresolved sample outside every map
+ */
+static void symbol_list(const char *text, uint64_t ip)
+{
+	const char *entries[64];
+	struct sampo_symbol_filter *f = NULL;
+	char *copy = strdup(text), *save = NULL;
+	size_t nr = 0;
+
+	if (!copy)
+		return;
+	for (char *e = strtok_r(copy, ",", &save); e && nr < 64; e = strtok_r(NULL, ",", &save))
+		entries[nr++] = e;
+	if (sampo_symbol_filter__new(entries, nr, &f) == 0) {
+		const char *only = sampo_symbol_filter__only_name(f);
+
+		if (only && !sampo_symbol_filter__keeps(f, only, false, ip))
+			__builtin_trap(); /* a listed name is kept */
+		if (sampo_symbol_filter__keeps(f, NULL, false, ip))
+			__builtin_trap(); /* no name, no map: nothing to match */
+		for (size_t i = 0; i < nr; i++)
+			(void)sampo_symbol_filter__keeps(f, entries[i], true, ip);
+		sampo_symbol_filter__delete(f);
+	} else if (f) {
+		__builtin_trap();
+	}
+	free(copy);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -124,6 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	time_ranges(text, first, last);
 	cpu_list(text);
 	sort_keys(text);
+	symbol_list(text, first);
 	free(text);
 	return 0;
 }
