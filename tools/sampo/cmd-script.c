@@ -1301,7 +1301,7 @@ static int side_band_fields(struct script_ctx *ctx, size_t idx, unsigned *ret)
 		const struct sampo_event_attr *a = sampo_reader__attr(ctx->reader, i);
 		int err;
 
-		if ((a->type == SAMPO_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY) ||
+		if (!a || (a->type == SAMPO_TYPE_SOFTWARE && a->config == PERF_COUNT_SW_DUMMY) ||
 		    (a->type != attr->type &&
 		     (a->type < PERF_TYPE_MAX || attr->type < PERF_TYPE_MAX)))
 			continue;
