@@ -1,5 +1,6 @@
 #!/bin/bash
-# t0003-report-alias: `sampo report -D` behaves exactly like `sampo dump` and `sampo report --header-only` like `sampo header`
+# t0003-report-alias: `sampo report -D` behaves exactly like `sampo dump` and `sampo report
+# --header-only` like `sampo header`; `report --header` prints the header, then the report
 . "$(dirname "$0")/lib.sh"
 
 # same_as "ALIAS ARGS" "CMD ARGS": identical stdout, stderr and exit status
@@ -32,10 +33,22 @@ same_as "report -i $f -D" "dump -i $f"
 same_as "report --dump-raw-trace -i $f" "dump -i $f"
 same_as "report --header-only -i $f" "header -i $f"
 same_as "report --header-only -I -i $f" "header -I -i $f"
-same_as "report -I --header -i $f" "header -I -i $f"
 same_as "report -D --header-only -i $f" "header -i $f"
 same_as "report -D -h" "dump -h"
 same_as "report --header-only -h" "header -h"
+
+# --header is report's own, as in perf: the header, then the report without its first two
+# lines (where it says to use --header)
+if [ -f "$f" ]; then
+	"$SAMPO" header -I -i "$f" >"$tmpdir/header.out"
+	"$SAMPO" report --stdio -i "$f" >"$tmpdir/report.out"
+	"$SAMPO" report -I --header --stdio -i "$f" >"$tmpdir/both.out"
+	head -1 "$tmpdir/report.out" | grep -q 'please use --header/--header-only' ||
+		die "the report no longer starts with perf's pointer to --header"
+	{ cat "$tmpdir/header.out"; tail -n +3 "$tmpdir/report.out"; } |
+		cmp -s - "$tmpdir/both.out" || die "report --header is not the header then the report"
+	grep -q '^# Samples: ' "$tmpdir/both.out" || die "report --header printed no report"
+fi
 
 # "--" ends the alias scan: what follows is not an alias flag but a stray argument
 expect_status 129 report -- -D

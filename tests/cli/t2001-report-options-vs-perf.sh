@@ -38,6 +38,14 @@ for f in a-syswide-cpuclock h-switch-ns-cgroup-syswide; do
 	check "$f" --cpu 1
 	check "$f" --cpu 0-1
 done
+# the header first (its "captured on" line is the file's time, the same for both)
+for f in a-syswide-cpuclock b-callchain-fp c-multi-event f-buildid-mmap; do
+	check "$f" --header
+	check "$f" --header -I --no-children
+done
+expect_status 1 report --header -i - <"$dir/d-pipe-mode/perf.data"
+grep -q -- "--header: '-' is a pipe, which is read once" "$tmpdir/stderr" ||
+	die "report --header of a pipe: $(cat "$tmpdir/stderr")"
 for opts in "" "-n" "--no-children" "-g caller" "-g callee" "-G" "--max-stack 3" \
 	"--no-children --max-stack 2" "--no-children -g caller" "-g callee --no-children" \
 	"--call-graph graph,0.1" "-g caller,0.1" "--percent-limit 2" "--call-graph none" \

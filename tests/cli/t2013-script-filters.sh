@@ -4,7 +4,8 @@
 # by the thread's command, process and thread, by the object of the sample's
 # map (short or long name), by the sample's symbol (or exact address, for the
 # entries that read as hex), by the CPU. Compared with perf on the fixtures, system-wide and
-# per-task, with call chains and without, with folded stacks too; --cpu on a
+# per-task, with call chains and without, with folded stacks too; --header and
+# --header-only print the file's header first, or alone, as perf does; --cpu on a
 # file whose samples have no CPU is refused, as perf refuses it.
 . "$(dirname "$0")/lib.sh"
 need_perf
@@ -38,6 +39,15 @@ for f in a-syswide-cpuclock h-switch-ns-cgroup-syswide; do
 	check "$f" -C 1
 	check "$f" --cpu 0-1 --comms swapper
 done
+# the file's header first, or alone (-I: the topologies too)
+for f in a-syswide-cpuclock b-callchain-fp c-multi-event; do
+	check "$f" --header
+	check "$f" --header-only
+	check "$f" --header -I -F comm,tid,ip,sym
+done
+expect_status 1 script --header -i - <"$dir/d-pipe-mode/perf.data"
+grep -q -- "--header: '-' is a pipe, which is read once" "$tmpdir/stderr" ||
+	die "script --header of a pipe: $(cat "$tmpdir/stderr")"
 # what the filters keep is what folded stacks count
 run_sampo script -i "$dir/b-callchain-fp/perf.data" --folded --dsos burn >"$tmpdir/folded"
 kept=$(awk '{ n += $NF } END { print n }' "$tmpdir/folded")

@@ -4,6 +4,7 @@
 #define SAMPO_BUILTIN_H
 
 #include <stdbool.h>
+#include <stdio.h>
 
 struct sampo_build_id;
 
@@ -21,6 +22,13 @@ int cmd_pprof(int argc, const char **argv);
 int cmd_record(int argc, const char **argv);
 int cmd_report(int argc, const char **argv);
 int cmd_script(int argc, const char **argv);
+
+/*
+ * header_print() - the header of perf.data @input to @out, as `sampo header
+ * [-I]` prints it (cmd-header.c); report's and script's --header print it
+ * before their own output. Errors are printed (cli_err()).
+ */
+int header_print(const char *input, bool full, FILE *out);
 
 /*
  * buildid_list_each() - the DSOs of perf.data @input as `sampo buildid-list

@@ -1393,33 +1393,16 @@ static int header_pipe_mode(struct header_ctx *ctx)
 	return 0;
 }
 
-int cmd_header(int argc, const char **argv)
+int header_print(const char *input, bool full, FILE *out)
 {
-	struct header_ctx ctx = { .input = "perf.data", .out = stdout };
+	struct header_ctx ctx = { .input = input, .full = full, .out = out };
 	char errbuf[512] = "";
 	char *dir_data = NULL;
 	struct stat st;
-	bool stdio = false;
 	/* the features are parsed here, one by one, with perf 6.1's outcomes */
 	SAMPO_OPTS(sampo_session_opts, sopts, .raw = true, .features = SAMPO_SESSION_FEATURES_NONE,
 		   .no_machine = true, .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
-	const struct option opts[] = {
-		OPT_STRING('i', "input", &ctx.input, "file",
-			   "input file name (default: perf.data)"),
-		OPT_BOOLEAN('I', "show-info", &ctx.full,
-			    "also print the CPU and NUMA topologies, caches and memory"),
-		/* perf report --header-only --stdio: the text is the only output there is */
-		OPT_BOOLEAN(0, "stdio", &stdio,
-			    "text output (accepted as perf report --header-only does)"),
-		OPT_END(),
-	};
 	int err;
-
-	argc = parse_options(argc, argv, opts, header_usage, 0);
-	if (argc < 0)
-		return argc;
-	if (argc > 0)
-		return usage_error(header_usage, opts, "too many arguments");
 
 	/* a directory written by perf record --threads: its header is in "data" */
 	if (!stat(ctx.input, &st) && S_ISDIR(st.st_mode)) {
@@ -1457,4 +1440,26 @@ out_close:
 	sampo_session__close(ctx.session);
 	free(dir_data);
 	return err;
+}
+
+int cmd_header(int argc, const char **argv)
+{
+	const char *input = "perf.data";
+	bool full = false, stdio = false;
+	const struct option opts[] = {
+		OPT_STRING('i', "input", &input, "file", "input file name (default: perf.data)"),
+		OPT_BOOLEAN('I', "show-info", &full,
+			    "also print the CPU and NUMA topologies, caches and memory"),
+		/* perf report --header-only --stdio: the text is the only output there is */
+		OPT_BOOLEAN(0, "stdio", &stdio,
+			    "text output (accepted as perf report --header-only does)"),
+		OPT_END(),
+	};
+
+	argc = parse_options(argc, argv, opts, header_usage, 0);
+	if (argc < 0)
+		return argc;
+	if (argc > 0)
+		return usage_error(header_usage, opts, "too many arguments");
+	return header_print(input, full, stdout);
 }

@@ -81,6 +81,7 @@ struct report_ctx {
 	bool no_callchain;
 	bool graph_asked; /* -g without a mode, or a --call-graph other than none */
 	bool show_nr_samples;
+	bool header, show_info; /* --header [-I]: the file's header first */
 	bool force;
 	bool provenance; /* --provenance: where each object's symbols came from, no table */
 	int max_stack;
@@ -632,6 +633,11 @@ static int setup(struct report_ctx *ctx, struct sampo_hists_opts *hopts)
 		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
 	ctx->reader = sampo_session__reader(ctx->session);
 	is_pipe = sampo_session__is_pipe(ctx->session);
+	if (ctx->header && is_pipe)
+		return cli_err(0,
+			       "--header: '%s' is a pipe, which is read once: the header "
+			       "alone is 'sampo header', or record to a file",
+			       ctx->input);
 	if (ctx->time_str) {
 		err = parse_time(ctx);
 		if (err)
@@ -1158,10 +1164,17 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 		return print_json(ctx, hopts);
 	for (size_t i = 0; i < sampo_reader__nr_attrs(ctx->reader); i++)
 		total += ev_nr_samples(ctx, (int)i);
-	/* perf prints this line before it reads the samples */
-	fputs("# To display the perf.data header info, please use --header/--header-only "
-	      "options.\n#\n",
-	      fp);
+	/* perf prints this line, or the header, before it reads the samples */
+	if (ctx->header) {
+		int err = header_print(ctx->input, ctx->show_info, fp);
+
+		if (err)
+			return err;
+	} else {
+		fputs("# To display the perf.data header info, please use --header/--header-only "
+		      "options.\n#\n",
+		      fp);
+	}
 	if (!total) {
 		/* perf says so on stderr, prints no table and exits 0 */
 		fprintf(stderr, "sampo report: '%s' has no samples%s\n", ctx->input,
@@ -1412,6 +1425,11 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "raw-trace", &ctx.raw_trace,
 			    "tracepoints' fields as numbers, not through their print formats (the "
 			    "trace key; the default sort is then trace_fields)"),
+		OPT_BOOLEAN(0, "header", &ctx.header,
+			    "print the file's header first, as sampo header does (--header-only: "
+			    "only the header)"),
+		OPT_BOOLEAN('I', "show-info", &ctx.show_info,
+			    "with --header: the CPU and NUMA topologies, caches and memory too"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples,
 			    "show the number of samples of each entry"),
 		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent",

@@ -234,6 +234,7 @@ struct script_ctx {
 	size_t nr_time_ranges;
 
 	unsigned show;			      /* SHOW_*: --show-*-events */
+	bool header, show_info;		      /* --header [-I]: the file's header first */
 	bool guest;			      /* --guest: guest samples too, in their machines */
 	struct sampo_machine *sample_machine; /* the current sample's: the host's or a guest's */
 	struct sampo_addr_location al;
@@ -1609,6 +1610,18 @@ static int run_script(struct script_ctx *ctx)
 		cli_warn_damaged_features(ctx->input, nr_damaged, ferr);
 	ctx->reader = sampo_session__reader(ctx->session);
 	ctx->machine = sampo_session__machine(ctx->session);
+	if (ctx->header) {
+		if (sampo_reader__is_pipe(ctx->reader))
+			return cli_err(0,
+				       "--header: '%s' is a pipe, which is read once: the header "
+				       "alone is 'sampo header', or record to a file",
+				       ctx->input);
+		err = header_print(ctx->input, ctx->show_info, stdout);
+		if (err)
+			return err;
+		if (fflush(stdout))
+			return cli_err(-errno, "cannot write output");
+	}
 	err = parse_filters(ctx);
 	if (err)
 		return err;
@@ -1678,7 +1691,7 @@ int cmd_script(int argc, const char **argv)
 	const char *archive = NULL;
 	const char *guest_vmlinux = NULL, *guest_kallsyms = NULL, *guestmount = NULL;
 	bool hide_callchain = false, guest = false, force = false;
-	bool inline_frames = false;
+	bool inline_frames = false, header_only = false;
 	bool show_task = false, show_mmap = false, show_switch = false, show_namespaces = false;
 	bool show_cgroup = false, show_lost = false, show_bpf = false, show_round = false;
 	int folded = FOLDED_NONE;
@@ -1728,6 +1741,13 @@ int cmd_script(int argc, const char **argv)
 			OPT_BOOLEAN(
 				0, "inline", &inline_frames,
 				"inlined functions as entries of their own in call chains (DWARF)"),
+			OPT_BOOLEAN(0, "header", &ctx->header,
+				    "print the file's header first, as sampo header does"),
+			OPT_BOOLEAN(0, "header-only", &header_only,
+				    "print the file's header only (sampo header)"),
+			OPT_BOOLEAN(
+				'I', "show-info", &ctx->show_info,
+				"with --header: the CPU and NUMA topologies, caches and memory too"),
 			OPT_STRING(0, "format", &format, "format",
 				   "output format: text (the default), json or speedscope"),
 			OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
@@ -1844,6 +1864,13 @@ int cmd_script(int argc, const char **argv)
 		return argc;
 	}
 	ctx->input = input && *input ? input : cli_default_input();
+	if (header_only) {
+		bool show_info = ctx->show_info;
+
+		free(ctx);
+		return header_print(input && *input ? input : cli_default_input(), show_info,
+				    stdout);
+	}
 	if (format && !strcmp(format, "speedscope")) {
 		const struct profile_sym_opts sym = {
 			.vmlinux = vmlinux, .kallsyms = kallsyms, .symfs = symfs, .force = force

@@ -117,7 +117,7 @@ static void print_main_usage(FILE *fp)
 	}
 	fputs("\naliases (perf compatible):\n"
 	      "   report -D, report --dump-raw-trace      same as 'sampo dump'\n"
-	      "   report --header-only, report --header   same as 'sampo header'\n"
+	      "   report --header-only                    same as 'sampo header'\n"
 	      "\nglobal options:\n"
 	      "   -h, --help       show this help\n"
 	      "   --version        print the version\n"
@@ -177,7 +177,7 @@ static int cmd_help(int argc, const char **argv)
  * command to run instead of report (argv rewritten in place), or NULL.
  */
 /*
- * Which alias flag @a is: 'h' (--header-only, --header), 'D' (-D,
+ * Which alias flag @a is: 'h' (--header-only; --header is report's own), 'D' (-D,
  * --dump-raw-trace) or 0. Long ones may be abbreviated as far as perf report
  * takes them ("--dump-raw", "--header-o"; "--d" is ambiguous there).
  */
@@ -193,7 +193,7 @@ static int report_alias_flag(const char *a)
 	name = perf_option_resolve("report", a + 2, strlen(a + 2), &no);
 	if (!name || no)
 		return 0;
-	if (!strcmp(name, "header-only") || !strcmp(name, "header"))
+	if (!strcmp(name, "header-only"))
 		return 'h';
 	if (!strcmp(name, "dump-raw-trace"))
 		return 'D';
