@@ -5,7 +5,8 @@
 # map (short or long name), by the sample's symbol (or exact address, for the
 # entries that read as hex), by the CPU. Compared with perf on the fixtures, system-wide and
 # per-task, with call chains and without, with folded stacks too; --header and
-# --header-only print the file's header first, or alone, as perf does; --cpu on a
+# --header-only print the file's header first, or alone, and --max-stack cuts
+# the call chains, as perf does; --cpu on a
 # file whose samples have no CPU is refused, as perf refuses it.
 . "$(dirname "$0")/lib.sh"
 need_perf
@@ -39,6 +40,11 @@ for f in a-syswide-cpuclock h-switch-ns-cgroup-syswide; do
 	check "$f" -C 1
 	check "$f" --cpu 0-1 --comms swapper
 done
+# call chains cut at --max-stack entries
+for n in 0 1 3; do
+	check b-callchain-fp --max-stack "$n"
+done
+check b-callchain-fp --max-stack 2 -F comm,tid,ip,sym
 # the file's header first, or alone (-I: the topologies too)
 for f in a-syswide-cpuclock b-callchain-fp c-multi-event; do
 	check "$f" --header

@@ -37,6 +37,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -204,6 +205,7 @@ struct script_ctx {
 	unsigned fields_removed; /* what -F -f took away */
 	unsigned fields_added;	 /* what -F +f added */
 	bool hide_callchain; /* -G */
+	int max_stack;	     /* --max-stack: chain entries printed (perf's default 127) */
 	bool inline_frames;  /* --inline: inlined functions in call chains */
 	bool use_callchain;  /* some event samples call chains and -G is off */
 
@@ -757,7 +759,7 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 	uint8_t cpumode = SAMPO_CPUMODE_USER;
 	unsigned nr_entries = 0;
 	/* perf caps a DWARF sample's unwound user part apart from the recorded one */
-	size_t max = PERF_MAX_STACK_DEPTH + ctx->nr_unwound;
+	size_t max = (size_t)ctx->max_stack + ctx->nr_unwound;
 
 	/* an unknown context marker makes perf drop the whole chain */
 	for (uint64_t i = 0; i < s->callchain_nr && nr_entries < max; i++) {
@@ -1118,7 +1120,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		size_t nr;
 
 		err = sampo_unwinder__chain(ctx->unwinder, ctx->sample_machine, ctx->al.thread, s,
-					    PERF_MAX_STACK_DEPTH, &ips, &nr, &ctx->nr_unwound);
+					    (size_t)ctx->max_stack, &ips, &nr, &ctx->nr_unwound);
 		if (err)
 			return err;
 		ctx->unwound = *s;
@@ -1705,6 +1707,7 @@ int cmd_script(int argc, const char **argv)
 	if (!ctx)
 		return cli_err(-ENOMEM, "out of memory");
 	ctx->fields = DEFAULT_FIELDS;
+	ctx->max_stack = PERF_MAX_STACK_DEPTH;
 	{
 		const struct option opts[] = {
 			OPT_STRING(
@@ -1717,6 +1720,10 @@ int cmd_script(int argc, const char **argv)
 				fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
+			OPT_INTEGER_RANGE(
+				0, "max-stack", &ctx->max_stack, "n",
+				"print at most n entries of each call chain (default 127)", 0,
+				INT_MAX),
 			OPT_STRING('c', "comms", &ctx->comms, "comm[,comm...]",
 				   "only samples of these commands"),
 			OPT_STRING(0, "pid", &ctx->pids, "pid[,pid...]",
