@@ -42,7 +42,12 @@ done
 for f in a-syswide-cpuclock b-callchain-fp c-multi-event f-buildid-mmap; do
 	check "$f" --header
 	check "$f" --header -I --no-children
+	# -q: the rows alone, and the one-value filters' lines, which perf keeps
+	check "$f" -q
+	check "$f" -q --comms burn -n
+	check "$f" --quiet --no-children -S burn_leaf_alpha
 done
+check h-switch-ns-cgroup-syswide -q --sort dso,sym --dsos [kernel.kallsyms] -S pv_native_safe_halt
 expect_status 1 report --header -i - <"$dir/d-pipe-mode/perf.data"
 grep -q -- "--header: '-' is a pipe, which is read once" "$tmpdir/stderr" ||
 	die "report --header of a pipe: $(cat "$tmpdir/stderr")"

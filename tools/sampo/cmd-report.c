@@ -82,6 +82,7 @@ struct report_ctx {
 	bool graph_asked; /* -g without a mode, or a --call-graph other than none */
 	bool show_nr_samples;
 	bool header, show_info; /* --header [-I]: the file's header first */
+	bool quiet;		/* -q: the rows alone, no warnings */
 	bool force;
 	bool provenance; /* --provenance: where each object's symbols came from, no table */
 	int max_stack;
@@ -1148,9 +1149,67 @@ static char *group_desc(struct report_ctx *ctx, size_t leader)
 	return buf;
 }
 
+/*
+ * -q: perf's quiet report, the rows alone. The report is written through a
+ * stream that drops every line starting with '#' (the header, the column
+ * titles) on its way to stdout; perf keeps the "# comm: NAME" lines of
+ * one-value filters.
+ */
+struct quiet_stream {
+	FILE *out;
+	bool at_line_start; /* the next byte starts a line */
+	bool dropping;	    /* the current line starts with '#' */
+};
+
+static ssize_t quiet_write(void *cookie, const char *buf, size_t len)
+{
+	struct quiet_stream *q = cookie;
+	size_t i = 0;
+
+	while (i < len) {
+		const char *nl = memchr(buf + i, '\n', len - i);
+		size_t end = nl ? (size_t)(nl - buf) + 1 : len;
+
+		if (q->at_line_start)
+			q->dropping = buf[i] == '#';
+		if (!q->dropping && fwrite(buf + i, 1, end - i, q->out) != end - i)
+			return -1;
+		q->at_line_start = nl != NULL;
+		i = end;
+	}
+	return (ssize_t)len;
+}
+
+static int quiet_close(void *cookie)
+{
+	struct quiet_stream *q = cookie;
+
+	return fflush(q->out) ? -1 : 0;
+}
+
+static int print_report_to(struct report_ctx *ctx, const struct sampo_hists_opts *hopts, FILE *fp);
+
 static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *hopts)
 {
-	FILE *fp = stdout;
+	static const cookie_io_functions_t quiet_io = { .write = quiet_write,
+							.close = quiet_close };
+	struct quiet_stream q = { .out = stdout, .at_line_start = true };
+	FILE *fp;
+	int err;
+
+	if (!ctx->quiet || (ctx->format && !strcmp(ctx->format, "json")))
+		return print_report_to(ctx, hopts, stdout);
+	fp = fopencookie(&q, "w", quiet_io);
+	if (!fp)
+		return cli_err(-ENOMEM, "out of memory");
+	err = print_report_to(ctx, hopts, fp);
+	if (fclose(fp) && !err)
+		err = errno == EPIPE ? -EPIPE : cli_err(-EIO, "cannot write the report");
+	return err;
+}
+
+static int print_report_to(struct report_ctx *ctx, const struct sampo_hists_opts *hopts, FILE *fp)
+{
 	uint64_t total = 0;
 
 	if (ctx->provenance) {
@@ -1189,7 +1248,11 @@ static int print_report(struct report_ctx *ctx, const struct sampo_hists_opts *h
 	 */
 	if (isatty(STDOUT_FILENO) || pager_running())
 		report_provenance_summary(fp, ctx->hists, ctx->symbolizer);
-	sampo_hists__fprintf_filters(ctx->hists, fp);
+	/* perf -q keeps these "# comm: burn" lines: past the quiet stream, in order */
+	if (ctx->quiet && fp != stdout && !fflush(fp))
+		sampo_hists__fprintf_filters(ctx->hists, stdout);
+	else
+		sampo_hists__fprintf_filters(ctx->hists, fp);
 	/* perf's total_lost_samples: LOST_SAMPLES records (LOST ones are chunks, warned about) */
 	fprintf(fp, "#\n# Total Lost Samples: %" PRIu64 "\n#\n",
 		sampo_session__lost(ctx->session)->lost_samples);
@@ -1425,6 +1488,8 @@ int cmd_report(int argc, const char **argv)
 		OPT_BOOLEAN(0, "raw-trace", &ctx.raw_trace,
 			    "tracepoints' fields as numbers, not through their print formats (the "
 			    "trace key; the default sort is then trace_fields)"),
+		OPT_BOOLEAN('q', "quiet", &ctx.quiet,
+			    "the rows alone: no header, column titles or warnings"),
 		OPT_BOOLEAN(0, "header", &ctx.header,
 			    "print the file's header first, as sampo header does (--header-only: "
 			    "only the header)"),
@@ -1589,7 +1654,8 @@ int cmd_report(int argc, const char **argv)
 	ret = setup(&ctx, &hopts);
 	if (!ret)
 		ret = process(&ctx);
-	release_warnings(!ret);
+	/* -q: the library's warnings (files not found, ...) are dropped, as perf's -q does */
+	release_warnings(!ret && !ctx.quiet);
 	if (!ret)
 		ret = print_report(&ctx, &hopts);
 out:
