@@ -60,14 +60,17 @@
 static const char *const dump_usage[] = {
 	"sampo dump [<options>]",
 	"sampo report -D [<options>]",
+	"sampo report --stats [<options>]",
 	"",
-	"Print every record of a perf.data file, as 'perf report -D' does.",
+	"Print every record of a perf.data file, as 'perf report -D' does;",
+	"with --stats only the counts of the records, as 'perf report --stats'.",
 	NULL,
 };
 
 /* One attr of the file: its sample count (its name is the session's). */
 struct dump_evsel {
 	uint64_t nr_samples;
+	uint64_t nr_lost_samples; /* its LOST_SAMPLES records: perf report --stats shows them */
 };
 
 struct dump_ctx {
@@ -90,6 +93,7 @@ struct dump_ctx {
 	uint64_t nr_simpleperf;		       /* simpleperf's own records, printed by name */
 
 	struct sampo_addr_location al;
+	bool stats_only; /* --stats: the records go to a sink, the counts to stdout */
 	struct outbuf ob;
 };
 
@@ -939,6 +943,8 @@ static int dump_kernel_record(struct dump_ctx *ctx, const struct sampo_event *ev
 		ob_putc(ob, '\n');
 		break;
 	case SAMPO_RECORD_LOST_SAMPLES:
+		if (ev->attr_idx >= 0 && (size_t)ev->attr_idx < ctx->nr_attrs)
+			ctx->evsels[ev->attr_idx].nr_lost_samples++;
 		OB_LIT(ob, ": id:");
 		ob_dec_u64(ob, ev->sample.id);
 		OB_LIT(ob, ": lost samples :");
@@ -1263,11 +1269,18 @@ static void dump_stats(struct dump_ctx *ctx)
 		else
 			ob_printf(ob, "%16s events: %10d\n", name, (int)ctx->nr_events[i]);
 	}
+	/* perf report --stats counts each event's LOST_SAMPLES records too, -D does not */
 	for (size_t i = 0; i < ctx->nr_attrs; i++) {
-		if (!ctx->evsels[i].nr_samples)
+		uint64_t nr_lost = ctx->stats_only ? ctx->evsels[i].nr_lost_samples : 0;
+
+		if (!ctx->evsels[i].nr_samples && !nr_lost)
 			continue;
 		ob_printf(ob, "%s stats:\n", evsel_name(ctx, (int)i));
-		ob_printf(ob, "%16s events: %10d\n", "SAMPLE", (int)ctx->evsels[i].nr_samples);
+		if (ctx->evsels[i].nr_samples)
+			ob_printf(ob, "%16s events: %10d\n", "SAMPLE",
+				  (int)ctx->evsels[i].nr_samples);
+		if (nr_lost)
+			ob_printf(ob, "%16s events: %10d\n", "LOST_SAMPLES", (int)nr_lost);
 	}
 }
 
@@ -1338,9 +1351,12 @@ static int run_dump(struct dump_ctx *ctx, const char *input)
 		return cli_err(err, "cannot set up the events");
 	update_arch(ctx);
 
-	OB_LIT(&ctx->ob, "# To display the perf.data header info, please use "
-			 "--header/--header-only options.\n#\n");
+	if (!ctx->stats_only)
+		OB_LIT(&ctx->ob, "# To display the perf.data header info, please use "
+				 "--header/--header-only options.\n#\n");
 	ret = sampo_session__process(ctx->session, &tool, ctx);
+	if (ctx->stats_only)
+		ob_init_fd(&ctx->ob, STDOUT_FILENO);
 	if (!ob_error(&ctx->ob) && ret < 0) {
 		/* everything before the bad record is out; then say what was wrong */
 		err = ob_flush(&ctx->ob);
@@ -1359,13 +1375,23 @@ static int run_dump(struct dump_ctx *ctx, const char *input)
 	return 0;
 }
 
+static int discard_output(void *arg, const char *data, size_t len)
+{
+	(void)arg;
+	(void)data;
+	(void)len;
+	return 0;
+}
+
 int cmd_dump(int argc, const char **argv)
 {
 	const char *input = NULL;
-	bool stdio = false;
+	bool stdio = false, stats = false;
 	const struct option opts[] = {
 		OPT_STRING('i', "input", &input, "file",
 			   "input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
+		OPT_BOOLEAN(0, "stats", &stats,
+			    "only the counts of the records by type, and of the samples by event"),
 		/* perf report -D --stdio: the text is the only output there is */
 		OPT_BOOLEAN(0, "stdio", &stdio, "text output (accepted as perf report -D does)"),
 		OPT_END(),
@@ -1386,7 +1412,15 @@ int cmd_dump(int argc, const char **argv)
 	ctx = calloc(1, sizeof(*ctx));
 	if (!ctx)
 		return cli_err(-ENOMEM, "out of memory");
-	ob_init_fd(&ctx->ob, STDOUT_FILENO);
+	/*
+	 * --stats: every record is decoded and counted as for the dump (the same
+	 * counts, by the same code), into a sink that keeps nothing
+	 */
+	ctx->stats_only = stats;
+	if (stats)
+		ob_init_sink(&ctx->ob, discard_output, NULL);
+	else
+		ob_init_fd(&ctx->ob, STDOUT_FILENO);
 	(void)fflush(stdout);
 	ret = run_dump(ctx, input);
 	dump_ctx_release(ctx);

@@ -118,6 +118,7 @@ static void print_main_usage(FILE *fp)
 	fputs("\naliases (perf compatible):\n"
 	      "   report -D, report --dump-raw-trace      same as 'sampo dump'\n"
 	      "   report --header-only                    same as 'sampo header'\n"
+	      "   report --stats                          same as 'sampo dump --stats'\n"
 	      "\nglobal options:\n"
 	      "   -h, --help       show this help\n"
 	      "   --version        print the version\n"
@@ -178,8 +179,9 @@ static int cmd_help(int argc, const char **argv)
  */
 /*
  * Which alias flag @a is: 'h' (--header-only; --header is report's own), 'D' (-D,
- * --dump-raw-trace) or 0. Long ones may be abbreviated as far as perf report
- * takes them ("--dump-raw", "--header-o"; "--d" is ambiguous there).
+ * --dump-raw-trace), 'S' (--stats: dump's, which keeps the flag) or 0. Long ones
+ * may be abbreviated as far as perf report takes them ("--dump-raw", "--header-o";
+ * "--d" is ambiguous there).
  */
 static int report_alias_flag(const char *a)
 {
@@ -197,6 +199,8 @@ static int report_alias_flag(const char *a)
 		return 'h';
 	if (!strcmp(name, "dump-raw-trace"))
 		return 'D';
+	if (!strcmp(name, "stats"))
+		return 'S';
 	return 0;
 }
 
@@ -210,7 +214,7 @@ static const struct cmd_struct *report_alias(int *argc, const char **argv)
 
 		if (flag == 'h')
 			target = find_cmd("header");
-		else if (!target && flag == 'D')
+		else if (!target && (flag == 'D' || flag == 'S'))
 			target = find_cmd("dump");
 	}
 	if (!target)
@@ -224,7 +228,9 @@ static const struct cmd_struct *report_alias(int *argc, const char **argv)
 				argv[out++] = argv[i++];
 			break;
 		}
-		if (report_alias_flag(a))
+		if (report_alias_flag(a) == 'S' && target == find_cmd("dump"))
+			a = "--stats"; /* dump's own option, whatever prefix perf took */
+		else if (report_alias_flag(a))
 			continue;
 		argv[out++] = a;
 	}
