@@ -1544,7 +1544,7 @@ int cmd_report(int argc, const char **argv)
 		  .argh = "dso[,dso...]",
 		  .flags = OPT_F_HIDDEN },
 		OPT_STRING('S', "symbols", &ctx.symbols, "symbol[,symbol...]",
-			   "only samples in these functions (by name, or start address 0x...)"),
+			   "only samples in these functions, or at these addresses (hex)"),
 		OPT_STRING(0, "pid", &ctx.pids, "pid[,pid...]", "only these processes"),
 		OPT_STRING(0, "tid", &ctx.tids, "tid[,tid...]", "only these threads"),
 		OPT_STRING('C', "cpu", &ctx.cpus, "cpus", "only these CPUs (0-3,7)"),
