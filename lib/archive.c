@@ -39,6 +39,7 @@
 
 #include <sampo/archive.h>
 #include <sampo/common.h>
+#include <sampo/output-file.h>
 #include "internal/opts.h"
 #include "internal/path.h"
 #include "internal/util.h"
@@ -52,6 +53,7 @@
 
 struct sampo_archive_writer {
 	struct archive *a;
+	int fd;	 /* the output's, ours: libarchive does not close it */
 	int err; /* the first error */
 };
 
@@ -112,10 +114,20 @@ int sampo_archive_writer__new(const char *path, const char *compression,
 	}
 	/* ustar where it fits, pax headers for long names: GNU tar and perf's users read both */
 	archive_write_set_format_pax_restricted(w->a);
-	if (archive_write_open_filename(w->a, path) != ARCHIVE_OK) {
+	/* not archive_write_open_filename(): it follows a link planted in /tmp */
+	w->fd = sampo_output_file__create(path, 0666);
+	if (w->fd < 0) {
+		int err = w->fd;
+
+		archive_write_free(w->a);
+		free(w);
+		return err;
+	}
+	if (archive_write_open_fd(w->a, w->fd) != ARCHIVE_OK) {
 		int err = archive_errno(w->a) > 0 ? -archive_errno(w->a) : -EIO;
 
 		archive_write_free(w->a);
+		close(w->fd);
 		free(w);
 		return err;
 	}
@@ -252,6 +264,8 @@ int sampo_archive_writer__close(struct sampo_archive_writer *w)
 	if (archive_write_close(w->a) != ARCHIVE_OK && !err)
 		err = -EIO;
 	archive_write_free(w->a);
+	if (close(w->fd) && !err)
+		err = -errno;
 	free(w);
 	return err;
 }

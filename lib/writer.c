@@ -77,11 +77,9 @@
  * Opening by path trusts the directory when it is the user's; in one that
  * others may write to (world-writable or sticky: /tmp, /dev/shm) the name
  * may be a link someone planted, so nothing there is followed (see
- * writer_open_path()).
+ * <sampo/output-file.h>).
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -90,6 +88,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <sampo/output-file.h>
 #include <sampo/writer.h>
 #include "internal/record.h"
 #include "internal/util.h"
@@ -431,73 +430,6 @@ int sampo_writer__open_fd(int fd, const struct sampo_writer_opts *opts,
 	return 0;
 }
 
-/* Whether others may create names in @path's directory (world-writable or sticky). */
-static int writer_dir_shared(const char *path, bool *ret_shared)
-{
-	char *copy = strdup(path);
-	struct stat st;
-	int err = 0;
-
-	if (!copy)
-		return -ENOMEM;
-	if (stat(dirname(copy), &st))
-		err = -errno;
-	else
-		*ret_shared = (st.st_mode & (S_IWOTH | S_ISVTX)) != 0;
-	free(copy);
-	return err;
-}
-
-/*
- * Create or truncate @path for writing. In a shared directory, a dangling
- * symlink would make us create the file its owner chose, and a symlink or
- * a hard link to an existing file would make us truncate that file. There
- * the file is created with O_EXCL | O_NOFOLLOW; an existing name is reused
- * only when it is a regular file of ours with a single link, checked on the
- * open descriptor before it is truncated.
- * Return: an fd, -ELOOP (a symlink in a shared directory), -EEXIST (a file
- * there that is not ours alone), or -errno
- */
-static int writer_open_path(const char *path)
-{
-	bool shared = false;
-	struct stat st;
-	int fd, err, flags;
-
-	err = writer_dir_shared(path, &shared);
-	if (err && err != -ENOENT)
-		return err;
-	/* 0600 as perf: the file holds kernel addresses and command lines */
-	if (!shared) {
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		return fd < 0 ? -errno : fd;
-	}
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd >= 0 || errno != EEXIST)
-		return fd < 0 ? -errno : fd;
-	/* O_NONBLOCK: a FIFO planted there must not block the open */
-	fd = open(path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-	if (fd < 0)
-		return errno == ENXIO ? -EEXIST : -errno; /* ENXIO: a FIFO without a reader */
-	if (fstat(fd, &st)) {
-		err = -errno;
-		goto out_close;
-	}
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || st.st_nlink != 1) {
-		err = -EEXIST;
-		goto out_close;
-	}
-	flags = fcntl(fd, F_GETFL);
-	if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) || ftruncate(fd, 0)) {
-		err = -errno;
-		goto out_close;
-	}
-	return fd;
-out_close:
-	close(fd);
-	return err;
-}
-
 int sampo_writer__open(const char *path, const struct sampo_writer_opts *opts,
 		       struct sampo_writer **ret_writer)
 {
@@ -510,7 +442,8 @@ int sampo_writer__open(const char *path, const struct sampo_writer_opts *opts,
 	if (!OPTS_VALID(opts, sampo_writer_opts))
 		return -EINVAL;
 
-	fd = writer_open_path(path);
+	/* 0600 as perf: the file holds kernel addresses and command lines */
+	fd = sampo_output_file__create(path, 0600);
 	if (fd < 0)
 		return fd;
 	err = sampo_writer__open_fd(fd, opts, ret_writer);

@@ -24,12 +24,15 @@ struct sampo_archive_writer;
 
 /**
  * sampo_archive_writer__new() - start a tar archive
- * @path: the file to write (created or truncated)
+ * @path: the file to write, created or truncated by
+ *	  sampo_output_file__create(): never through a link planted in a
+ *	  shared directory
  * @compression: "bzip2", "gzip", "xz", "zstd" or "none"; NULL: from
  *		 @path's suffix (.tar.gz/.tgz, .tar.xz, .tar.zst, .tar), else
  *		 bzip2 as perf archive writes
  * @ret: on success, the writer
- * Return: 0, -EINVAL (unknown compression), -ENOMEM, -errno
+ * Return: 0, -EINVAL (unknown compression), -ENOMEM, -ELOOP or -EEXIST (a
+ * name refused in a shared directory), -errno
  */
 SAMPO_API int sampo_archive_writer__new(const char *path, const char *compression,
 					struct sampo_archive_writer **ret);

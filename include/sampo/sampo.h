@@ -30,6 +30,7 @@
 #include <sampo/machine.h>
 #include <sampo/map.h>
 #include <sampo/modsections.h>
+#include <sampo/output-file.h>
 #include <sampo/parse-events.h>
 #include <sampo/proc-modules.h>
 #include <sampo/profile.h>

@@ -18,6 +18,7 @@
 #include <sampo/common.h>
 #include <sampo/event.h>
 #include <sampo/feature.h>
+#include <sampo/output-file.h>
 #include <sampo/reader.h>
 
 #include "cli.h"
@@ -83,6 +84,31 @@ int cli_err_open(int err, const char *input, const char *msg)
 	else
 		cli_err(0, "%s", msg);
 	return err ? err : CLI_EXIT_FAILURE;
+}
+
+int cli_err_create(int err, const char *path)
+{
+	if (err == -ELOOP || err == -EEXIST)
+		return cli_err(err,
+			       "cannot create '%s': not following a link or reusing another's "
+			       "file in a directory others can write to (remove '%s', or give -o "
+			       "a path in a directory of your own)",
+			       path, path);
+	return cli_err(err, "cannot create '%s'", path);
+}
+
+int cli_err_write(int err, const char *path)
+{
+	if (err == -ELOOP || err == -EEXIST)
+		return cli_err_create(err, path);
+	return cli_err(err, "cannot write '%s'", path);
+}
+
+int cli_create_output(const char *path, unsigned int mode)
+{
+	int fd = sampo_output_file__create(path, mode);
+
+	return fd < 0 ? cli_err_create(fd, path) : fd;
 }
 
 int cli_err_read(int err, const struct sampo_reader *reader, const char *msg)

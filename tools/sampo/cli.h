@@ -71,6 +71,35 @@ int cli_err(int err, const char *fmt, ...) __attribute__((format(printf, 2, 3)))
  */
 int cli_err_open(int err, const char *input, const char *msg);
 
+/**
+ * cli_create_output() - create or truncate the output file @path
+ * @mode: a new file's permissions (less the umask)
+ *
+ * sampo_output_file__create(): in a directory others may write to, never
+ * through a planted link or into another's file. On failure prints
+ * "sampo <cmd>: cannot create '<path>'...", with what to do when the
+ * name was refused.
+ * Return: the descriptor, or a negative error (already reported)
+ */
+int cli_create_output(const char *path, unsigned int mode);
+
+/**
+ * cli_err_create() - report that the output file @path could not be created
+ * @err: what sampo_output_file__create() (or an open through it) returned
+ *
+ * -ELOOP and -EEXIST (a name refused in a shared directory) say what to do.
+ * Return: @err
+ */
+int cli_err_create(int err, const char *path);
+
+/**
+ * cli_err_write() - report that the output file @path could not be written:
+ * cli_err_create() when its name was refused (-ELOOP, -EEXIST), else
+ * "cannot write '<path>'"
+ * Return: @err
+ */
+int cli_err_write(int err, const char *path);
+
 struct sampo_reader;
 
 /**

@@ -235,7 +235,7 @@ static int ar_write_symbols(struct ar_ctx *ctx, const char *out, size_t *ret_add
 
 	err = sampo_archive_writer__new(out, NULL, &w);
 	if (err)
-		return cli_err(err, "cannot create '%s'", out);
+		return cli_err_create(err, out);
 	for (size_t i = 0; i < ctx->nr; i++) {
 		char hex[SAMPO_BUILD_ID_HEX_SIZE];
 		int r = ar_add_cached(ctx, w, &ctx->dsos[i]);
@@ -292,7 +292,7 @@ static int ar_write_all(struct ar_ctx *ctx, const char *input, const char *out, 
 	if (!ret) {
 		err = sampo_archive_writer__new(out, NULL, &w);
 		if (err)
-			ret = cli_err(err, "cannot create '%s'", out);
+			ret = cli_err_create(err, out);
 	}
 	if (!ret) {
 		slash = strrchr(input, '/');

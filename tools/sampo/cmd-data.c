@@ -318,11 +318,16 @@ static int convert_json(struct data_ctx *ctx, bool force)
 		ctx->sample_type |= sampo_reader__attr(ctx->reader, i)->sample_type;
 
 	/* perf's: a new file, or with --force the old one truncated */
-	fd = open(ctx->output, O_CREAT | O_WRONLY | O_CLOEXEC | (force ? O_TRUNC : O_EXCL), 0666);
-	if (fd < 0) {
-		if (errno == EEXIST)
+	if (force) {
+		fd = cli_create_output(ctx->output, 0666);
+		if (fd < 0)
+			return fd;
+	} else {
+		fd = open(ctx->output, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0666);
+		if (fd < 0 && errno == EEXIST)
 			return cli_err(0, "'%s' exists: use --force to overwrite it", ctx->output);
-		return cli_err(-errno, "cannot create '%s'", ctx->output);
+		if (fd < 0)
+			return cli_err(-errno, "cannot create '%s'", ctx->output);
 	}
 	ob_init_fd(&ctx->ob, fd);
 

@@ -11,7 +11,6 @@
  * (flamegraph-tree.c) and written by flamegraph-html.c or flamegraph-svg.c.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -74,10 +73,10 @@ static int write_output(const struct flame_set *set, const char *output, bool sv
 	if (!ob)
 		return cli_err(-ENOMEM, "out of memory");
 	if (strcmp(output, "-")) {
-		fd = open(output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		fd = cli_create_output(output, 0644);
 		if (fd < 0) {
 			free(ob);
-			return cli_err(-errno, "cannot create '%s'", output);
+			return fd;
 		}
 	}
 	ob_init_fd(ob, fd);

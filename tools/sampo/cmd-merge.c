@@ -103,11 +103,13 @@ int cmd_merge(int argc, const char **argv)
 	if (pprof) {
 		err = merge_write_pprof(p, output);
 		if (err)
-			err = cli_err(err, "cannot write '%s': %s", output, strerror(-err));
+			err = cli_err_write(err, output);
 	} else {
 		err = sampo_profile__write_perf_data(p, output, errbuf, sizeof(errbuf));
-		if (err)
-			err = cli_err(err, "%s", errbuf);
+		if (err == -ELOOP || err == -EEXIST)
+			err = cli_err_create(err, output);
+		else if (err)
+			err = cli_err(0, "%s", errbuf); /* it has the error's text */
 	}
 out:
 	sampo_profile__delete(p);

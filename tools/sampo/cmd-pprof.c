@@ -178,7 +178,7 @@ static int convert(const struct pprof_convert_opts *o)
 	}
 	err = pprof_write(p, o->output);
 	if (err)
-		err = cli_err(err, "cannot write '%s'", o->output);
+		err = cli_err_write(err, o->output);
 out:
 	pprof_perf_delete(ctx.pp);
 	pprof_delete(p);

@@ -581,14 +581,8 @@ static int open_output(struct record_ctx *ctx)
 			return cli_err(-errno, "cannot rename '%s' to '%s'", out, old);
 	}
 	err = sampo_writer__open(out, &wo, &ctx->writer);
-	if (err == -ELOOP || err == -EEXIST)
-		return cli_err(err,
-			       "cannot create '%s': not following a link or reusing another's "
-			       "file in a directory others can write to (remove '%s', or give -o "
-			       "a path in a directory of your own)",
-			       out, out);
 	if (err)
-		return cli_err(err, "cannot create '%s'", out);
+		return cli_err_create(err, out);
 	return 0;
 }
 

@@ -25,7 +25,6 @@
  * generation, so a sample costs a few hash lookups.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +38,7 @@
 #include <sampo/feature.h>
 #include <sampo/machine.h>
 #include <sampo/map.h>
+#include <sampo/output-file.h>
 #include <sampo/reader.h>
 #include <sampo/sample.h>
 #include <sampo/session.h>
@@ -702,12 +702,15 @@ int pprof_write(struct pprof *p, const char *path)
 	struct writer w = { 0 };
 	int fd, err;
 
-	if (!strcmp(path, "-"))
+	if (!strcmp(path, "-")) {
 		fd = dup(STDOUT_FILENO);
-	else
-		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
+		if (fd < 0)
+			return -errno;
+	} else {
+		fd = sampo_output_file__create(path, 0644);
+		if (fd < 0)
+			return fd;
+	}
 	w.gz = gzdopen(fd, "wb");
 	if (!w.gz) {
 		close(fd);

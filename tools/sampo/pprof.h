@@ -113,8 +113,9 @@ size_t pprof_nr_samples(const struct pprof *p);
 size_t pprof_nr_locations(const struct pprof *p);
 
 /*
- * Write the gzipped profile to @path ("-": standard output). Return: 0, or
- * a negative errno (the CLI says which file).
+ * Write the gzipped profile to @path ("-": standard output), created by
+ * sampo_output_file__create(). Return: 0, or a negative errno (the CLI
+ * says which file: cli_err_write()).
  */
 int pprof_write(struct pprof *p, const char *path);
 
