@@ -206,6 +206,8 @@ struct script_ctx {
 	unsigned fields_added;	 /* what -F +f added */
 	bool hide_callchain; /* -G */
 	int max_stack;	     /* --max-stack: chain entries printed (perf's default 127) */
+	const char *stop_bt; /* --stop-bt: chains end after an entry in these functions */
+	struct cli_word_list stop_bt_list;
 	bool inline_frames;  /* --inline: inlined functions in call chains */
 	bool use_callchain;  /* some event samples call chains and -G is off */
 
@@ -748,6 +750,19 @@ static void fcache_store(struct script_ctx *ctx, struct fcache_slot *slot, unsig
 	slot->len = (uint8_t)len;
 }
 
+static bool in_words(const struct cli_word_list *list, const char *word);
+
+/* --stop-bt: the chain ends after the entry at @ip when its function is in the list */
+static bool ends_backtrace(struct script_ctx *ctx, struct sampo_map *map, uint64_t ip)
+{
+	struct cli_frame fr;
+
+	if (!ctx->stop_bt_list.nr)
+		return false;
+	cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, ip, true, &fr);
+	return fr.sym && in_words(&ctx->stop_bt_list, sampo_symbol__name(fr.sym));
+}
+
 /*
  * perf's thread__resolve_callchain_sample() + sample__fprintf_callchain() for
  * frame-pointer chains: context markers switch the cpumode (user at first),
@@ -793,6 +808,13 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 						  fcache_slot(ctx, fields, cpumode, ip, FC_CHAIN);
 		if (slot && fcache_hit(ctx, slot, fields, (int32_t)s->pid, cpumode, ip, FC_CHAIN)) {
 			ob_write(ob, slot->text, slot->len);
+			if (ctx->stop_bt_list.nr &&
+			    ends_backtrace(ctx,
+					   sampo_machine__find_map(ctx->sample_machine,
+								   ctx->al.thread, cpumode, ip,
+								   &ctx->chain_al),
+					   ip))
+				break;
 			continue;
 		}
 		start = ob->len;
@@ -801,12 +823,16 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 					      &ctx->chain_al);
 		if (ctx->folded) {
 			folded_chain_entry(ctx, map, ip);
+			if (ends_backtrace(ctx, map, ip))
+				break;
 			continue;
 		}
 		if (ctx->json) {
 			bool user = map && !sampo_dso__is_kernel(sampo_map__dso(map));
 
 			json_frame(ctx, fields, map, ip, user ? sampo_map__map_ip(map, ip) : ip, true);
+			if (ends_backtrace(ctx, map, ip))
+				break;
 			continue;
 		}
 		{
@@ -825,6 +851,8 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 		if (slot)
 			fcache_store(ctx, slot, fields, (int32_t)s->pid, cpumode, ip, FC_CHAIN,
 				     start, flushes);
+		if (ends_backtrace(ctx, map, ip))
+			break;
 	}
 }
 
@@ -1512,6 +1540,7 @@ static void script_ctx_release(struct script_ctx *ctx)
 	cli_word_list_release(&ctx->comm_list);
 	cli_word_list_release(&ctx->dso_list);
 	cli_word_list_release(&ctx->symbol_list);
+	cli_word_list_release(&ctx->stop_bt_list);
 	sampo_symbol_filter__delete(ctx->sym_filter);
 	free(ctx->pid_list);
 	free(ctx->tid_list);
@@ -1560,6 +1589,8 @@ static int parse_filters(struct script_ctx *ctx)
 	if (ctx->comms && cli_split_words(ctx->comms, &ctx->comm_list))
 		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->dsos && cli_split_words(ctx->dsos, &ctx->dso_list))
+		return cli_err(-ENOMEM, "out of memory");
+	if (ctx->stop_bt && cli_split_words(ctx->stop_bt, &ctx->stop_bt_list))
 		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->symbols && (cli_split_words(ctx->symbols, &ctx->symbol_list) ||
 			     sampo_symbol_filter__new((const char *const *)ctx->symbol_list.words,
@@ -1724,6 +1755,8 @@ int cmd_script(int argc, const char **argv)
 				0, "max-stack", &ctx->max_stack, "n",
 				"print at most n entries of each call chain (default 127)", 0,
 				INT_MAX),
+			OPT_STRING(0, "stop-bt", &ctx->stop_bt, "symbol[,symbol...]",
+				   "end each call chain after an entry in one of these functions"),
 			OPT_STRING('c', "comms", &ctx->comms, "comm[,comm...]",
 				   "only samples of these commands"),
 			OPT_STRING(0, "pid", &ctx->pids, "pid[,pid...]",
