@@ -166,6 +166,13 @@ static const struct {
 	((1u << F_ADDR) | (1u << F_DATA_SRC) | (1u << F_WEIGHT) | (1u << F_INS_LAT) |         \
 	 (1u << F_PHYS_ADDR))
 
+/* --per-event-dump: INPUT.EVENT.dump */
+struct dump_file {
+	char *path;
+	FILE *fp;
+	uint64_t samples;
+};
+
 struct script_evsel {
 	unsigned fields; /* F_* bits printed for this event */
 	bool checked;
@@ -236,6 +243,15 @@ struct script_ctx {
 	uint64_t initial_time, previous_time; /* of the samples printed */
 	struct sampo_time_range *time_ranges; /* its windows: samples outside are left out */
 	size_t nr_time_ranges;
+
+	/* --per-event-dump: each event's samples into a file of its own */
+	bool per_event_dump;
+	struct dump_file *dumps; /* in the order of their first event */
+	size_t nr_dumps;
+	ssize_t *dump_of; /* per event: its index in dumps, -1 before its first sample */
+	size_t nr_dump_of;
+	FILE *dump_to;	   /* where the outbuf goes now: a dump file, or NULL (stdout) */
+	FILE *dump_failed; /* the first stream a write to failed */
 
 	unsigned show;			      /* SHOW_*: --show-*-events */
 	bool header, show_info;		      /* --header [-I]: the file's header first */
@@ -477,6 +493,8 @@ static int pid_width(const struct script_ctx *ctx)
 	return major > 6 || (major == 6 && minor >= 3) ? 7 : 5;
 }
 
+static int dump_open(struct script_ctx *ctx, size_t idx);
+
 static int start_samples(struct script_ctx *ctx)
 {
 	ctx->started = true;
@@ -498,6 +516,13 @@ static int start_samples(struct script_ctx *ctx)
 	/* the frame cache: plain text without source lines or inlined frames (out of memory: none) */
 	if (!ctx->json && !ctx->folded && !ctx->inline_frames)
 		ctx->fcache = calloc((size_t)1 << FCACHE_BITS, sizeof(*ctx->fcache));
+	/* perf creates a file for every event, one that has no samples too */
+	for (size_t i = 0; ctx->per_event_dump && i < ctx->nr_evsels; i++) {
+		int err = dump_open(ctx, i);
+
+		if (err)
+			return err;
+	}
 	if (ctx->use_callchain)
 		return cli_unwinder_open(ctx->session, &ctx->unwinder);
 	return 0;
@@ -856,6 +881,139 @@ static void print_callchain(struct script_ctx *ctx, unsigned fields, const struc
 	}
 }
 
+/* ---- --per-event-dump ---------------------------------------------------- */
+
+/*
+ * perf's --per-event-dump: the sample lines of each event go to a file of
+ * their own, INPUT.EVENT.dump beside the input ("stdin.EVENT.dump" for a
+ * pipe, where perf writes "(null).EVENT.dump"); side-band lines and the
+ * header stay on stdout, and the end says what was written, as perf does.
+ * The outbuf's sink writes into the stream of the event being printed,
+ * buffered by stdio: a switch between events is a flush of the outbuf into
+ * that buffer, not a system call.
+ */
+static int dump_sink(void *arg, const char *data, size_t len)
+{
+	struct script_ctx *ctx = arg;
+
+	FILE *fp = ctx->dump_to ? ctx->dump_to : stdout;
+
+	errno = 0;
+	if (fwrite(data, 1, len, fp) == len)
+		return 0;
+	ctx->dump_failed = fp;
+	return errno ? -errno : -EIO;
+}
+
+/*
+ * The file of event @idx's name: created as every output (a link planted
+ * beside the input is not followed), and shared by the events of one name.
+ * A '/' of the name (a PMU's "cpu/cycles/") or a control character becomes
+ * '_': the name comes from the file, and must not choose a directory.
+ */
+static int dump_open(struct script_ctx *ctx, size_t idx)
+{
+	const char *input = strcmp(ctx->input, "-") ? ctx->input : "stdin";
+	struct dump_file *d;
+	char *path;
+	int fd;
+
+	if (idx >= ctx->nr_dump_of) {
+		ssize_t *of = realloc(ctx->dump_of, (idx + 1) * sizeof(*of));
+
+		if (!of)
+			return cli_err(0, "out of memory");
+		for (size_t i = ctx->nr_dump_of; i <= idx; i++)
+			of[i] = -1;
+		ctx->dump_of = of;
+		ctx->nr_dump_of = idx + 1;
+	}
+	if (ctx->dump_of[idx] >= 0)
+		return 0;
+	if (asprintf(&path, "%s.%s.dump", input,
+		     sampo_session__evsel_name(ctx->session, (int)idx)) < 0)
+		return cli_err(0, "out of memory");
+	for (char *c = path + strlen(input) + 1; *c; c++)
+		if (*c == '/' || (unsigned char)*c < 0x20 || *c == 0x7f)
+			*c = '_';
+	for (size_t i = 0; i < ctx->nr_dumps; i++) {
+		if (!strcmp(ctx->dumps[i].path, path)) {
+			free(path);
+			ctx->dump_of[idx] = (ssize_t)i;
+			return 0;
+		}
+	}
+	d = realloc(ctx->dumps, (ctx->nr_dumps + 1) * sizeof(*d));
+	if (!d) {
+		free(path);
+		return cli_err(0, "out of memory");
+	}
+	ctx->dumps = d;
+	fd = cli_create_output(path, 0666);
+	if (fd < 0) {
+		free(path);
+		return CLI_EXIT_FAILURE;
+	}
+	d[ctx->nr_dumps] = (struct dump_file){ .path = path, .fp = fdopen(fd, "w") };
+	if (!d[ctx->nr_dumps].fp) {
+		close(fd);
+		free(path);
+		return cli_err(0, "out of memory");
+	}
+	ctx->dump_of[idx] = (ssize_t)ctx->nr_dumps++;
+	return 0;
+}
+
+/* the text from here on goes to event @idx's file (@idx < 0: stdout) */
+static int dump_switch(struct script_ctx *ctx, int idx)
+{
+	struct dump_file *d = NULL;
+	int err;
+
+	if (idx >= 0) {
+		err = dump_open(ctx, (size_t)idx);
+		if (err)
+			return err;
+		d = &ctx->dumps[ctx->dump_of[idx]];
+		d->samples++;
+	}
+	if ((d ? d->fp : NULL) == ctx->dump_to)
+		return 0;
+	(void)ob_flush(&ctx->ob); /* an error stays in the outbuf, reported at the end */
+	ctx->dump_to = d ? d->fp : NULL;
+	return 0;
+}
+
+/* the end: every file closed, then perf's line for each on stdout */
+static int dump_finish(struct script_ctx *ctx)
+{
+	int err = ob_flush(&ctx->ob), ret = 0;
+
+	if (err) {
+		const char *path = "output";
+
+		for (size_t i = 0; i < ctx->nr_dumps; i++)
+			if (ctx->dumps[i].fp == ctx->dump_failed)
+				path = ctx->dumps[i].path;
+		return err == -EPIPE ? err : cli_err(err, "cannot write '%s'", path);
+	}
+	ctx->dump_to = NULL;
+	for (size_t i = 0; i < ctx->nr_dumps; i++) {
+		struct dump_file *d = &ctx->dumps[i];
+		struct stat st;
+
+		if (fflush(d->fp) || fstat(fileno(d->fp), &st)) {
+			ret = cli_err(-errno, "cannot write '%s'", d->path);
+			continue;
+		}
+		printf("[ perf script: Wrote %.3f MB %s (%" PRIu64 " samples) ]\n",
+		       (double)st.st_size / 1024.0 / 1024.0, d->path, d->samples);
+	}
+	if (fflush(stdout) && !ret)
+		ret = errno == EPIPE ? -EPIPE : cli_err(-errno, "cannot write output");
+	return ret;
+}
+
 /* ---- samples ------------------------------------------------------------ */
 
 /*
@@ -1178,6 +1336,11 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		return 0;
 	}
 
+	if (ctx->per_event_dump) {
+		err = dump_switch(ctx, ev->attr_idx);
+		if (err)
+			return err;
+	}
 	print_start(ctx, fields, ev->attr_idx,
 		    ctx->al.thread ? sampo_thread__comm(ctx->al.thread) : ":-1", s);
 	if (fields & (1u << F_PERIOD)) {
@@ -1409,6 +1572,8 @@ static int script_side_band(void *arg, struct sampo_session *session, const stru
 	(void)session;
 	if (!(ctx->show & show_bit(type)))
 		return 0;
+	if (ctx->per_event_dump)
+		(void)dump_switch(ctx, -1); /* perf prints them on stdout */
 	if (type == SAMPO_RECORD_FINISHED_ROUND) {
 		OB_LIT(ob, "PERF_RECORD_FINISHED_ROUND\n");
 		return ob_error(ob) ? 1 : 0;
@@ -1529,6 +1694,12 @@ static void script_ctx_release(struct script_ctx *ctx)
 	sampo_unwinder__delete(ctx->unwinder);
 	free(ctx->fcache);
 	free(ctx->evsels);
+	for (size_t i = 0; i < ctx->nr_dumps; i++) {
+		(void)fclose(ctx->dumps[i].fp);
+		free(ctx->dumps[i].path);
+	}
+	free(ctx->dumps);
+	free(ctx->dump_of);
 	sampo_srclines__delete(ctx->srclines);
 	folded_delete(ctx->folded);
 	collapse_delete(ctx->collapse);
@@ -1711,6 +1882,8 @@ static int run_script(struct script_ctx *ctx)
 			return cli_err(err, "cannot write output");
 		return cli_err_read(ret, ctx->reader, sampo_session__error(ctx->session));
 	}
+	if (ctx->per_event_dump)
+		return dump_finish(ctx);
 	err = ob_flush(&ctx->ob);
 	if (err)
 		return err == -EPIPE ? err : cli_err(err, "cannot write output");
@@ -1788,6 +1961,10 @@ int cmd_script(int argc, const char **argv)
 			OPT_BOOLEAN(
 				'I', "show-info", &ctx->show_info,
 				"with --header: the CPU and NUMA topologies, caches and memory too"),
+			OPT_BOOLEAN(
+				0, "per-event-dump", &ctx->per_event_dump,
+				"each event's samples into a file of its own, INPUT.EVENT.dump; "
+				"the side-band records and the header stay on stdout"),
 			OPT_STRING(0, "format", &format, "format",
 				   "output format: text (the default), json or speedscope"),
 			OPT_STRING('k', "vmlinux", &vmlinux, "file", "vmlinux pathname"),
@@ -1898,6 +2075,14 @@ int cmd_script(int argc, const char **argv)
 				   "--show-*-events print text lines among the samples: not with "
 				   "--folded or --format json|speedscope");
 	}
+	if (ctx->per_event_dump &&
+	    (folded || ctx->json || (format && !strcmp(format, "speedscope")))) {
+		free(ctx);
+		return usage_error(
+			script_usage, NULL,
+			"--per-event-dump writes the text of each event's samples to a "
+			"file of its own: not with --folded or --format json|speedscope");
+	}
 	argc = archive_view_setup(archive, &input);
 	if (argc) {
 		free(ctx);
@@ -1940,6 +2125,8 @@ int cmd_script(int argc, const char **argv)
 		return cli_err(-ENOMEM, "out of memory");
 	}
 	ob_init_fd(&ctx->ob, STDOUT_FILENO);
+	if (ctx->per_event_dump)
+		ob_init_sink(&ctx->ob, dump_sink, ctx);
 	if (folded == FOLDED_FLAMEGRAPH) {
 		/* stackcollapse-perf.pl's --pid and --tid want perf script -F +pid */
 		const struct collapse_opts copts = {
