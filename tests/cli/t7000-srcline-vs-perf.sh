@@ -1,5 +1,5 @@
 #!/bin/bash
-# t7000-srcline-vs-perf: report --sort srcline / srcfile and script -F ...,srcline print what perf 6.1 (run here) prints on the fixtures: the DWARF lines of burn (perf finds it in the build-id cache that `perf archive` made), perf's stand-ins where there is no line ("sym+OFFSET" in report, "dso[ADDR]" in script), its column widths (counted only for the rows whose line perf had computed when it measured them) and its row order
+# t7000-srcline-vs-perf: report --sort srcline / srcfile and script -F ...,srcline print what perf 6.1 (run here) prints on the fixtures: the DWARF lines of burn (perf finds it in the build-id cache that `perf archive` made), perf's stand-ins where there is no line ("sym+OFFSET" in report, "dso[ADDR]" in script), its column widths (counted only for the rows whose line perf had computed when it measured them) and its row order; script's --full-source-path prints the whole path
 . "$(dirname "$0")/lib.sh"
 need_perf
 need_cmd tar bzip2
@@ -44,7 +44,7 @@ done
 # left out: with libc6-dbg installed perf's addr2line (binutils 2.40) names
 # another file of the same line than the DWARF line table does (see
 # docs/report-differences.md)
-libc_lines() { grep -Ev '^  (libc-start\.c|libc_start_call_main\.h):[0-9]+$'; }
+libc_lines() { grep -Ev '^  (.*/)?(libc-start\.c|libc_start_call_main\.h):[0-9]+$'; }
 check_script() {
 	local f=$1
 	shift
@@ -58,7 +58,8 @@ check_script() {
 	fails=$((fails + 1))
 }
 for opts in "-F comm,tid,ip,sym,srcline" "-F ip,sym,srcline -G" "-F ip,srcline,dso" \
-	"-F comm,ip,sym,symoff,dso,srcline"; do
+	"-F comm,ip,sym,symoff,dso,srcline" "-F ip,sym,srcline --full-source-path" \
+	"-F comm,tid,ip,sym,dso,srcline -G --full-source-path"; do
 	# shellcheck disable=SC2086
 	check_script "$dir/b-callchain-fp/perf.data" $opts
 done
@@ -73,6 +74,12 @@ grep -Eq '^ +56\.98%  burn\.c:12$' "$tmpdir/r" || die "no burn.c:12 row at 56.98
 head -2 "$tmpdir/s0" >"$tmpdir/s"
 printf '     561531602169 burn_leaf_alpha\n  burn.c:12\n' | cmp -s - "$tmpdir/s" ||
 	die "script's first sample is not burn_leaf_alpha at burn.c:12: $(cat "$tmpdir/s")"
+
+# --full-source-path: the path the DWARF names (the test program was built in /tmp/pfx)
+"$SAMPO" script -F ip,sym,srcline -G --full-source-path -i "$dir/b-callchain-fp/perf.data" |
+	head -2 >"$tmpdir/s"
+printf '     561531602169 burn_leaf_alpha\n  /tmp/pfx/burn.c:12\n' | cmp -s - "$tmpdir/s" ||
+	die "--full-source-path: not /tmp/pfx/burn.c:12: $(cat "$tmpdir/s")"
 
 # srcline needs the address
 expect_status 129 script -i "$dir/b-callchain-fp/perf.data" -F comm,srcline

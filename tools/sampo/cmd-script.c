@@ -216,6 +216,7 @@ struct script_ctx {
 	const char *stop_bt; /* --stop-bt: chains end after an entry in these functions */
 	struct cli_word_list stop_bt_list;
 	bool inline_frames;  /* --inline: inlined functions in call chains */
+	bool full_source_path; /* --full-source-path: srcline's whole path */
 	bool use_callchain;  /* some event samples call chains and -G is off */
 
 	size_t nr_evsels;
@@ -628,10 +629,10 @@ static void print_sym_dso(struct script_ctx *ctx, unsigned fields, struct sampo_
 		char line[512];
 
 		/* the address in the map, as perf's al->addr (the kernel's: itself) */
-		if (fr.map && cli_srcline(ctx->srclines, &fr,
-					  fr.map == sampled_map ? sampo_map__map_ip(map, addr) : addr,
-					  line,
-					  sizeof(line))) {
+		if (fr.map &&
+		    cli_srcline(ctx->srclines, &fr,
+				fr.map == sampled_map ? sampo_map__map_ip(map, addr) : addr,
+				ctx->full_source_path, line, sizeof(line))) {
 			ob_puts(ob, "\n  ");
 			ob_puts(ob, line);
 		}
@@ -693,7 +694,8 @@ static void print_inlined(struct script_ctx *ctx, unsigned fields, struct sampo_
 	    nr < 2)
 		return;
 	has_line = (fields & (1u << F_SRCLINE)) &&
-		   cli_srcline(ctx->srclines, &fr, sampo_map__map_ip(fr.map, ip), line, sizeof(line));
+		   cli_srcline(ctx->srclines, &fr, sampo_map__map_ip(fr.map, ip),
+			       ctx->full_source_path, line, sizeof(line));
 	for (size_t i = 0; i + 1 < nr; i++) {
 		ob_putc(ob, '\t');
 		if (fields & (1u << F_IP))
@@ -1951,6 +1953,8 @@ int cmd_script(int argc, const char **argv)
 				   "only samples in these windows: seconds (664.1,664.2; either "
 				   "may be empty; several separated by spaces) or shares of the "
 				   "recording (10%/2, 0%-10%,30%-40%, 50%)"),
+			OPT_BOOLEAN(0, "full-source-path", &ctx->full_source_path,
+				    "srcline: the source file's whole path, not its base name"),
 			OPT_BOOLEAN(
 				0, "inline", &inline_frames,
 				"inlined functions as entries of their own in call chains (DWARF)"),

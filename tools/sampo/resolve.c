@@ -63,7 +63,7 @@ const char *cli_trace_func(void *priv, uint64_t addr, uint64_t *start)
 }
 
 bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, uint64_t rel,
-		 char *buf, size_t sz)
+		 bool full_path, char *buf, size_t sz)
 {
 	const struct sampo_srcline_frame *line = NULL;
 	struct sampo_dso *dso;
@@ -76,8 +76,13 @@ bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, ui
 	if (fr->sym)
 		addr = sampo_symbol__start(fr->sym) + fr->symoff;
 	if (srclines && !sampo_srclines__find_line(srclines, dso, addr, &line) && line &&
-	    sampo_srcline_frame__format(line, buf, sz) >= 0)
+	    line->file && *line->file) {
+		if (full_path)
+			snprintf(buf, sz, "%s:%u", line->file, (unsigned int)line->line);
+		else
+			(void)sampo_srcline_frame__format(line, buf, sz);
 		return true;
+	}
 	/* addr2line found the function but no line ("??:0"): perf prints nothing */
 	if (srclines && fr->sym && !strstr(sampo_symbol__name(fr->sym), "@plt") &&
 	    sampo_srclines__dso_has_file(srclines, dso))

@@ -60,6 +60,8 @@ void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine
  * @fr: the address resolved by cli_resolve_frame() (with want_sym: the
  *	symbol places the address in the file)
  * @rel: the address in the map (sampo_map__map_ip())
+ * @full_path: the source file's whole path (perf's --full-source-path), not
+ *	its base name
  * @buf: where the text goes
  *
  * Return: false when there is nothing to print: no map, or a function of an
@@ -67,7 +69,7 @@ void cli_resolve_frame(struct sampo_symbolizer *symbolizer, struct sampo_machine
  * which perf does not print).
  */
 bool cli_srcline(struct sampo_srclines *srclines, const struct cli_frame *fr, uint64_t rel,
-		 char *buf, size_t sz);
+		 bool full_path, char *buf, size_t sz);
 
 /* what cli_trace_func() names kernel addresses with (borrowed) */
 struct cli_trace_resolver {
