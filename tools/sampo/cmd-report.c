@@ -36,6 +36,7 @@
 #include "builtin.h"
 #include "cli.h"
 #include "debuginfod-cli.h"
+#include "evswitch.h"
 #include "format-json.h"
 #include "options.h"
 #include "outbuf.h"
@@ -73,6 +74,7 @@ struct report_ctx {
 	const char *percent_limit;
 	const char *percentage; /* --percentage relative|absolute */
 	const char *time_str;	/* --time */
+	struct evswitch evswitch; /* --switch-on, --switch-off */
 	int children; /* -1: the default for the file */
 	int branch_stack; /* -b: 1, --no-branch-stack: 0, -1: the file's default */
 	int group;	  /* --group: 1, --no-group: 0, -1: the file's groups (perf's default) */
@@ -737,6 +739,10 @@ static int start_hists(struct report_ctx *ctx)
 	bool by_trace = false;
 	int err;
 
+	if (evswitch_active(&ctx->evswitch) &&
+	    evswitch_setup(&ctx->evswitch, ctx->session, sampo_reader__nr_attrs(ctx->reader),
+			   ctx->input))
+		return CLI_EXIT_FAILURE;
 	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
 	if (!ctx->symbolizer)
 		return cli_err(0, "%s", sampo_session__error(ctx->session));
@@ -839,6 +845,9 @@ static int add_sample(struct report_ctx *ctx, struct sampo_session *session,
 	struct sampo_thread *thread;
 	int err;
 
+	/* perf's evswitch__discard(): after the --time windows, before everything else */
+	if (evswitch_active(&ctx->evswitch) && evswitch_discard(&ctx->evswitch, evsel))
+		return 0;
 	if (ctx->bhists)
 		/* the branch view counts branches: no call chains to unwind */
 		return sampo_branch_hists__add_sample(ctx->bhists, evsel, s);
@@ -1015,6 +1024,8 @@ static int process(struct report_ctx *ctx)
 		err = sampo_unwind_pool__flush(ctx->unwind_pool);
 	cli_unwind_pool_close(ctx->unwind_pool, ctx->input);
 	ctx->unwind_pool = NULL;
+	if (err > 0)
+		return err; /* a callback said why */
 	if (err)
 		return cli_err_read(err, ctx->reader, sampo_session__error(ctx->session));
 	if (!ctx->hists) {
@@ -1413,7 +1424,7 @@ static int report_pprof(const struct report_ctx *ctx)
 
 	cli_debuginfod_apply(&sopts);
 	if (ctx->comms || ctx->dsos || ctx->symbols || ctx->pids || ctx->tids || ctx->cpus ||
-	    ctx->sort)
+	    ctx->sort || evswitch_active(&ctx->evswitch))
 		return usage_error(report_usage, NULL,
 				   "--format pprof keeps every sample: no --sort or filters");
 	return pprof_convert(&o);
@@ -1548,6 +1559,12 @@ int cmd_report(int argc, const char **argv)
 		OPT_STRING(0, "pid", &ctx.pids, "pid[,pid...]", "only these processes"),
 		OPT_STRING(0, "tid", &ctx.tids, "tid[,tid...]", "only these threads"),
 		OPT_STRING('C', "cpu", &ctx.cpus, "cpus", "only these CPUs (0-3,7)"),
+		OPT_STRING(0, "switch-on", &ctx.evswitch.on_name, "event",
+			   "only samples after a sample of this event"),
+		OPT_STRING(0, "switch-off", &ctx.evswitch.off_name, "event",
+			   "no samples after a sample of this event (until the next --switch-on)"),
+		OPT_BOOLEAN(0, "show-on-off-events", &ctx.evswitch.show_on_off,
+			    "the samples of --switch-on and --switch-off events too"),
 		OPT_GROUP("Symbols"),
 		OPT_STRING('k', "vmlinux", &ctx.vmlinux, "file", "the kernel's vmlinux"),
 		OPT_STRING(0, "kallsyms", &ctx.kallsyms, "file", "the kernel's kallsyms snapshot"),
@@ -1628,6 +1645,11 @@ int cmd_report(int argc, const char **argv)
 	if (ctx.provenance && (ctx.format || ctx.nr_inputs > 1 || sorts_by_host(ctx.sort))) {
 		ret = usage_error(report_usage, opts,
 				  "--provenance reads one file and prints its own table: no --format");
+		goto out;
+	}
+	if ((ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) && evswitch_active(&ctx.evswitch)) {
+		ret = usage_error(report_usage, opts,
+				  "--switch-on and --switch-off read one file (its events)");
 		goto out;
 	}
 	if (ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) {

@@ -67,6 +67,7 @@
 #include "collapse.h"
 #include "data-src.h"
 #include "debuginfod-cli.h"
+#include "evswitch.h"
 #include "folded.h"
 #include "format-json.h"
 #include "format-speedscope.h"
@@ -254,11 +255,7 @@ struct script_ctx {
 	FILE *dump_to;	   /* where the outbuf goes now: a dump file, or NULL (stdout) */
 	FILE *dump_failed; /* the first stream a write to failed */
 
-	/* --switch-on, --switch-off: samples between the two events (perf's evswitch) */
-	const char *switch_on, *switch_off; /* the events' names */
-	int switch_on_idx, switch_off_idx;  /* their indexes, -1: none */
-	bool discarding;		    /* samples are left out now */
-	bool show_on_off;		    /* --show-on-off-events: the switching samples too */
+	struct evswitch evswitch; /* --switch-on, --switch-off */
 
 	unsigned show;			      /* SHOW_*: --show-*-events */
 	bool header, show_info;		      /* --header [-I]: the file's header first */
@@ -502,60 +499,6 @@ static int pid_width(const struct script_ctx *ctx)
 
 static int dump_open(struct script_ctx *ctx, size_t idx);
 
-/* the index of the first event named @name (perf's evlist__find_evsel_by_str()), or -1 */
-static int find_event(const struct script_ctx *ctx, const char *name)
-{
-	for (size_t i = 0; i < ctx->nr_evsels; i++)
-		if (!strcmp(sampo_session__evsel_name(ctx->session, (int)i), name))
-			return (int)i;
-	return -1;
-}
-
-/* --switch-on, --switch-off: their events, which the file must have */
-static int find_switches(struct script_ctx *ctx)
-{
-	const char *names[] = { ctx->switch_on, ctx->switch_off };
-	int *idx[] = { &ctx->switch_on_idx, &ctx->switch_off_idx };
-
-	for (size_t i = 0; i < 2; i++) {
-		char list[512] = "";
-		size_t len = 0;
-
-		*idx[i] = names[i] ? find_event(ctx, names[i]) : -1;
-		if (!names[i] || *idx[i] >= 0)
-			continue;
-		for (size_t e = 0; e < ctx->nr_evsels && len < sizeof(list); e++)
-			len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s",
-						e ? ", " : "",
-						sampo_session__evsel_name(ctx->session, (int)e));
-		return cli_err(0, "--switch-%s: '%s' has no event '%s' (its events: %s)",
-			       i ? "off" : "on", ctx->input, names[i], list);
-	}
-	/* before the switch-on event, nothing is shown */
-	ctx->discarding = ctx->switch_on_idx >= 0;
-	return 0;
-}
-
-/*
- * perf's evswitch__discard(): whether to leave out a sample of event @idx.
- * The sample that switches is left out too, unless --show-on-off-events.
- * Unlike perf, --switch-off alone leaves out everything after its event
- * (perf's drops that one sample and shows the rest).
- */
-static bool switched_off(struct script_ctx *ctx, int idx)
-{
-	if (ctx->discarding) {
-		if (idx != ctx->switch_on_idx)
-			return true;
-		ctx->discarding = false;
-		return !ctx->show_on_off;
-	}
-	if (idx != ctx->switch_off_idx || ctx->switch_off_idx < 0)
-		return false;
-	ctx->discarding = true;
-	return !ctx->show_on_off;
-}
-
 static int start_samples(struct script_ctx *ctx)
 {
 	ctx->started = true;
@@ -568,7 +511,8 @@ static int start_samples(struct script_ctx *ctx)
 		if (has_callchain(sampo_reader__attr(ctx->reader, i)) && !ctx->hide_callchain)
 			ctx->use_callchain = true;
 	}
-	if (find_switches(ctx))
+	if (evswitch_active(&ctx->evswitch) &&
+	    evswitch_setup(&ctx->evswitch, ctx->session, ctx->nr_evsels, ctx->input))
 		return CLI_EXIT_FAILURE;
 	ctx->symbolizer = sampo_session__symbolizer(ctx->session);
 	if (!ctx->symbolizer)
@@ -1362,7 +1306,7 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 		return err;
 	if (sample_filtered(ctx, s))
 		return 0;
-	if ((ctx->switch_on || ctx->switch_off) && switched_off(ctx, ev->attr_idx))
+	if (evswitch_active(&ctx->evswitch) && evswitch_discard(&ctx->evswitch, ev->attr_idx))
 		return 0;
 	ctx->epoch = (uint64_t)sampo_machine__kernel_generation(ctx->machine) << 32 |
 		     sampo_machine__process_generation(ctx->machine, (int32_t)s->pid);
@@ -2008,12 +1952,12 @@ int cmd_script(int argc, const char **argv)
 				   "only samples in these shared objects"),
 			OPT_STRING('S', "symbols", &ctx->symbols, "symbol[,symbol...]",
 				   "only samples in these functions, or at these addresses (hex)"),
-			OPT_STRING(0, "switch-on", &ctx->switch_on, "event",
+			OPT_STRING(0, "switch-on", &ctx->evswitch.on_name, "event",
 				   "only samples after a sample of this event"),
-			OPT_STRING(0, "switch-off", &ctx->switch_off, "event",
+			OPT_STRING(0, "switch-off", &ctx->evswitch.off_name, "event",
 				   "no samples after a sample of this event (until the next "
 				   "--switch-on)"),
-			OPT_BOOLEAN(0, "show-on-off-events", &ctx->show_on_off,
+			OPT_BOOLEAN(0, "show-on-off-events", &ctx->evswitch.show_on_off,
 				    "the samples of --switch-on and --switch-off events too"),
 			OPT_BOOLEAN(0, "ns", &ctx->ns, "times to the nanosecond"),
 			OPT_BOOLEAN(0, "reltime", &ctx->reltime,

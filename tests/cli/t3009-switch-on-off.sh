@@ -1,9 +1,10 @@
 #!/bin/bash
-# t3009-script-switch-on-off: script --switch-on EVENT shows the samples after
+# t3009-switch-on-off: script --switch-on EVENT shows the samples after
 # the first sample of EVENT, --switch-off EVENT stops at the next sample of
 # EVENT until the next switch-on, and the switching samples are shown only
 # with --show-on-off-events: as perf 6.1 (its evswitch) on the two-event
-# fixture and on wild files (hardware groups, tracepoints, pipes). An event
+# fixture and on wild files (hardware groups, tracepoints, pipes); report
+# --switch-on/--switch-off count the same samples, as perf's. An event
 # the file lacks is an error naming the file's events. --switch-off alone
 # stops for good (perf's drops only the one switching sample: see
 # docs/sampo-script.md).
@@ -47,6 +48,37 @@ wild_check pp__parallel_static_gcc_perf.data.zstd --switch-on cycles --switch-of
 wild_check pp__parallel_static_gcc_perf.data.zstd --switch-on sched:sched_switch --switch-off cycles \
 	--show-on-off-events
 [ "$fails" -eq 0 ] || die "$fails outputs differ from perf's"
+
+# report: the same samples counted (perf drops them after the --time windows)
+strip() { grep -v -e '^# (Tip' -e '^$' -e '^#$'; }
+check_report() {
+	"$PERF" report --stdio -i "$input" "$@" 2>/dev/null | strip >"$tmpdir/want"
+	run_sampo report --stdio -i "$input" "$@" | strip >"$tmpdir/got"
+	grep -q '%' "$tmpdir/want" || die "report $*: perf printed no row"
+	compare_report "$tmpdir/want" "$tmpdir/got" "report $*"
+}
+check_report --switch-on task-clock
+check_report --switch-on task-clock --switch-off cpu-clock
+check_report --switch-on cpu-clock --switch-off task-clock --show-on-off-events -n
+check_report --switch-on task-clock --group
+check_report --switch-on task-clock --sort dso,sym --time 10%/2
+f=$(wild_file pp__parallel_static_gcc_perf.data.zstd)
+perf_foreign report --stdio -i "$f" --switch-on cycles --switch-off sched:sched_switch |
+	strip >"$tmpdir/want"
+sampo_wild report --stdio -i "$f" --switch-on cycles --switch-off sched:sched_switch 2>/dev/null |
+	strip >"$tmpdir/got"
+compare_report "$tmpdir/want" "$tmpdir/got" "report $(basename "$f")"
+[ "$fails" -eq 0 ] || die "$fails reports differ from perf's"
+expect_status 1 report -i "$input" --switch-off cycles
+grep -q "^sampo report: --switch-off: '.*' has no event 'cycles' (its events: cpu-clock, task-clock)$" \
+	"$tmpdir/stderr" || die "$(cat "$tmpdir/stderr")"
+expect_status 129 report -i "$input" --switch-on task-clock --format pprof
+# a pipe's events are known at its first sample: the same one line
+rc=0
+"$SAMPO" report -i - --switch-off cycles <"$dir/d-pipe-mode/perf.data" >/dev/null 2>"$tmpdir/err" || rc=$?
+[ "$rc" -eq 1 ] || die "a pipe without the event: exit $rc"
+[ "$(cat "$tmpdir/err")" = "sampo report: --switch-off: '-' has no event 'cycles' (its events: cpu-clock)" ] ||
+	die "a pipe without the event: $(cat "$tmpdir/err")"
 
 # a pipe, whose events come with its records (perf looks for them before it
 # reads any and says "switch-on event not found"): the rule applied to every sample
