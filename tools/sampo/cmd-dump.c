@@ -364,16 +364,6 @@ static void dump_lbr_callstack(struct outbuf *ob, const struct sampo_sample *s)
 		dump_callchain_entry(ob, k + i + 2, s->branch[k].from);
 }
 
-/* perf 6.1's branch type names (x86 build: the arch-specific ones are ARCH_n) */
-static const char *const branch_type_names[16] = {
-	"N/A",	  "COND",      "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",	"SYSCALL",
-	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX", "",
-};
-
-static const char *const branch_new_type_names[8] = {
-	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
-};
-
 static void dump_branch_stack(struct outbuf *ob, const struct sampo_event_attr *attr,
 			      const struct sampo_sample *s)
 {
@@ -386,8 +376,7 @@ static void dump_branch_stack(struct outbuf *ob, const struct sampo_event_attr *
 		const struct sampo_branch_entry *e = &s->branch[i];
 		/* struct branch_flags of perf 6.1, little-endian bitfields */
 		uint64_t f = e->flags;
-		unsigned int type = (f >> 20) & 15, new_type = (f >> 26) & 15;
-		const char *tname;
+		const char *tname = record_text__branch_type(f);
 		char *p;
 
 		if (callstack) {
@@ -396,12 +385,6 @@ static void dump_branch_stack(struct outbuf *ob, const struct sampo_event_attr *
 			dump_callchain_entry(ob, i + 1, e->from);
 			continue;
 		}
-		if (type == 0)
-			tname = "";
-		else if (type == 15)
-			tname = new_type < 8 ? branch_new_type_names[new_type] : "(null)";
-		else
-			tname = branch_type_names[type];
 		dump_callchain_entry(ob, i, e->from);
 		ob->len--; /* the entry line's newline: the line goes on */
 		p = ob_reserve(ob, 24);

@@ -114,6 +114,8 @@ enum script_field {
 	F_WEIGHT,
 	F_INS_LAT,
 	F_PHYS_ADDR,
+	F_BRSTACK,
+	F_BRSTACKSYM,
 	F_MAX,
 };
 
@@ -144,6 +146,8 @@ static const struct {
 	[F_WEIGHT] = { "weight", SAMPO_SAMPLE_WEIGHT | SAMPO_SAMPLE_WEIGHT_STRUCT, "WEIGHT" },
 	[F_INS_LAT] = { "ins_lat", SAMPO_SAMPLE_WEIGHT_STRUCT, "WEIGHT_STRUCT" },
 	[F_PHYS_ADDR] = { "phys_addr", SAMPO_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
+	[F_BRSTACK] = { "brstack", SAMPO_SAMPLE_BRANCH_STACK, "BRANCH_STACK" },
+	[F_BRSTACKSYM] = { "brstacksym", SAMPO_SAMPLE_BRANCH_STACK, "BRANCH_STACK" },
 };
 
 /* perf's default for hardware and software events */
@@ -734,6 +738,86 @@ static void folded_chain_entry(struct script_ctx *ctx, struct sampo_map *map, ui
 	cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, ip, true, &fr);
 	folded_frame(ctx->folded, fr.sym ? sampo_symbol__name(fr.sym) : NULL,
 		     fr.map && kmap && sampo_map__dso(fr.map) == sampo_map__dso(kmap));
+}
+
+/* ---- branch stacks ------------------------------------------------------- */
+
+/*
+ * perf's thread__find_map_fb(): the map of @addr in the sample's mode, else
+ * in the other one (a branch from user space into the kernel, or back)
+ */
+static struct sampo_map *branch_map(struct script_ctx *ctx, uint8_t cpumode, uint64_t addr)
+{
+	struct sampo_map *map = sampo_machine__find_map(ctx->sample_machine, ctx->al.thread,
+							cpumode, addr, &ctx->chain_al);
+
+	if (map || (cpumode != SAMPO_CPUMODE_USER && cpumode != SAMPO_CPUMODE_KERNEL))
+		return map;
+	cpumode = cpumode == SAMPO_CPUMODE_USER ? SAMPO_CPUMODE_KERNEL : SAMPO_CPUMODE_USER;
+	return sampo_machine__find_map(ctx->sample_machine, ctx->al.thread, cpumode, addr,
+				       &ctx->chain_al);
+}
+
+/* one side of a branch: "0x<addr>" or "<sym>+0x<off>", then "(<dso>)" with the dso field */
+static void print_branch_side(struct script_ctx *ctx, unsigned fields, bool sym, uint8_t cpumode,
+			      uint64_t addr)
+{
+	struct sampo_map *map = branch_map(ctx, cpumode, addr);
+	struct outbuf *ob = &ctx->ob;
+	struct cli_frame fr = { .map = map };
+
+	if (sym || (fields & (1u << F_DSO)))
+		cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, addr, sym, &fr);
+	if (!sym) {
+		OB_LIT(ob, "0x");
+		ob_hex(ob, addr, 0, false);
+	} else if (fr.sym) {
+		ob_puts(ob, sampo_symbol__name(fr.sym));
+		OB_LIT(ob, "+0x");
+		ob_hex(ob, fr.symoff, 0, false);
+	} else {
+		OB_LIT(ob, "[unknown]");
+	}
+	if (fields & (1u << F_DSO)) {
+		ob_putc(ob, '(');
+		ob_puts(ob, fr.map ? dso_name(ctx, fr.map) : "[unknown]");
+		ob_putc(ob, ')');
+	}
+}
+
+/*
+ * -F brstack, brstacksym (perf's perf_sample__fprintf_brstack() and
+ * _brstacksym(), brstack first when both): each entry as FROM/TO, then
+ * perf 6.1's flags "/P/X/A/<cycles>/<type> " (predicted or mispredicted,
+ * in a transaction, an abort, the cycles since the previous entry, the
+ * type when the kernel saved it)
+ */
+static void print_brstack(struct script_ctx *ctx, unsigned fields, const struct sampo_sample *s)
+{
+	bool sym = !(fields & (1u << F_BRSTACK));
+	struct outbuf *ob = &ctx->ob;
+
+	for (uint64_t i = 0; i < s->branch_nr; i++) {
+		const struct sampo_branch_entry *e = &s->branch[i];
+		uint64_t f = e->flags;
+
+		if (!sym)
+			ob_putc(ob, ' ');
+		print_branch_side(ctx, fields, sym, s->cpumode, e->from);
+		ob_putc(ob, '/');
+		print_branch_side(ctx, fields, sym, s->cpumode, e->to);
+		ob_putc(ob, '/');
+		ob_putc(ob, !(f & 3) ? '-' : (f & 2) ? 'P' : 'M');
+		ob_putc(ob, '/');
+		ob_putc(ob, (f & 4) ? 'X' : '-');
+		ob_putc(ob, '/');
+		ob_putc(ob, (f & 8) ? 'A' : '-');
+		ob_putc(ob, '/');
+		ob_dec_u64(ob, (f >> 4) & 0xffff);
+		ob_putc(ob, '/');
+		ob_puts(ob, record_text__branch_type(f));
+		ob_putc(ob, ' ');
+	}
 }
 
 /* ---- the frame cache ---------------------------------------------------- */
@@ -1393,6 +1477,8 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 			}
 		}
 	}
+	if (fields & ((1u << F_BRSTACK) | (1u << F_BRSTACKSYM)))
+		print_brstack(ctx, fields, s);
 	if (fields & (1u << F_PHYS_ADDR))
 		print_u64(ob, true, s->phys_addr);
 	ob_putc(ob, '\n');
@@ -1930,7 +2016,8 @@ int cmd_script(int argc, const char **argv)
 			OPT_CALLBACK(
 				'F', "fields", ctx, "fields",
 				"fields to print (comm,tid,pid,time,cpu,event,period,trace,ip,sym,"
-				"symoff,dso,srcline)",
+				"symoff,dso,srcline,addr,data_src,weight,ins_lat,phys_addr,brstack,"
+				"brstacksym)",
 				fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),

@@ -235,3 +235,24 @@ bool record_text__body(struct outbuf *ob, const union sampo_record *rec)
 		return false;
 	}
 }
+
+/* perf 6.1's branch type names (x86 build: the arch-specific ones are ARCH_n) */
+static const char *const branch_type_names[16] = {
+	"N/A",	  "COND",      "UNCOND",   "IND",  "CALL", "IND_CALL", "RET",	"SYSCALL",
+	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ",  "SERROR",   "NO_TX", "",
+};
+
+static const char *const branch_new_type_names[8] = {
+	"FAULT_ALGN", "FAULT_DATA", "FAULT_INST", "ARCH_1", "ARCH_2", "ARCH_3", "ARCH_4", "ARCH_5",
+};
+
+const char *record_text__branch_type(uint64_t flags)
+{
+	unsigned int type = (flags >> 20) & 15, new_type = (flags >> 26) & 15;
+
+	if (type == 0)
+		return "";
+	if (type == 15)
+		return new_type < 8 ? branch_new_type_names[new_type] : "(null)";
+	return branch_type_names[type];
+}

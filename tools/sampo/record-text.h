@@ -27,4 +27,12 @@ bool record_text__body(struct outbuf *ob, const union sampo_record *rec);
 /* record_text__str() - a NUL-terminated string field at @s of @rec, bounded by the record */
 void record_text__str(struct outbuf *ob, const union sampo_record *rec, const char *s);
 
+/*
+ * record_text__branch_type() - perf 6.1's name of a branch stack entry's
+ * type (get_branch_type(): "" when unknown, the new types of EXTEND_ABI),
+ * from its flags (struct perf_branch_entry's bitfields, little-endian: type
+ * in bits 20-23, new_type in 26-29)
+ */
+const char *record_text__branch_type(uint64_t flags);
+
 #endif /* SAMPO_RECORD_TEXT_H */
