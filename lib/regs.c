@@ -59,9 +59,15 @@ static const char *regs_name_arm(unsigned int id)
 
 static const char *regs_name_csky(unsigned int id)
 {
+	/*
+	 * The kernel's enum perf_event_csky_regs: TLS, LR, PC, SR, SP, ORIG_A0,
+	 * A0-A3, REGS0-9, then ABIv2's EXREGS0-14, HI, LO, DCSR, which perf
+	 * names only when built for csky ABIv2 itself (not here, as perf on x86)
+	 */
 	static const char *const names[] = {
-		"a0",	 "a1",	  "a2",	   "a3",    "regs0", "regs1", "regs2", "regs3", "regs4",
-		"regs5", "regs6", "regs7", "regs8", "regs9", "sp",    "lr",    "pc",
+		NULL,	 "lr",	  "pc",	   NULL,    "sp",    NULL,    "a0",
+		"a1",	 "a2",	  "a3",	   "regs0", "regs1", "regs2", "regs3",
+		"regs4", "regs5", "regs6", "regs7", "regs8", "regs9",
 	};
 
 	return id < ARRAY_SIZE(names) ? names[id] : NULL;

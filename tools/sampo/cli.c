@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <sampo/common.h>
@@ -20,6 +21,7 @@
 #include <sampo/feature.h>
 #include <sampo/output-file.h>
 #include <sampo/reader.h>
+#include <sampo/session.h>
 
 #include "cli.h"
 #include "options.h"
@@ -160,6 +162,25 @@ void cli_warn_damaged_features(const char *input, int nr, const struct sampo_fea
 			 nr > 2 ? "s" : "");
 	cli_warn("'%s': feature %s at %#" PRIx64 ", offset %#" PRIx64 ": %s; read without it%s",
 		 input, name ? name : "?", fe->section_offset, fe->offset, fe->msg, more);
+}
+
+const char *cli_file_arch(struct sampo_session *session, char *buf, size_t size)
+{
+	const struct sampo_features *f = sampo_session__features(session);
+	const char *arch = NULL;
+	struct utsname uts;
+	size_t n;
+
+	if (f && sampo_features__has(f, SAMPO_FEAT_ARCH))
+		arch = f->arch;
+	if (!arch && uname(&uts) == 0)
+		arch = uts.machine;
+	n = arch && size ? strnlen(arch, size - 1) : 0;
+	if (size) {
+		memcpy(buf, arch ? arch : "", n);
+		buf[n] = 0;
+	}
+	return sampo_arch__normalize(buf);
 }
 
 int cli_exit_code(int ret)

@@ -127,6 +127,16 @@ struct sampo_feature_error;
  */
 void cli_warn_damaged_features(const char *input, int nr, const struct sampo_feature_error *fe);
 
+struct sampo_session;
+
+/*
+ * cli_file_arch() - the family of the machine @session's file was recorded
+ * on (its ARCH feature, else this machine's, as perf_env__arch()), as
+ * sampo_arch__normalize() names it; @buf (of @size bytes) holds the text
+ * Return: the family (borrowed from @buf or static)
+ */
+const char *cli_file_arch(struct sampo_session *session, char *buf, size_t size);
+
 /* cli_exit_code() - map a command's return value to the process exit status */
 int cli_exit_code(int ret);
 

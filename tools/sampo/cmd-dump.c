@@ -34,7 +34,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include <sampo/event.h>
@@ -162,19 +161,7 @@ static const char *evsel_name(struct dump_ctx *ctx, int idx)
 /* the family of the file's machine (its ARCH feature, else this one), for the register names */
 static void update_arch(struct dump_ctx *ctx)
 {
-	const struct sampo_features *f = sampo_session__features(ctx->session);
-	struct utsname uts;
-	const char *arch = NULL;
-
-	if (f && sampo_features__has(f, SAMPO_FEAT_ARCH))
-		arch = f->arch;
-	if (!arch && uname(&uts) == 0)
-		arch = uts.machine;
-	size_t n = arch ? strnlen(arch, sizeof(ctx->arch_buf) - 1) : 0;
-
-	memcpy(ctx->arch_buf, arch ? arch : "", n);
-	ctx->arch_buf[n] = 0;
-	ctx->arch = sampo_arch__normalize(ctx->arch_buf);
+	ctx->arch = cli_file_arch(ctx->session, ctx->arch_buf, sizeof(ctx->arch_buf));
 }
 
 /* New attrs take effect after their HEADER_ATTR record; catch up with the reader. */

@@ -51,6 +51,7 @@
 #include <sampo/kmodule.h>
 #include <sampo/machine.h>
 #include <sampo/reader.h>
+#include <sampo/regs.h>
 #include <sampo/record.h>
 #include <sampo/sample.h>
 #include <sampo/session.h>
@@ -116,6 +117,8 @@ enum script_field {
 	F_PHYS_ADDR,
 	F_BRSTACK,
 	F_BRSTACKSYM,
+	F_IREGS,
+	F_UREGS,
 	F_MAX,
 };
 
@@ -148,6 +151,8 @@ static const struct {
 	[F_PHYS_ADDR] = { "phys_addr", SAMPO_SAMPLE_PHYS_ADDR, "PHYS_ADDR" },
 	[F_BRSTACK] = { "brstack", SAMPO_SAMPLE_BRANCH_STACK, "BRANCH_STACK" },
 	[F_BRSTACKSYM] = { "brstacksym", SAMPO_SAMPLE_BRANCH_STACK, "BRANCH_STACK" },
+	[F_IREGS] = { "iregs", SAMPO_SAMPLE_REGS_INTR, "IREGS" },
+	[F_UREGS] = { "uregs", SAMPO_SAMPLE_REGS_USER, "UREGS" },
 };
 
 /* perf's default for hardware and software events */
@@ -277,6 +282,8 @@ struct script_ctx {
 	struct fcache_slot *fcache; /* the text of addresses (plain text output only) */
 	uint64_t epoch;		    /* the current sample's, for fcache */
 	bool json;		/* --format json (format-json.c) */
+	const char *arch;	/* the recording machine's family, for register names */
+	char arch_buf[64];
 	const struct sampo_trace_data *resolver_set; /* whose kernel functions cli_trace_func() names */
 	struct cli_trace_resolver resolver;
 	struct json_script js;
@@ -738,6 +745,41 @@ static void folded_chain_entry(struct script_ctx *ctx, struct sampo_map *map, ui
 	cli_resolve_frame(ctx->symbolizer, ctx->sample_machine, map, ip, true, &fr);
 	folded_frame(ctx->folded, fr.sym ? sampo_symbol__name(fr.sym) : NULL,
 		     fr.map && kmap && sampo_map__dso(fr.map) == sampo_map__dso(kmap));
+}
+
+/* ---- registers ----------------------------------------------------------- */
+
+/*
+ * -F iregs, uregs (perf's perf_sample__fprintf_regs()): " ABI:<abi> ", then
+ * each sampled register "%5s:0x%x " by the name the recording machine's
+ * architecture gives it; nothing when the sample has none (ABI 0)
+ */
+static void print_regs(struct script_ctx *ctx, const struct sampo_regs *regs)
+{
+	struct outbuf *ob = &ctx->ob;
+	size_t i = 0;
+
+	if (!regs->abi || !regs->regs)
+		return;
+	if (!ctx->arch)
+		ctx->arch = cli_file_arch(ctx->session, ctx->arch_buf, sizeof(ctx->arch_buf));
+	OB_LIT(ob, " ABI:");
+	ob_dec_u64(ob, regs->abi);
+	ob_putc(ob, ' ');
+	for (unsigned int r = 0; r < 64; r++) {
+		const char *name;
+		size_t len;
+
+		if (!(regs->mask & (1ULL << r)))
+			continue;
+		name = sampo_reg__name(ctx->arch, r);
+		len = strlen(name);
+		ob_pad(ob, ' ', len < 5 ? 5 - len : 0);
+		ob_puts(ob, name);
+		OB_LIT(ob, ":0x");
+		ob_hex(ob, regs->regs[i++], 0, false);
+		ob_putc(ob, ' ');
+	}
 }
 
 /* ---- branch stacks ------------------------------------------------------- */
@@ -1477,6 +1519,10 @@ static int process_sample(struct script_ctx *ctx, const struct sampo_event *ev)
 			}
 		}
 	}
+	if (fields & (1u << F_IREGS))
+		print_regs(ctx, &s->intr_regs);
+	if (fields & (1u << F_UREGS))
+		print_regs(ctx, &s->user_regs);
 	if (fields & ((1u << F_BRSTACK) | (1u << F_BRSTACKSYM)))
 		print_brstack(ctx, fields, s);
 	if (fields & (1u << F_PHYS_ADDR))
@@ -2016,8 +2062,8 @@ int cmd_script(int argc, const char **argv)
 			OPT_CALLBACK(
 				'F', "fields", ctx, "fields",
 				"fields to print (comm,tid,pid,time,cpu,event,period,trace,ip,sym,"
-				"symoff,dso,srcline,addr,data_src,weight,ins_lat,phys_addr,brstack,"
-				"brstacksym)",
+				"symoff,dso,srcline,addr,data_src,weight,ins_lat,phys_addr,iregs,"
+				"uregs,brstack,brstacksym)",
 				fields_cb),
 			OPT_BOOLEAN('G', "hide-call-graph", &hide_callchain,
 				    "do not print call chains"),
