@@ -82,6 +82,8 @@ int sampo_event_spec__parse(const char *str, size_t len, struct sampo_event_spec
 	memcpy(ev.name, name, len + 1);
 	mods = strchr(name, ':');
 	if (mods) {
+		bool guest_excluded = false;
+
 		*mods++ = '\0';
 		for (const char *m = mods; *m; m++) {
 			if (*m == 'u')
@@ -90,9 +92,19 @@ int sampo_event_spec__parse(const char *str, size_t len, struct sampo_event_spec
 				ev.exclude_user = true;
 			else if (*m != 'p' && *m != 'P')
 				return -EINVAL;
+			/*
+			 * perf's get_event_modifier(): the first of u or k excludes
+			 * every level but those named, the hypervisor's too; u, and p
+			 * (precise needs it), exclude guests, k alone does not
+			 */
+			if (*m == 'u' || *m == 'k')
+				ev.exclude_hv = true;
+			if (*m == 'u' || *m == 'p')
+				guest_excluded = true;
 		}
 		if (ev.exclude_kernel && ev.exclude_user)
 			ev.exclude_kernel = ev.exclude_user = false; /* ":uk" is both */
+		ev.include_guest = !guest_excluded;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(event_names); i++) {
 		if (!strcmp(event_names[i].name, name)) {
@@ -276,8 +288,10 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 				 SAMPO_SAMPLE_PERIOD;
 		if (OPTS_GET(opts, callchain, false))
 			a->sample_type |= SAMPO_SAMPLE_CALLCHAIN;
-		if (system_wide)
+		if (system_wide || OPTS_GET(opts, sample_cpu, false))
 			a->sample_type |= SAMPO_SAMPLE_CPU;
+		if (OPTS_GET(opts, sample_address, false))
+			a->sample_type |= SAMPO_SAMPLE_ADDR | SAMPO_SAMPLE_DATA_SRC;
 		if (nr > 1)
 			a->sample_type |= SAMPO_SAMPLE_ID;
 		a->read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_LOST;
@@ -287,9 +301,12 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 			a->sample_period = freq;
 			a->flags |= SAMPO_ATTR_FREQ;
 		}
-		a->flags |= SAMPO_ATTR_DISABLED | SAMPO_ATTR_SAMPLE_ID_ALL |
-			    SAMPO_ATTR_EXCLUDE_GUEST;
-		if (!OPTS_GET(opts, per_thread, false))
+		a->flags |= SAMPO_ATTR_DISABLED | SAMPO_ATTR_SAMPLE_ID_ALL;
+		if (!ev->include_guest)
+			a->flags |= SAMPO_ATTR_EXCLUDE_GUEST;
+		if (ev->exclude_hv)
+			a->flags |= SAMPO_ATTR_EXCLUDE_HV;
+		if (!OPTS_GET(opts, per_thread, false) && !OPTS_GET(opts, no_inherit, false))
 			a->flags |= SAMPO_ATTR_INHERIT;
 		if (OPTS_GET(opts, enable_on_exec, false) && !system_wide)
 			a->flags |= SAMPO_ATTR_ENABLE_ON_EXEC;
@@ -297,6 +314,13 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 			a->flags |= SAMPO_ATTR_EXCLUDE_USER;
 		if (ev->exclude_kernel)
 			a->flags |= SAMPO_ATTR_EXCLUDE_KERNEL;
+		/* perf's evsel__config(): they override the events' modifiers */
+		if (OPTS_GET(opts, all_user, false))
+			a->flags =
+				(a->flags | SAMPO_ATTR_EXCLUDE_KERNEL) & ~SAMPO_ATTR_EXCLUDE_USER;
+		if (OPTS_GET(opts, all_kernel, false))
+			a->flags =
+				(a->flags | SAMPO_ATTR_EXCLUDE_USER) & ~SAMPO_ATTR_EXCLUDE_KERNEL;
 		if (cg)
 			config_callgraph(a, cg, i == 0);
 		if (i > 0)
@@ -304,6 +328,12 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 		/* the tracking event: maps, comms and tasks come with it */
 		a->flags |= SAMPO_ATTR_MMAP | SAMPO_ATTR_COMM | SAMPO_ATTR_TASK | SAMPO_ATTR_MMAP2 |
 			    SAMPO_ATTR_COMM_EXEC | SAMPO_ATTR_KSYMBOL | SAMPO_ATTR_BPF_EVENT;
+		if (OPTS_GET(opts, switch_events, false))
+			a->flags |= SAMPO_ATTR_CONTEXT_SWITCH;
+		if (OPTS_GET(opts, namespaces, false))
+			a->flags |= SAMPO_ATTR_NAMESPACES;
+		if (OPTS_GET(opts, sample_address, false))
+			a->flags |= SAMPO_ATTR_MMAP_DATA;
 		/*
 		 * Not system-wide: on the kernels tried here (6.18), one event
 		 * with attr.build_id on every CPU makes the kernel mark the
@@ -337,6 +367,7 @@ static bool fallback_user_only(struct sampo_event_spec *specs, size_t nr)
 			continue;
 		ev->exclude_kernel = true;
 		ev->exclude_user = false;
+		ev->exclude_hv = true; /* perf's evsel__fallback() */
 		if (!strchr(ev->name, ':') && len + 2 < sizeof(ev->name))
 			memcpy(ev->name + len, ":u", 3);
 		changed = true;

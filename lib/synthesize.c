@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -62,6 +63,7 @@ int sampo_synthesize__init(struct sampo_synth *s, const struct sampo_synth_opts 
 	if (s->sid_size > 64 || s->sid_size % 8)
 		return -EINVAL;
 	s->mmap_data = OPTS_GET(opts, mmap_data, false);
+	s->namespaces = OPTS_GET(opts, namespaces, false);
 	s->fn = fn;
 	s->ctx = ctx;
 	return 0;
@@ -114,6 +116,40 @@ static int emit_fork(struct sampo_synth *s, uint32_t pid, uint32_t ppid, uint32_
 	rec->fork.tid = tid;
 	rec->fork.ptid = ptid;
 	return synth_emit(s, sizeof(rec->fork));
+}
+
+/*
+ * perf's perf_event__synthesize_namespaces(): the namespaces of thread @tid
+ * of process @pid, each as the device and inode of its link under
+ * /proc/PID/task/TID/ns (0 and 0 where the kernel has none, or the thread
+ * went away)
+ */
+static int emit_namespaces(struct sampo_synth *s, uint32_t pid, uint32_t tid)
+{
+	/* the kernel's NET_NS_INDEX .. CGROUP_NS_INDEX order */
+	static const char *const names[] = { "net", "uts", "ipc", "pid", "user", "mnt", "cgroup" };
+	union sampo_record *rec = (union sampo_record *)s->buf;
+	size_t size = sizeof(rec->namespaces) +
+		      sizeof(names) / sizeof(names[0]) * sizeof(struct sampo_ns_link_info);
+
+	if (!s->namespaces)
+		return 0;
+	memset(rec, 0, size);
+	rec->header.type = SAMPO_RECORD_NAMESPACES;
+	rec->namespaces.pid = pid;
+	rec->namespaces.tid = tid;
+	rec->namespaces.nr_namespaces = sizeof(names) / sizeof(names[0]);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[PATH_MAX];
+		struct stat st;
+
+		snprintf(path, sizeof(path), "%s/%u/task/%u/ns/%s", s->proc, pid, tid, names[i]);
+		if (stat(path, &st))
+			continue;
+		rec->namespaces.link_info[i].dev = (uint64_t)st.st_dev;
+		rec->namespaces.link_info[i].ino = (uint64_t)st.st_ino;
+	}
+	return synth_emit(s, size);
 }
 
 static int emit_mmap(struct sampo_synth *s, uint16_t misc, uint32_t pid, uint64_t start,
@@ -353,6 +389,8 @@ static int synth_process(struct sampo_synth *s, int pid)
 	read_comm(s, pid, pid, comm, sizeof(comm), st.name);
 	err = emit_fork(s, (uint32_t)pid, (uint32_t)st.ppid, (uint32_t)pid, (uint32_t)st.ppid);
 	if (!err)
+		err = emit_namespaces(s, (uint32_t)pid, (uint32_t)pid);
+	if (!err)
 		err = emit_comm(s, (uint32_t)pid, (uint32_t)pid, comm);
 	if (!err)
 		err = synth_maps(s, pid);
@@ -367,6 +405,8 @@ static int synth_process(struct sampo_synth *s, int pid)
 			continue;
 		read_comm(s, pid, tids[i], comm, sizeof(comm), st.name);
 		err = emit_fork(s, (uint32_t)pid, (uint32_t)pid, (uint32_t)tids[i], (uint32_t)pid);
+		if (!err)
+			err = emit_namespaces(s, (uint32_t)pid, (uint32_t)tids[i]);
 		if (!err)
 			err = emit_comm(s, (uint32_t)pid, (uint32_t)tids[i], comm);
 	}
@@ -385,6 +425,23 @@ int sampo_synthesize__process(const struct sampo_synth_opts *opts, int pid, samp
 	err = sampo_synthesize__init(s, opts, fn, ctx);
 	if (!err)
 		err = synth_process(s, pid);
+	free(s);
+	return err;
+}
+
+int sampo_synthesize__namespaces(const struct sampo_synth_opts *opts, int pid, int tid,
+				 sampo_synth_fn fn, void *ctx)
+{
+	struct sampo_synth *s = malloc(sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = sampo_synthesize__init(s, opts, fn, ctx);
+	if (!err) {
+		s->namespaces = true;
+		err = emit_namespaces(s, (uint32_t)pid, (uint32_t)tid);
+	}
 	free(s);
 	return err;
 }

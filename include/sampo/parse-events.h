@@ -46,6 +46,8 @@ struct sampo_event_spec {
 	uint64_t config;		       /* PERF_COUNT_HW_* or PERF_COUNT_SW_* */
 	bool exclude_user;		       /* ":k" */
 	bool exclude_kernel;		       /* ":u" */
+	bool exclude_hv;		       /* ":u" or ":k" (perf: the others are excluded) */
+	bool include_guest; /* no exclude_guest: ":k" without 'u' or 'p' (perf's rule) */
 };
 
 /**
@@ -127,8 +129,15 @@ struct sampo_event_attr_opts {
 	 * BRANCH_STACK with a user call stack; fp: CALLCHAIN with max_stack.
 	 */
 	const struct sampo_callgraph *callgraph;
+	bool all_user;	     /* --all-user: every event counts user space only */
+	bool all_kernel;     /* --all-kernel: every event counts the kernel only */
+	bool no_inherit;     /* --no-inherit: a task's children are not counted */
+	bool switch_events;  /* --switch-events: context switch records (tracking event) */
+	bool namespaces;     /* --namespaces: NAMESPACES records (tracking event) */
+	bool sample_address; /* -d: ADDR and DATA_SRC, and the data maps (mmap_data) */
+	bool sample_cpu;     /* --sample-cpu: CPU in every sample, not system-wide only */
 };
-#define sampo_event_attr_opts__last_field callgraph
+#define sampo_event_attr_opts__last_field sample_cpu
 
 /**
  * sampo_event_specs__attrs() - the attrs perf record opens for @specs

@@ -46,8 +46,9 @@ struct sampo_synth_opts {
 	const char *osrelease;	 /* NULL: uname -r; picks modules_dir/<release> */
 	size_t sample_id_size;	 /* bytes of zeroed sample_id trailer per record */
 	bool mmap_data;		 /* also non-executable maps (MMAP_DATA) */
+	bool namespaces;	 /* a NAMESPACES record per thread, after its FORK */
 };
-#define sampo_synth_opts__last_field mmap_data
+#define sampo_synth_opts__last_field namespaces
 
 /**
  * sampo_synthesize__process() - FORK, COMM and MMAP2 of one process
@@ -55,10 +56,23 @@ struct sampo_synth_opts {
  *
  * Leader first: FORK (pid:pid):(ppid:ppid), COMM, its executable maps from
  * /proc/PID/maps; then FORK (pid:tid):(pid:pid) and COMM of each other thread.
+ * With .namespaces, each FORK is followed by the thread's NAMESPACES (the
+ * device and inode of its /proc/PID/task/TID/ns links, in the kernel's
+ * order: net, uts, ipc, pid, user, mnt, cgroup), as perf record
+ * --namespaces synthesizes them.
  * Return: 0, -ENOENT (gone), -ENOMEM, or the callback's error.
  */
 SAMPO_API int sampo_synthesize__process(const struct sampo_synth_opts *opts, int pid,
 					sampo_synth_fn fn, void *ctx);
+
+/**
+ * sampo_synthesize__namespaces() - the NAMESPACES record of thread @tid of
+ * process @pid, as sampo_synthesize__process() makes it with .namespaces
+ * (whatever that option says)
+ * Return: 0, -ENOMEM, or the callback's error.
+ */
+SAMPO_API int sampo_synthesize__namespaces(const struct sampo_synth_opts *opts, int pid, int tid,
+					   sampo_synth_fn fn, void *ctx);
 
 /**
  * sampo_synthesize__all_processes() - sampo_synthesize__process() for every

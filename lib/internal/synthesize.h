@@ -24,6 +24,7 @@ struct sampo_synth {
 	char release_buf[65];
 	size_t sid_size;
 	bool mmap_data;
+	bool namespaces;
 	sampo_synth_fn fn;
 	void *ctx;
 	uint64_t buf[SAMPO_SYNTH_BUF_SIZE / 8];

@@ -166,7 +166,59 @@ static void test_parse_events__attrs_as_perf_record(void **state)
 	assert_int_equal(a[0].flags, SAMPO_ATTR_FREQ | SAMPO_ATTR_DISABLED |
 					     SAMPO_ATTR_SAMPLE_ID_ALL | SAMPO_ATTR_EXCLUDE_GUEST |
 					     SAMPO_ATTR_INHERIT | SAMPO_ATTR_EXCLUDE_KERNEL |
-					     TRACKING | SAMPO_ATTR_BUILD_ID);
+					     SAMPO_ATTR_EXCLUDE_HV | TRACKING |
+					     SAMPO_ATTR_BUILD_ID);
+
+	/*
+	 * perf's modifiers (perf record -e X:M; perf evlist -v): u or k exclude
+	 * the hypervisor; u and p exclude guests, k alone does not, nor no modifier
+	 */
+	{
+		static const struct {
+			const char *event;
+			uint64_t flags;
+		} mods[] = {
+			{ "cpu-clock", SAMPO_ATTR_EXCLUDE_GUEST },
+			{ "cpu-clock:u", SAMPO_ATTR_EXCLUDE_KERNEL | SAMPO_ATTR_EXCLUDE_HV |
+						 SAMPO_ATTR_EXCLUDE_GUEST },
+			{ "cpu-clock:k", SAMPO_ATTR_EXCLUDE_USER | SAMPO_ATTR_EXCLUDE_HV },
+			{ "cpu-clock:uk", SAMPO_ATTR_EXCLUDE_HV | SAMPO_ATTR_EXCLUDE_GUEST },
+			{ "cpu-clock:kp", SAMPO_ATTR_EXCLUDE_USER | SAMPO_ATTR_EXCLUDE_HV |
+						  SAMPO_ATTR_EXCLUDE_GUEST },
+			{ "cpu-clock:p", SAMPO_ATTR_EXCLUDE_GUEST },
+		};
+		const uint64_t mask = SAMPO_ATTR_EXCLUDE_USER | SAMPO_ATTR_EXCLUDE_KERNEL |
+				      SAMPO_ATTR_EXCLUDE_HV | SAMPO_ATTR_EXCLUDE_GUEST;
+
+		for (size_t i = 0; i < sizeof(mods) / sizeof(mods[0]); i++) {
+			build(mods[i].event, NULL, a, &nr);
+			assert_int_equal(a[0].flags & mask, mods[i].flags);
+		}
+	}
+	/* --all-user, --all-kernel over the modifiers; the tracking event's records */
+	{
+		SAMPO_OPTS(sampo_event_attr_opts, o, .all_kernel = true, .switch_events = true,
+			   .namespaces = true, .sample_address = true, .sample_cpu = true,
+			   .no_inherit = true);
+		SAMPO_OPTS(sampo_event_attr_opts, u, .all_user = true);
+
+		build("cpu-clock:u,task-clock", &o, a, &nr);
+		for (size_t i = 0; i < nr; i++) {
+			assert_true(a[i].flags & SAMPO_ATTR_EXCLUDE_USER);
+			assert_false(a[i].flags & (SAMPO_ATTR_EXCLUDE_KERNEL | SAMPO_ATTR_INHERIT));
+			assert_int_equal(a[i].sample_type,
+					 BASIC_SAMPLE | SAMPO_SAMPLE_ID | SAMPO_SAMPLE_CPU |
+						 SAMPO_SAMPLE_ADDR | SAMPO_SAMPLE_DATA_SRC);
+		}
+		assert_true(a[0].flags & SAMPO_ATTR_CONTEXT_SWITCH);
+		assert_true(a[0].flags & SAMPO_ATTR_NAMESPACES);
+		assert_true(a[0].flags & SAMPO_ATTR_MMAP_DATA);
+		assert_false(a[1].flags & (SAMPO_ATTR_CONTEXT_SWITCH | SAMPO_ATTR_NAMESPACES |
+					   SAMPO_ATTR_MMAP_DATA));
+		build("cpu-clock:k", &u, a, &nr);
+		assert_true(a[0].flags & SAMPO_ATTR_EXCLUDE_KERNEL);
+		assert_false(a[0].flags & SAMPO_ATTR_EXCLUDE_USER);
+	}
 
 	/* a command, -g, -c: enable on exec, callchains, a period */
 	{

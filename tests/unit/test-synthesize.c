@@ -402,6 +402,60 @@ static void test_synthesize__data_maps_with_mmap_data(void **state)
 	collected_free(&c);
 }
 
+/*
+ * --namespaces: after each FORK, the thread's NAMESPACES: the device and inode
+ * of each of its ns links, in the kernel's order; 0/0 for a missing one
+ */
+static void test_synthesize__namespaces_after_fork(void **state)
+{
+	static const char *const ns[] = { "net", "uts", "ipc", "pid", "user", "mnt" };
+	char proc[512], path[600];
+	struct collected c = { 0 };
+	SAMPO_OPTS(sampo_synth_opts, opts, .proc_dir = proc, .sample_id_size = 8,
+		   .namespaces = true);
+	const union sampo_record *r;
+	struct stat st;
+
+	(void)state;
+	dir_path(proc, sizeof(proc), "n");
+	put_text("n/9/status", "Name:\tns\nTgid:\t9\nPPid:\t1\n");
+	put_text("n/9/task/9/comm", "ns\n");
+	put_text("n/9/task/10/comm", "ns-2\n");
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) { /* no cgroup link */
+		snprintf(path, sizeof(path), "n/9/task/9/ns/%s", ns[i]);
+		put_text(path, ns[i]);
+	}
+	assert_int_equal(sampo_synthesize__process(&opts, 9, collect, &c), 0);
+	assert_int_equal(c.nr, 6); /* FORK, NAMESPACES, COMM, then the same for thread 10 */
+	assert_int_equal(c.recs[0]->header.type, SAMPO_RECORD_FORK);
+	r = c.recs[1];
+	assert_int_equal(r->header.type, SAMPO_RECORD_NAMESPACES);
+	assert_int_equal(r->header.size, sizeof(r->namespaces) + 7 * 16 + 8);
+	assert_int_equal(r->namespaces.pid, 9);
+	assert_int_equal(r->namespaces.tid, 9);
+	assert_int_equal(r->namespaces.nr_namespaces, 7);
+	for (size_t i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		snprintf(path, sizeof(path), "%s/9/task/9/ns/%s", proc, ns[i]);
+		assert_int_equal(stat(path, &st), 0);
+		assert_int_equal(r->namespaces.link_info[i].dev, st.st_dev);
+		assert_int_equal(r->namespaces.link_info[i].ino, st.st_ino);
+	}
+	assert_int_equal(r->namespaces.link_info[6].ino, 0);
+	assert_int_equal(c.recs[2]->header.type, SAMPO_RECORD_COMM);
+	assert_int_equal(c.recs[3]->header.type, SAMPO_RECORD_FORK);
+	r = c.recs[4];
+	assert_int_equal(r->header.type, SAMPO_RECORD_NAMESPACES);
+	assert_int_equal(r->namespaces.tid, 10);
+	assert_int_equal(r->namespaces.link_info[0].ino, 0); /* thread 10 has no links here */
+	collected_free(&c);
+
+	/* the command's record alone */
+	assert_int_equal(sampo_synthesize__namespaces(NULL, 9, 9, collect, &c), 0);
+	assert_int_equal(c.nr, 1);
+	assert_int_equal(c.recs[0]->header.type, SAMPO_RECORD_NAMESPACES);
+	collected_free(&c);
+}
+
 /* The host features, written to a file and parsed back. */
 static void test_synthesize__features_read_back(void **state)
 {
@@ -508,6 +562,7 @@ int main(void)
 		cmocka_unit_test(test_synthesize__kernel_maps),
 		cmocka_unit_test(test_synthesize__process_in_perf_order),
 		cmocka_unit_test(test_synthesize__data_maps_with_mmap_data),
+		cmocka_unit_test(test_synthesize__namespaces_after_fork),
 		cmocka_unit_test(test_synthesize__features_read_back),
 		cmocka_unit_test(test_synthesize__host_features_from_a_root),
 		cmocka_unit_test(test_synthesize__vdso_build_id),

@@ -92,7 +92,7 @@ static volatile sig_atomic_t record_signal;
 
 struct record_opts {
 	const char *output;
-	const char *events_arg;
+	char *events_arg; /* every -e, joined by commas (perf takes each) */
 	const char *pids_arg;
 	const char *tids_arg;
 	const char *cpus_arg;
@@ -106,6 +106,9 @@ struct record_opts {
 	bool no_buildid_cache;
 	bool no_buildid_mmap;
 	bool embed_symbols; /* --embed-symbols: sampo inject's, as the recording ends */
+	bool all_user, all_kernel, no_inherit, switch_events, namespaces, sample_address,
+		sample_cpu; /* as struct sampo_event_attr_opts */
+	bool always;	    /* -T, -P: what every sample has anyway */
 	int verbose;
 };
 
@@ -216,6 +219,24 @@ static int opt_g(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/* -e: one more list of events; perf records those of every -e */
+static int opt_event(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+	char *joined;
+
+	if (unset)
+		return -EINVAL;
+	if (o->events_arg ? asprintf(&joined, "%s,%s", o->events_arg, arg) < 0 :
+			    !(joined = strdup(arg))) {
+		parse_opt_fail("out of memory");
+		return -EINVAL;
+	}
+	free(o->events_arg);
+	o->events_arg = joined;
+	return 0;
+}
+
 /* -F N or -F max (perf's record__parse_freq()) */
 static int opt_freq(const struct option *opt, const char *arg, bool unset)
 {
@@ -291,9 +312,13 @@ static int make_attrs(struct record_ctx *ctx, struct sampo_event_attr *attrs)
 {
 	const struct record_opts *o = &ctx->opts;
 	SAMPO_OPTS(sampo_event_attr_opts, ao, .freq_hz = o->freq, .period = o->period,
-		   .callgraph = o->callgraph.mode ? &o->callgraph : NULL, .system_wide = system_wide(ctx),
-		   .per_thread = o->tids_arg != NULL, .enable_on_exec = ctx->child > 0,
-		   .no_buildid_mmap = o->no_buildid_mmap);
+		   .callgraph = o->callgraph.mode ? &o->callgraph : NULL,
+		   .system_wide = system_wide(ctx), .per_thread = o->tids_arg != NULL,
+		   .enable_on_exec = ctx->child > 0, .no_buildid_mmap = o->no_buildid_mmap,
+		   .all_user = o->all_user, .all_kernel = o->all_kernel,
+		   .no_inherit = o->no_inherit, .switch_events = o->switch_events,
+		   .namespaces = o->namespaces, .sample_address = o->sample_address,
+		   .sample_cpu = o->sample_cpu);
 
 	return sampo_event_specs__attrs(ctx->events, ctx->nr_events, &ao, attrs);
 }
@@ -512,7 +537,8 @@ static void track_modules(struct record_ctx *ctx, bool first)
 static int synthesize_state(struct record_ctx *ctx)
 {
 	SAMPO_OPTS(sampo_synth_opts, so,
-		   .sample_id_size = sampo_evlist__sample_id_size(&ctx->attr0));
+		   .sample_id_size = sampo_evlist__sample_id_size(&ctx->attr0),
+		   .namespaces = ctx->opts.namespaces);
 	struct sampo_synth_kernel k;
 	int err;
 
@@ -551,6 +577,9 @@ static int synthesize_state(struct record_ctx *ctx)
 	if (!err && ctx->child > 0)
 		err = sampo_writer__write_comm(ctx->writer, (uint32_t)ctx->child,
 					       (uint32_t)ctx->child, "sampo-exec", false, NULL);
+	/* perf synthesizes the command's namespaces after its COMM */
+	if (!err && ctx->child > 0 && ctx->opts.namespaces)
+		err = sampo_synthesize__namespaces(&so, ctx->child, ctx->child, on_synth, ctx);
 	if (!err)
 		err = sampo_writer__write_finished_init(ctx->writer);
 	if (err)
@@ -1064,6 +1093,7 @@ static void record_ctx_release(struct record_ctx *ctx)
 	sampo_module_watch__delete(ctx->modwatch);
 	sampo_evlist__delete(ctx->evlist);
 	sampo_target__delete(ctx->target);
+	free(ctx->opts.events_arg);
 }
 
 int cmd_record(int argc, const char **argv)
@@ -1078,8 +1108,10 @@ int cmd_record(int argc, const char **argv)
 	{
 		struct record_opts *o = &ctx->opts;
 		const struct option opts[] = {
-			OPT_STRING('e', "event", &o->events_arg, "events",
-				   "comma list of events (default: cycles, else cpu-clock)"),
+			OPT_CALLBACK('e', "event", o, "events",
+				     "comma list of events (default: cycles, else cpu-clock); "
+				     "repeat for more",
+				     opt_event),
 			OPT_CALLBACK('F', "freq", o, "n",
 				     "sample at <n> Hz (default 4000; max: the kernel's limit)",
 				     opt_freq),
@@ -1096,6 +1128,30 @@ int cmd_record(int argc, const char **argv)
 			OPT_STRING('t', "tid", &o->tids_arg, "tid", "record existing threads"),
 			OPT_STRING('C', "cpu", &o->cpus_arg, "cpu",
 				   "only these CPUs (list, ranges: 0-2,4); system-wide on them"),
+			OPT_BOOLEAN(0, "all-user", &o->all_user,
+				    "every event counts in user space only (perf's :u for all)"),
+			OPT_BOOLEAN(0, "all-kernel", &o->all_kernel,
+				    "every event counts in the kernel only (perf's :k for all)"),
+			{ .type = OPTION_BOOLEAN,
+			  .short_name = 'i',
+			  .long_name = "no-inherit",
+			  .value = &o->no_inherit,
+			  .flags = OPT_F_NONEG,
+			  .help = "child tasks are not counted" },
+			OPT_BOOLEAN(0, "switch-events", &o->switch_events,
+				    "record context switches (SWITCH records)"),
+			OPT_BOOLEAN(0, "namespaces", &o->namespaces,
+				    "record the tasks' namespaces (NAMESPACES records)"),
+			OPT_BOOLEAN('d', "data", &o->sample_address,
+				    "record the sampled data addresses (ADDR, DATA_SRC) and the "
+				    "data maps"),
+			OPT_BOOLEAN(0, "sample-cpu", &o->sample_cpu,
+				    "record the CPU of every sample (always with -a and -C)"),
+			OPT_BOOLEAN('T', "timestamp", &o->always,
+				    "record the sample times (always: sampo samples record them)"),
+			OPT_BOOLEAN(
+				'P', "period", &o->always,
+				"record the sample periods (always: sampo samples record them)"),
 			OPT_INTEGER_RANGE('m', "mmap-pages", &o->mmap_pages, "pages",
 					  "ring size per CPU in pages, a power of 2 (default 128)",
 					  0, 1 << 20),
@@ -1124,6 +1180,7 @@ int cmd_record(int argc, const char **argv)
 
 		ret = parse_options(argc, argv, opts, record_usage, PARSE_OPT_STOP_AT_NON_OPTION);
 		if (ret < 0) {
+			free(o->events_arg);
 			free(ctx);
 			return ret;
 		}

@@ -1,0 +1,92 @@
+#!/bin/bash
+# t5007-record-perf-options: record's options that shape the events set the
+# attributes perf 6.1's do (compared with perf evlist -v on a recording of
+# perf's own with the same options): every -e counts (perf records the
+# events of each), the modifiers u, k and p (exclude_hv, and exclude_guest
+# unless k alone), --all-user, --all-kernel (over the modifiers),
+# -i/--no-inherit, --switch-events, --namespaces, -d/--data, --sample-cpu,
+# -T and -P (always on). And each does what it says: --all-user leaves no
+# kernel sample and --all-kernel no user one in a workload of system calls,
+# --no-inherit no sample of a child, --switch-events SWITCH records,
+# --namespaces NAMESPACES records, -d sample addresses.
+. "$(dirname "$0")/lib.sh"
+
+export HOME=$tmpdir/home
+mkdir -p "$HOME"
+need_perf_record
+cd "$tmpdir"
+"$SAMPO" record -q -e cpu-clock -o probe.data -- true >/dev/null 2>&1 || skip "sampo cannot record here"
+
+# attrs OPTIONS...: perf's and sampo's attributes for the same options (precise_ip
+# left out: sampo takes the p modifier but asks for no precision; build_id: sampo's
+# build-ids in MMAP2 records, on purpose)
+fails=0
+attrs() {
+	"$PERF" record -q -N "$@" -o perf.data -- true >/dev/null 2>&1 || die "perf record $* failed"
+	run_sampo record -q -N "$@" -o sampo.data -- true >/dev/null 2>&1
+	"$PERF" evlist -v -i perf.data 2>/dev/null | sed 's/precise_ip: [0-9], //' >want
+	"$PERF" evlist -v -i sampo.data 2>/dev/null | sed 's/, build_id: 1//' >got
+	[ -s want ] || die "perf evlist printed nothing for $*"
+	compare_report want got "$*"
+}
+attrs -e cpu-clock
+attrs -e cpu-clock -e task-clock
+attrs -e cpu-clock,task-clock:k -e page-faults:u
+for m in u k uk ku up kp p; do
+	attrs -e "cpu-clock:$m"
+done
+attrs -e cpu-clock --all-user
+attrs -e cpu-clock --all-kernel
+attrs -e cpu-clock:u --all-kernel
+attrs -e cpu-clock:k --all-user
+attrs -e cpu-clock --no-inherit
+attrs -e cpu-clock -i
+attrs -e cpu-clock --switch-events
+attrs -e cpu-clock --namespaces
+attrs -e cpu-clock -d
+attrs -e cpu-clock --sample-cpu
+attrs -e cpu-clock -T -P
+attrs -e cpu-clock -d --switch-events --namespaces --sample-cpu --no-inherit
+[ "$fails" -eq 0 ] || die "$fails sets of attributes differ from perf's"
+
+# what they do. A workload of system calls: dd copying a byte at a time
+work() { dd if=/dev/zero of=/dev/null bs=1 count=300000 2>/dev/null; }
+export -f work
+kernel_ips() { awk '$1 ~ /^ffff/ { k++ } $1 !~ /^ffff/ { u++ } END { print k + 0, u + 0 }'; }
+run_sampo record -q -N -e cpu-clock -F 2000 -o all.data -- bash -c work
+read -r k u < <("$SAMPO" script -i all.data -F ip 2>/dev/null | kernel_ips)
+[ "$k" -gt 0 ] && [ "$u" -gt 0 ] || skip "the workload needs kernel and user samples ($k, $u)"
+run_sampo record -q -N -e cpu-clock -F 2000 --all-user -o user.data -- bash -c work
+read -r k u < <("$SAMPO" script -i user.data -F ip 2>/dev/null | kernel_ips)
+[ "$k" -eq 0 ] && [ "$u" -gt 0 ] || die "--all-user: $k kernel and $u user samples"
+run_sampo record -q -N -e cpu-clock -F 2000 --all-kernel -o kernel.data -- bash -c work
+read -r k u < <("$SAMPO" script -i kernel.data -F ip 2>/dev/null | kernel_ips)
+[ "$k" -gt 0 ] && [ "$u" -eq 0 ] || die "--all-kernel: $k kernel and $u user samples"
+
+# --no-inherit: bash's child dd is not counted, bash's own loop is
+spin='work; i=0; while [ $i -lt 30000 ]; do i=$((i + 1)); done'
+run_sampo record -q -N -e cpu-clock -F 2000 -o inherit.data -- bash -c "$spin"
+"$SAMPO" script -i inherit.data -F comm >comms 2>/dev/null
+grep -qx ' *dd *' comms || die "no dd sample with inherit"
+run_sampo record -q -N -e cpu-clock -F 2000 --no-inherit -o noinherit.data -- bash -c "$spin"
+"$SAMPO" script -i noinherit.data -F comm >comms 2>/dev/null
+grep -qx ' *bash *' comms || die "--no-inherit: bash's loop was not sampled"
+! grep -qx ' *dd *' comms || die "--no-inherit: dd was sampled"
+
+# --switch-events and --namespaces: their records, which perf reads too
+run_sampo record -q -N -e cpu-clock --switch-events --namespaces -o sw.data -- sleep 0.05
+"$PERF" script -i sw.data --show-switch-events >sw.txt 2>/dev/null
+grep -q 'PERF_RECORD_SWITCH' sw.txt || die "--switch-events: no SWITCH record"
+# the command's namespaces, synthesized as perf does: the links of /proc/PID/ns
+"$PERF" script -i sw.data --show-namespace-events >ns.all 2>/dev/null
+grep -m1 -A2 'PERF_RECORD_NAMESPACES' ns.all >ns.txt || true
+grep -q 'sampo-exec .* PERF_RECORD_NAMESPACES [0-9]*/[0-9]* - nr_namespaces: 7$' ns.txt ||
+	die "--namespaces: no NAMESPACES record of the command: $(cat ns.txt)"
+net=$(printf '%s/0x%x' "$(stat -L -c %d /proc/self/ns/net)" "$(stat -L -c %i /proc/self/ns/net)")
+grep -q "0/net: $net," ns.txt || die "--namespaces: not this net namespace ($net): $(cat ns.txt)"
+
+# -d: samples with an address field
+run_sampo record -q -N -e cpu-clock -d -o d.data -- bash -c work
+"$PERF" script -i d.data -F ip,addr >addr.txt 2>&1
+grep -Eq '^ +[0-9a-f]+ +[0-9a-f]+$' addr.txt || die "-d: perf script -F ip,addr: $(head -2 addr.txt)"
+pass
