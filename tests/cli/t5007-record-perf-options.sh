@@ -8,7 +8,9 @@
 # -T and -P (always on). And each does what it says: --all-user leaves no
 # kernel sample and --all-kernel no user one in a workload of system calls,
 # --no-inherit no sample of a child, --switch-events SWITCH records,
-# --namespaces NAMESPACES records, -d sample addresses.
+# --namespaces NAMESPACES records, -d sample addresses; --max-size stops a
+# long command once the file has that size (perf 6.1 checks it at each write
+# and may never stop) and leaves a file perf reads.
 . "$(dirname "$0")/lib.sh"
 
 export HOME=$tmpdir/home
@@ -89,4 +91,23 @@ grep -q "0/net: $net," ns.txt || die "--namespaces: not this net namespace ($net
 run_sampo record -q -N -e cpu-clock -d -o d.data -- bash -c work
 "$PERF" script -i d.data -F ip,addr >addr.txt 2>&1
 grep -Eq '^ +[0-9a-f]+ +[0-9a-f]+$' addr.txt || die "-d: perf script -F ip,addr: $(head -2 addr.txt)"
+# --max-size: a command of a minute or more, stopped at 64 KiB (the rest of the
+# pass over the rings on top: at most a ring a CPU)
+burn=$SAMPO_BUILDDIR/demo/burn
+if [ -x "$burn" ]; then
+	rc=0
+	timeout 50 "$SAMPO" record -N -e cpu-clock -F 4000 --max-size=64K -o max.data -- "$burn" 100000 \
+		>/dev/null 2>max.err || rc=$?
+	[ "$rc" -ne 124 ] || die "--max-size: still recording after 50 s"
+	[ "$rc" -eq 143 ] || die "--max-size: exit $rc, expected 143 (the command stopped by SIGTERM): $(cat max.err)"
+	grep -q '^\[ sampo record: size limit reached ([0-9]* KB), stopping session \]$' max.err ||
+		die "--max-size: no message: $(cat max.err)"
+	size=$(stat -c %s max.data)
+	rings=$(($(nproc) * 128 * 4096))
+	[ "$size" -ge 65536 ] && [ "$size" -lt $((65536 + rings + 65536)) ] || die "--max-size: $size bytes"
+	"$PERF" report -i max.data --stdio >max.report 2>&1 || die "perf cannot read it: $(tail -2 max.report)"
+	grep -q 'burn_leaf' max.report || die "perf finds no sample of burn"
+fi
+expect_status 129 record --max-size=100 -o x.data -- true
+grep -q "invalid size '100' (a number with its unit: B, K, M or G" "$tmpdir/stderr" || die "$(cat "$tmpdir/stderr")"
 pass

@@ -109,6 +109,7 @@ struct record_opts {
 	bool all_user, all_kernel, no_inherit, switch_events, namespaces, sample_address,
 		sample_cpu; /* as struct sampo_event_attr_opts */
 	bool always;	    /* -T, -P: what every sample has anyway */
+	uint64_t max_size;  /* --max-size: stop once the file has this many bytes (0: none) */
 	int verbose;
 };
 
@@ -234,6 +235,34 @@ static int opt_event(const struct option *opt, const char *arg, bool unset)
 	}
 	free(o->events_arg);
 	o->events_arg = joined;
+	return 0;
+}
+
+/* --max-size N[BKMG]: perf's parse_output_max_size() wants the unit */
+static int opt_max_size(const struct option *opt, const char *arg, bool unset)
+{
+	static const char units[] = "BKMG";
+	struct record_opts *o = opt->value;
+	const char *unit;
+	uint64_t n;
+	char *end;
+
+	if (unset) {
+		o->max_size = 0;
+		return 0;
+	}
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	unit = *end ? strchr(units, *end) : NULL;
+	if (errno || end == arg || arg[0] == '-' || !unit || end[1] || !n ||
+	    n > (UINT64_MAX >> (10 * (unit - units)))) {
+		parse_opt_fail(
+			"--max-size: invalid size '%s' (a number with its unit: B, K, M or G, "
+			"as 512M)",
+			arg);
+		return -EINVAL;
+	}
+	o->max_size = n << (10 * (unit - units));
 	return 0;
 }
 
@@ -767,6 +796,16 @@ static int record_loop(struct record_ctx *ctx)
 		err = drain_round(ctx);
 		if (err)
 			break;
+		if (ctx->opts.max_size && sampo_writer__offset(ctx->writer) >= ctx->opts.max_size) {
+			/* perf's words; perf checks at each write and may not stop at all */
+			if (!ctx->opts.quiet)
+				fprintf(stderr,
+					"[ sampo record: size limit reached (%" PRIu64
+					" KB), stopping session ]\n",
+					sampo_writer__offset(ctx->writer) >> 10);
+			record_done = 1;
+			break;
+		}
 		if (ctx->modwatch)
 			track_modules(ctx, false);
 		if (record_child_exited) {
@@ -1155,6 +1194,9 @@ int cmd_record(int argc, const char **argv)
 			OPT_INTEGER_RANGE('m', "mmap-pages", &o->mmap_pages, "pages",
 					  "ring size per CPU in pages, a power of 2 (default 128)",
 					  0, 1 << 20),
+			OPT_CALLBACK(0, "max-size", o, "size",
+				     "stop once the file has this size (B, K, M or G: 512M)",
+				     opt_max_size),
 			OPT_STRING(
 				'o', "output", &o->output, "file",
 				"output file, '-' for stdout in pipe format (default perf.data)"),
