@@ -69,14 +69,26 @@ static int walk_records(int fd, uint64_t start, uint64_t end, uint64_t *ret_end)
 int sampo_perfdata__recover(const char *path, uint64_t data_offset, size_t nr_attrs,
 			    uint64_t *ret_data_size)
 {
+	return sampo_perfdata__recover_feature(path, data_offset, nr_attrs, 0, NULL, 0,
+					       ret_data_size);
+}
+
+int sampo_perfdata__recover_feature(const char *path, uint64_t data_offset, size_t nr_attrs,
+				    int feat, const void *payload, size_t size,
+				    uint64_t *ret_data_size)
+{
 	const uint64_t entry = SAMPO_ATTR_SIZE_VER7 + 16;
 	struct sampo_file_header fh;
 	struct stat st;
-	uint64_t attrs_offset, data_end;
+	uint64_t attrs_offset, data_end, room = 0;
 	int fd, err;
 
-	if (!path || !nr_attrs || data_offset < sizeof(fh) + nr_attrs * entry)
+	if (!path || !nr_attrs || data_offset < sizeof(fh) + nr_attrs * entry ||
+	    (payload && (feat <= SAMPO_FEAT_RESERVED || feat >= SAMPO_FEAT_MAX_BITS || !size ||
+			 size > (1u << 20))))
 		return -EINVAL;
+	if (payload)
+		room = 16 + size; /* the feature table's one entry, then the section */
 	fd = open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -88,7 +100,12 @@ int sampo_perfdata__recover(const char *path, uint64_t data_offset, size_t nr_at
 		err = -SAMPO_ERR_TRUNCATED;
 		goto out_close;
 	}
-	err = walk_records(fd, data_offset, (uint64_t)st.st_size, &data_end);
+	if ((uint64_t)st.st_size - data_offset < room) {
+		err = -SAMPO_ERR_TRUNCATED;
+		goto out_close;
+	}
+	/* the records that leave room for the feature in the bytes the file has */
+	err = walk_records(fd, data_offset, (uint64_t)st.st_size - room, &data_end);
 	if (err)
 		goto out_close;
 	attrs_offset = data_offset - nr_attrs * entry;
@@ -101,7 +118,18 @@ int sampo_perfdata__recover(const char *path, uint64_t data_offset, size_t nr_at
 	fh.attrs.size = nr_attrs * entry;
 	fh.data.offset = data_offset;
 	fh.data.size = data_end - data_offset;
-	if (ftruncate(fd, (off_t)data_end)) {
+	if (payload) {
+		uint64_t section[2] = { data_end + 16, size };
+
+		fh.adds_features[feat / 64] |= 1ULL << (feat % 64);
+		if (pwrite(fd, section, sizeof(section), (off_t)data_end) !=
+			    (ssize_t)sizeof(section) ||
+		    pwrite(fd, payload, size, (off_t)(data_end + 16)) != (ssize_t)size) {
+			err = errno ? -errno : -EIO;
+			goto out_close;
+		}
+	}
+	if (ftruncate(fd, (off_t)(data_end + room))) {
 		err = -errno;
 		goto out_close;
 	}

@@ -8,8 +8,9 @@
  * it. sampo_perfdata__recover() walks the records from the start of the data
  * section up to the end of the file, drops a record cut short, and writes a
  * file header that points at the attrs (which the writer put right before the
- * data) and at the complete records, with no features. Only existing bytes
- * are rewritten, so it works on a full disk.
+ * data) and at the complete records, with no features (or one:
+ * sampo_perfdata__recover_feature()). Only existing bytes are rewritten, so
+ * it works on a full disk.
  */
 #ifndef SAMPO_RECOVER_H
 #define SAMPO_RECOVER_H
@@ -34,5 +35,23 @@
  */
 SAMPO_API int sampo_perfdata__recover(const char *path, uint64_t data_offset, size_t nr_attrs,
 				      uint64_t *ret_data_size);
+
+/**
+ * sampo_perfdata__recover_feature() - sampo_perfdata__recover(), keeping
+ * one feature section after the records
+ * @feat: the feature's bit (SAMPO_FEAT_*)
+ * @payload: its @size bytes, in the file's byte order
+ *
+ * A file of COMPRESSED records (record -z) is read only with its COMPRESSED
+ * feature, which says how much one record inflates to. The feature table
+ * and the section are written in bytes the file already has: where they do
+ * not fit after the last complete record (a full disk), the records end
+ * earlier, at the last one that leaves room.
+ * Return: as sampo_perfdata__recover(); -SAMPO_ERR_TRUNCATED also when no
+ * record boundary leaves room for the section.
+ */
+SAMPO_API int sampo_perfdata__recover_feature(const char *path, uint64_t data_offset,
+					      size_t nr_attrs, int feat, const void *payload,
+					      size_t size, uint64_t *ret_data_size);
 
 #endif /* SAMPO_RECOVER_H */

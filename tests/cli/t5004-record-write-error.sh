@@ -1,5 +1,5 @@
 #!/bin/bash
-# t5004-record-write-error: a full disk ends sampo record with a clear message, exit 1, the command stopped, and a file that perf reads up to its last complete record
+# t5004-record-write-error: a full disk ends sampo record with a clear message, exit 1, the command stopped, and a file that perf reads up to its last complete record; with -z too (the file keeps its COMPRESSED feature, without which no reader inflates the records)
 . "$(dirname "$0")/lib.sh"
 
 need_perf
@@ -19,22 +19,25 @@ set -u
 mount -t tmpfs -o size=192k sampo-t5004 small || exit 77
 start=$(date +%s)
 rc=0
-"$SAMPO" record -N -e cpu-clock -F 20000 -g -o small/perf.data -- "$1" 100000 >stdout 2>stderr || rc=$?
+"$SAMPO" record -N $2 -e cpu-clock -F 20000 -g -o small/perf.data -- "$1" 100000 >stdout 2>stderr || rc=$?
 echo $(($(date +%s) - start)) >secs
 cp small/perf.data cut.data
 umount small
 exit "$rc"
 INNER
-rc=0
-unshare --mount --propagation private bash inner.sh "$burn" || rc=$?
-[ "$rc" -ne 77 ] || skip "cannot mount a small tmpfs"
-[ "$rc" -eq 1 ] || die "sampo record on a full disk exited $rc, expected 1: $(cat stderr)"
-[ "$(cat secs)" -lt 20 ] || die "the command was not stopped after the write error"
-grep -q "^sampo record: cannot write 'small/perf.data': No space left on device$" stderr ||
-	die "unclear message: $(cat stderr)"
-grep -q "complete records" stderr || die "no word about what the file holds"
+for z in "" -z; do
+	rc=0
+	unshare --mount --propagation private bash inner.sh "$burn" "$z" || rc=$?
+	[ "$rc" -ne 77 ] || skip "cannot mount a small tmpfs"
+	[ "$rc" -eq 1 ] || die "sampo record $z on a full disk exited $rc, expected 1: $(cat stderr)"
+	[ "$(cat secs)" -lt 20 ] || die "the command was not stopped after the write error ($z)"
+	grep -q "^sampo record: cannot write 'small/perf.data': No space left on device$" stderr ||
+		die "unclear message ($z): $(cat stderr)"
+	grep -q "complete records" stderr || die "no word about what the file holds ($z)"
 
-"$PERF" report -D -i cut.data >D.txt 2>D.err || die "perf cannot read the cut file: $(head -3 D.err)"
-grep -q "PERF_RECORD_SAMPLE" D.txt || die "no samples kept"
-run_sampo dump -i cut.data >/dev/null
+	"$PERF" report -D -i cut.data >D.txt 2>D.err || die "perf cannot read the cut file ($z): $(head -3 D.err)"
+	grep -q "PERF_RECORD_SAMPLE" D.txt || die "no samples kept ($z)"
+	run_sampo dump -i cut.data >/dev/null
+done
+grep -Eq "^ *COMPRESSED events: *[1-9]" D.txt || die "-z: no COMPRESSED record in the cut file"
 pass

@@ -357,11 +357,14 @@ static void test_options__callback_message(void **state)
 	assert_int_equal(parse_options(3, a2, opts, test_usage, 0), PARSE_OPT_USAGE);
 }
 
-/* OPT_CALLBACK_OPTARG: "--name" (no argument), "--name=ARG"; "--name ARG" leaves ARG alone */
+/*
+ * OPT_CALLBACK_OPTARG: "--name" (no argument), "--name=ARG"; "--name ARG" leaves
+ * ARG alone; a short one "-z" or "-z3", and "-z 3" leaves 3 alone (perf's -z)
+ */
 static void test_options__optional_argument(void **state)
 {
 	const struct option opts[] = {
-		OPT_CALLBACK_OPTARG(0, "debuginfod", &ctx, "urls", "servers", test_cb),
+		OPT_CALLBACK_OPTARG('z', "debuginfod", &ctx, "urls", "servers", test_cb),
 		OPT_END(),
 	};
 	(void)state;
@@ -385,6 +388,18 @@ static void test_options__optional_argument(void **state)
 
 	const char *a4[] = { "test", "--no-debuginfod=x", NULL };
 	assert_int_equal(parse_options(2, a4, opts, test_usage, 0), PARSE_OPT_USAGE);
+
+	memset(&ctx, 0, sizeof(ctx));
+	const char *a5[] = { "test", "-z", "3", NULL };
+	assert_int_equal(parse_options(3, a5, opts, test_usage, 0), 1);
+	assert_int_equal(ctx.cb_calls, 1);
+	assert_null(ctx.cb_arg);
+	assert_string_equal(a5[0], "3");
+
+	memset(&ctx, 0, sizeof(ctx));
+	const char *a6[] = { "test", "-z3", NULL };
+	assert_int_equal(parse_options(2, a6, opts, test_usage, 0), 0);
+	assert_string_equal(ctx.cb_arg, "3");
 }
 
 /* the comma lists of --comms, --dsos, --symbols: empty words dropped */

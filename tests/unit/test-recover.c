@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 
+#include <sampo/feature.h>
 #include <sampo/reader.h>
 #include <sampo/recover.h>
 #include <sampo/writer.h>
@@ -125,11 +126,58 @@ static void test_recover__empty_data_and_cut_attrs(void **state)
 	assert_int_equal(sampo_perfdata__recover("/nonexistent/x", data_offset, 1, NULL), -ENOENT);
 }
 
+/*
+ * One feature kept (record -z's COMPRESSED): its table entry and section in
+ * the bytes the file has; the records end earlier where they would not fit
+ */
+static void test_recover__keeps_a_feature(void **state)
+{
+	const uint32_t comp[5] = { 0, 1, 3, 7, 528384 };
+	struct sampo_feature_error ferr;
+	struct sampo_features *f;
+	struct sampo_reader *r;
+	uint64_t data_offset, kept, rec = 24;
+	char path[256];
+
+	(void)state;
+	snprintf(path, sizeof(path), "%s/c.data", tmpdir);
+	(void)make_cut_file(path, 10, &data_offset);
+	/* cut in the 9th record: 8 complete ones and 12 bytes; the 36 bytes of the
+	 * feature fit only after the 7th (7 * 24 + 36 = 8 * 24 + 12) */
+	assert_int_equal(truncate(path, (off_t)(data_offset + 8 * rec + 12)), 0);
+	assert_int_equal(sampo_perfdata__recover_feature(path, data_offset, 1,
+							 SAMPO_FEAT_COMPRESSED, comp, sizeof(comp),
+							 &kept),
+			 0);
+	assert_int_equal(kept, 7 * rec);
+	assert_int_equal(count_records(path), 7);
+	assert_int_equal(sampo_reader__open(path, NULL, &r), 0);
+	assert_int_equal(sampo_features__parse(r, &f, &ferr), 0);
+	assert_true(sampo_features__has(f, SAMPO_FEAT_COMPRESSED));
+	assert_int_equal(f->comp_type, 1);
+	assert_int_equal(f->comp_level, 3);
+	assert_int_equal(f->comp_ratio, 7);
+	assert_int_equal(f->comp_mmap_len, 528384);
+	sampo_features__delete(f);
+	sampo_reader__close(r);
+
+	/* no record boundary leaves room, or a bad feature */
+	assert_int_equal(truncate(path, (off_t)data_offset + 20), 0);
+	assert_int_equal(sampo_perfdata__recover_feature(path, data_offset, 1,
+							 SAMPO_FEAT_COMPRESSED, comp, sizeof(comp),
+							 NULL),
+			 -SAMPO_ERR_TRUNCATED);
+	assert_int_equal(
+		sampo_perfdata__recover_feature(path, data_offset, 1, 0, comp, sizeof(comp), NULL),
+		-EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_recover__keeps_complete_records),
 		cmocka_unit_test(test_recover__empty_data_and_cut_attrs),
+		cmocka_unit_test(test_recover__keeps_a_feature),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -68,6 +68,7 @@
 #include "builtin.h"
 #include "cli.h"
 #include "options.h"
+#include "record-compress.h"
 
 #ifndef SAMPO_VERSION
 #define SAMPO_VERSION "unknown"
@@ -110,6 +111,7 @@ struct record_opts {
 		sample_cpu; /* as struct sampo_event_attr_opts */
 	bool always;	    /* -T, -P: what every sample has anyway */
 	uint64_t max_size;  /* --max-size: stop once the file has this many bytes (0: none) */
+	int comp_level;	    /* -z: zstd level of the COMPRESSED records, -1: none */
 	int verbose;
 };
 
@@ -130,6 +132,7 @@ struct record_ctx {
 	pid_t child;			 /* its pid, or 0 */
 	bool child_reaped;
 
+	struct record_compress *comp; /* -z */
 	uint64_t nr_samples;
 	uint64_t nr_lost;
 	int write_err;
@@ -235,6 +238,33 @@ static int opt_event(const struct option *opt, const char *arg, bool unset)
 	}
 	free(o->events_arg);
 	o->events_arg = joined;
+	return 0;
+}
+
+/* -z, --compression-level[=N]: perf's record__parse_comp_level(); 1 without N */
+static int opt_comp_level(const struct option *opt, const char *arg, bool unset)
+{
+	struct record_opts *o = opt->value;
+	char *end;
+	long n;
+
+	if (unset) {
+		o->comp_level = -1;
+		return 0;
+	}
+	if (!arg) {
+		o->comp_level = 1;
+		return 0;
+	}
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 0 || n > RECORD_COMPRESS_MAX_LEVEL) {
+		parse_opt_fail("-z: invalid compression level '%s' (0 to %d; 0: zstd's default, "
+			       "1: the fastest, as perf's -z)",
+			       arg, RECORD_COMPRESS_MAX_LEVEL);
+		return -EINVAL;
+	}
+	o->comp_level = (int)n;
 	return 0;
 }
 
@@ -460,7 +490,8 @@ static int on_record(void *opaque, const union sampo_record *rec, size_t ring)
 		break;
 	}
 	/* host order in, host order out: the bytes go to the file as the kernel wrote them */
-	err = sampo_writer__write_raw(ctx->writer, rec, rec->header.size);
+	err = ctx->comp ? record_compress__add(ctx->comp, ctx->writer, rec, rec->header.size) :
+			  sampo_writer__write_raw(ctx->writer, rec, rec->header.size);
 	if (err) {
 		ctx->write_err = err;
 		return err;
@@ -480,6 +511,8 @@ static int drain_round(struct record_ctx *ctx)
 	if (n == 0)
 		return 0;
 	err = sampo_dsohits__flush(ctx->hits);
+	if (!err && ctx->comp)
+		err = record_compress__flush(ctx->comp, ctx->writer);
 	if (!err)
 		err = sampo_writer__write_finished_round(ctx->writer);
 	/* file mode: on disk, with a header that counts it, should we be killed now */
@@ -706,6 +739,9 @@ static int set_features(struct record_ctx *ctx)
 		names[i] = sampo_evlist__name(ctx->evlist, i);
 	if (!err)
 		err = sampo_writer__set_feature_event_desc(ctx->writer, names, ctx->nr_events);
+	/* before the first COMPRESSED record: how to read them (a pipe's reader needs it first) */
+	if (!err && ctx->comp)
+		err = record_compress__set_feature(ctx->comp, ctx->writer);
 	if (err)
 		return cli_err(err, "cannot write '%s'", ctx->opts.output);
 	return 0;
@@ -845,16 +881,27 @@ static int write_failed(struct record_ctx *ctx, int err)
 
 	if (ctx->pipe_output || !ctx->data_offset)
 		return cli_err(err, "cannot write '%s'", ctx->opts.output);
-	rerr = sampo_perfdata__recover(ctx->opts.output, ctx->data_offset,
-				       sampo_evlist__nr_events(ctx->evlist), &kept);
+	if (ctx->comp) {
+		/* COMPRESSED records are read only with their feature */
+		uint32_t comp[5];
+
+		record_compress__feature(ctx->comp, comp);
+		rerr = sampo_perfdata__recover_feature(
+			ctx->opts.output, ctx->data_offset, sampo_evlist__nr_events(ctx->evlist),
+			SAMPO_FEAT_COMPRESSED, comp, sizeof(comp), &kept);
+	} else {
+		rerr = sampo_perfdata__recover(ctx->opts.output, ctx->data_offset,
+					       sampo_evlist__nr_events(ctx->evlist), &kept);
+	}
 	if (rerr) {
 		cli_err(err, "cannot write '%s'", ctx->opts.output);
 		return cli_err(rerr, "cannot make '%s' readable", ctx->opts.output);
 	}
 	err = cli_err(err, "cannot write '%s'", ctx->opts.output);
 	cli_warn("'%s' holds the %.3f MB of complete records written before the error "
-		 "(without header features and build-ids)",
-		 ctx->opts.output, (double)kept / 1024.0 / 1024.0);
+		 "(without header features%s and build-ids)",
+		 ctx->opts.output, (double)kept / 1024.0 / 1024.0,
+		 ctx->comp ? " but COMPRESSED" : "");
 	return err;
 }
 
@@ -891,6 +938,12 @@ static int finish(struct record_ctx *ctx)
 	int err;
 
 	err = sampo_dsohits__flush(ctx->hits);
+	/* the last records, and in a file the ratio (a pipe said its feature at the start) */
+	if (!err && !ctx->write_err && ctx->comp) {
+		err = record_compress__flush(ctx->comp, ctx->writer);
+		if (!err && !ctx->pipe_output)
+			err = record_compress__set_feature(ctx->comp, ctx->writer);
+	}
 	(void)sampo_dsohits__time_range(ctx->hits, &times[0], &times[1]);
 	if (!err && !ctx->write_err)
 		err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_SAMPLE_TIME, times, 2);
@@ -929,18 +982,29 @@ static int finish(struct record_ctx *ctx)
 
 		if (!ctx->pipe_output && !stat(ctx->opts.output, &st))
 			mb = (double)st.st_size / 1024.0 / 1024.0;
+		char comp[128] = "";
+
+		if (ctx->comp) {
+			uint64_t in, out;
+
+			record_compress__bytes(ctx->comp, &in, &out);
+			snprintf(comp, sizeof(comp),
+				 ", compressed (original %.3f MB, ratio is %.3f)",
+				 (double)in / 1024.0 / 1024.0,
+				 out ? (double)in / (double)out : 0.0);
+		}
 		if (ctx->nr_lost)
 			fprintf(stderr,
 				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
-				" samples, %" PRIu64 " lost) ]\n",
+				" samples, %" PRIu64 " lost)%s ]\n",
 				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output, ctx->nr_samples,
-				ctx->nr_lost);
+				ctx->nr_lost, comp);
 		else
 			fprintf(stderr,
 				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
-				" samples) ]\n",
-				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output,
-				ctx->nr_samples);
+				" samples)%s ]\n",
+				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output, ctx->nr_samples,
+				comp);
 	}
 	return 0;
 }
@@ -1076,6 +1140,16 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 	ctx->hits = sampo_dsohits__new();
 	if (!ctx->hits)
 		return cli_err(-ENOMEM, "out of memory");
+	if (ctx->opts.comp_level >= 0) {
+		/* perf's mmap_len: what one COMPRESSED record may inflate to */
+		size_t pages = ctx->opts.mmap_pages ? (size_t)ctx->opts.mmap_pages : 128;
+
+		err = record_compress__new(ctx->opts.comp_level,
+					   (pages + 1) * (size_t)sysconf(_SC_PAGESIZE), &ctx->comp);
+		if (err)
+			return cli_err(err, "cannot set up the compression (-z %d)",
+				       ctx->opts.comp_level);
+	}
 	err = open_output(ctx);
 	if (err)
 		return err;
@@ -1133,6 +1207,7 @@ static void record_ctx_release(struct record_ctx *ctx)
 	sampo_evlist__delete(ctx->evlist);
 	sampo_target__delete(ctx->target);
 	free(ctx->opts.events_arg);
+	record_compress__delete(ctx->comp);
 }
 
 int cmd_record(int argc, const char **argv)
@@ -1144,6 +1219,7 @@ int cmd_record(int argc, const char **argv)
 	if (!ctx)
 		return cli_err(-ENOMEM, "out of memory");
 	ctx->opts.output = "perf.data";
+	ctx->opts.comp_level = -1;
 	{
 		struct record_opts *o = &ctx->opts;
 		const struct option opts[] = {
@@ -1194,6 +1270,11 @@ int cmd_record(int argc, const char **argv)
 			OPT_INTEGER_RANGE('m', "mmap-pages", &o->mmap_pages, "pages",
 					  "ring size per CPU in pages, a power of 2 (default 128)",
 					  0, 1 << 20),
+			OPT_CALLBACK_OPTARG(
+				'z', "compression-level", o, "n",
+				"write the records zstd-compressed, at level n (default "
+				"1, the fastest; up to 22), as perf record -z",
+				opt_comp_level),
 			OPT_CALLBACK(0, "max-size", o, "size",
 				     "stop once the file has this size (B, K, M or G: 512M)",
 				     opt_max_size),

@@ -439,6 +439,9 @@ static int parse_short(const struct parse_ctx *ctx, int argc, const char **argv,
 				return err;
 			continue;
 		}
+		/* an optional argument is only ever attached ("-z3"), as perf's: "-z 3" keeps 3 apart */
+		if ((opt->flags & OPT_F_OPTARG) && !p[1])
+			return opt_apply(ctx, opt, spelled, NULL, false);
 		err = opt_get_arg(ctx, spelled, p[1] ? p + 1 : NULL, argc, argv, i, &value);
 		if (err)
 			return err;
