@@ -32,6 +32,7 @@ FUZZ_CPU ?= 3600
 PREFIX ?= /usr/local
 
 export ASAN_OPTIONS ?= detect_leaks=1:abort_on_error=1
+export LSAN_OPTIONS ?= suppressions=$(CURDIR)/tests/lsan.supp:print_suppressions=0
 export UBSAN_OPTIONS ?= halt_on_error=1:print_stacktrace=1
 
 .PHONY: all help deps build test asan check demo fuzz fuzz-run fuzz-hours bench clean check-kernel \

@@ -26,4 +26,11 @@ for cmd in dump report script; do
 	expect_error "$cmd" - 'pipe: SAMPLE record at offset 0xf64: sample fields of sample_type 0x1ff run past the end'
 	expect_error "$cmd" "$src" 'pipe-attr-ids-remapped.data: SAMPLE record at offset 0xf64: '
 done
+# fuzz-report: a malformed event format in a pipe's tracing data (libtraceevent leaks on it,
+# suppressed in sanitizer runs: tests/lsan.supp), then a record of size 0
+src=$dir/report-tracing-data-leak.data
+for cmd in dump report script; do
+	expect_error "$cmd" - 'pipe: record at offset 0x138c: size 0 is smaller than the 8-byte header'
+	expect_error "$cmd" "$src" 'report-tracing-data-leak.data: record at offset 0x138c: size 0 is '
+done
 pass
