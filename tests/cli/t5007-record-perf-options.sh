@@ -10,7 +10,8 @@
 # --no-inherit no sample of a child, --switch-events SWITCH records,
 # --namespaces NAMESPACES records, -d sample addresses; --max-size stops a
 # long command once the file has that size (perf 6.1 checks it at each write
-# and may never stop) and leaves a file perf reads.
+# and may never stop) and leaves a file perf reads; -D drops the samples of
+# the first milliseconds after the command's exec.
 . "$(dirname "$0")/lib.sh"
 
 export HOME=$tmpdir/home
@@ -107,6 +108,19 @@ if [ -x "$burn" ]; then
 	[ "$size" -ge 65536 ] && [ "$size" -lt $((65536 + rings + 65536)) ] || die "--max-size: $size bytes"
 	"$PERF" report -i max.data --stdio >max.report 2>&1 || die "perf cannot read it: $(tail -2 max.report)"
 	grep -q 'burn_leaf' max.report || die "perf finds no sample of burn"
+fi
+# -D 300: the first sample comes 300 ms or more after the command's exec (its COMM
+# record), by the file's own clock; the startup's maps and comms are all there
+if [ -x "$burn" ]; then
+	run_sampo record -N -D 300 -e cpu-clock -F 1000 -o delay.data -- "$burn" 1500 >/dev/null 2>delay.err
+	grep -qx 'Events disabled' delay.err || die "-D: no 'Events disabled': $(cat delay.err)"
+	"$SAMPO" script -i delay.data --show-task-events -F comm,time >delay.txt 2>/dev/null
+	exec_t=$(awk '/PERF_RECORD_COMM exec: burn/ { sub(":", "", $2); print $2; exit }' delay.txt)
+	first_t=$(awk '!/PERF_RECORD/ { sub(":", "", $2); print $2; exit }' delay.txt)
+	[ -n "$exec_t" ] && [ -n "$first_t" ] || die "-D: no exec or no sample: $(head -5 delay.txt)"
+	awk -v e="$exec_t" -v f="$first_t" 'BEGIN { exit !(f - e >= 0.3) }' ||
+		die "-D 300: the first sample at $first_t, $exec_t the exec"
+	"$PERF" report -i delay.data --stdio 2>/dev/null | grep -q 'burn_leaf' || die "-D: perf names no sample"
 fi
 expect_status 129 record --max-size=100 -o x.data -- true
 grep -q "invalid size '100' (a number with its unit: B, K, M or G" "$tmpdir/stderr" || die "$(cat "$tmpdir/stderr")"

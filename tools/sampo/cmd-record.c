@@ -58,6 +58,7 @@
 #include <sampo/inject.h>
 #include <sampo/modsections.h>
 #include <sampo/parse-events.h>
+#include <sampo/reader.h>
 #include <sampo/proc-modules.h>
 #include <sampo/recover.h>
 #include <sampo/synthesize.h>
@@ -112,6 +113,7 @@ struct record_opts {
 	bool always;	    /* -T, -P: what every sample has anyway */
 	uint64_t max_size;  /* --max-size: stop once the file has this many bytes (0: none) */
 	int comp_level;	    /* -z: zstd level of the COMPRESSED records, -1: none */
+	int delay_ms;	    /* -D: no samples in the first ms after the start (the exec) */
 	int verbose;
 };
 
@@ -133,6 +135,14 @@ struct record_ctx {
 	bool child_reaped;
 
 	struct record_compress *comp; /* -z */
+	/*
+	 * -D: the samples of the first delay_ms are dropped as they are read,
+	 * by their own time: from the first record of the recording (the
+	 * command's exec, its COMM), in the kernel's clock
+	 */
+	uint64_t delay_from;	     /* that record's time; 0 before it */
+	bool delay_over;	     /* "Events enabled" said */
+	struct timespec delay_start; /* the start, for that message */
 	uint64_t nr_samples;
 	uint64_t nr_lost;
 	int write_err;
@@ -469,12 +479,27 @@ static int on_synth(void *opaque, const union sampo_record *rec)
 	return err == -SAMPO_ERR_MALFORMED ? 0 : err;
 }
 
+/* -D: whether @rec is a sample of the delay, to be dropped */
+static bool in_delay(struct record_ctx *ctx, const union sampo_record *rec)
+{
+	struct sampo_sample s;
+
+	if (sampo_sample__parse(&ctx->attr0, rec, false, &s) || s.time == (uint64_t)-1)
+		return false;
+	if (!ctx->delay_from)
+		ctx->delay_from = s.time;
+	return rec->header.type == SAMPO_RECORD_SAMPLE &&
+	       s.time - ctx->delay_from < (uint64_t)ctx->opts.delay_ms * 1000000u;
+}
+
 static int on_record(void *opaque, const union sampo_record *rec, size_t ring)
 {
 	struct record_ctx *ctx = opaque;
 	int err;
 
 	(void)ring;
+	if (ctx->opts.delay_ms > 0 && in_delay(ctx, rec))
+		return 0;
 	switch (rec->header.type) {
 	case SAMPO_RECORD_SAMPLE:
 		ctx->nr_samples++;
@@ -823,6 +848,28 @@ static void join_kallsyms_snapshot(struct record_ctx *ctx)
 
 /* ---- main loop --------------------------------------------------------- */
 
+/*
+ * -D: perf's "Events enabled" once the delay has passed (the samples are
+ * dropped by their own time, not by this clock); the poll waits no longer
+ * than the delay left, so the line comes on time. Return: the poll timeout.
+ */
+static int delay_poll(struct record_ctx *ctx)
+{
+	struct timespec now;
+	long left_ms;
+
+	if (ctx->opts.delay_ms <= 0 || ctx->delay_over)
+		return 500;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	left_ms = ctx->opts.delay_ms - ((now.tv_sec - ctx->delay_start.tv_sec) * 1000L +
+					(now.tv_nsec - ctx->delay_start.tv_nsec) / 1000000L);
+	if (left_ms > 0)
+		return left_ms < 500 ? (int)left_ms + 1 : 500;
+	fprintf(stderr, "Events enabled\n");
+	ctx->delay_over = true;
+	return 500;
+}
+
 static int record_loop(struct record_ctx *ctx)
 {
 	bool all_hup = false;
@@ -851,7 +898,7 @@ static int record_loop(struct record_ctx *ctx)
 		}
 		if (ctx->child <= 0 && !ctx->opts.all_cpus && !ctx->opts.cpus_arg && all_hup)
 			break; /* -p / -t: every target is gone */
-		err = sampo_evlist__poll(ctx->evlist, 500, &all_hup);
+		err = sampo_evlist__poll(ctx->evlist, delay_poll(ctx), &all_hup);
 		if (err < 0)
 			break;
 		err = 0;
@@ -1175,6 +1222,10 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 		if (err)
 			return cli_err(err, "cannot enable the events");
 	}
+	if (ctx->opts.delay_ms > 0) {
+		fprintf(stderr, "Events disabled\n"); /* perf's words */
+		clock_gettime(CLOCK_MONOTONIC, &ctx->delay_start);
+	}
 	if (ctx->child > 0) {
 		err = sampo_workload__start(ctx->workload);
 		if (err) {
@@ -1275,6 +1326,10 @@ int cmd_record(int argc, const char **argv)
 				"write the records zstd-compressed, at level n (default "
 				"1, the fastest; up to 22), as perf record -z",
 				opt_comp_level),
+			OPT_INTEGER_RANGE('D', "delay", &o->delay_ms, "ms",
+					  "no samples in the first ms after the command starts "
+					  "(its exec), as perf's -D",
+					  0, INT_MAX),
 			OPT_CALLBACK(0, "max-size", o, "size",
 				     "stop once the file has this size (B, K, M or G: 512M)",
 				     opt_max_size),
