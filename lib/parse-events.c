@@ -238,7 +238,12 @@ static void config_callgraph(struct sampo_event_attr *a, const struct sampo_call
 		a->sample_type |= SAMPO_SAMPLE_CALLCHAIN | SAMPO_SAMPLE_REGS_USER |
 				  SAMPO_SAMPLE_STACK_USER | SAMPO_SAMPLE_ADDR |
 				  SAMPO_SAMPLE_DATA_SRC;
-		a->sample_regs_user = sampo_reg__user_mask();
+		/*
+		 * perf's evsel__config_callchain(): all of them, or with a
+		 * --user-regs list, those and the minimal set (SP, IP)
+		 */
+		a->sample_regs_user |= a->sample_regs_user ? sampo_reg__dwarf_minimal_mask() :
+							     sampo_reg__user_mask();
 		a->sample_stack_user = cg->dump_size;
 		a->flags |= SAMPO_ATTR_EXCLUDE_CALLCHAIN_USER;
 		if (tracking)
@@ -292,6 +297,14 @@ int sampo_event_specs__attrs(const struct sampo_event_spec *specs, size_t nr,
 			a->sample_type |= SAMPO_SAMPLE_CPU;
 		if (OPTS_GET(opts, sample_address, false))
 			a->sample_type |= SAMPO_SAMPLE_ADDR | SAMPO_SAMPLE_DATA_SRC;
+		if (OPTS_GET(opts, intr_regs, (uint64_t)0)) {
+			a->sample_type |= SAMPO_SAMPLE_REGS_INTR;
+			a->sample_regs_intr = opts->intr_regs;
+		}
+		if (OPTS_GET(opts, user_regs, (uint64_t)0)) {
+			a->sample_type |= SAMPO_SAMPLE_REGS_USER;
+			a->sample_regs_user = opts->user_regs;
+		}
 		if (nr > 1)
 			a->sample_type |= SAMPO_SAMPLE_ID;
 		a->read_format = SAMPO_FORMAT_ID | SAMPO_FORMAT_LOST;

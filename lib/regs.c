@@ -156,3 +156,14 @@ uint64_t sampo_reg__user_mask(void)
 	return 0;
 #endif
 }
+
+uint64_t sampo_reg__dwarf_minimal_mask(void)
+{
+#if defined(__x86_64__)
+	return (1ULL << 7) | (1ULL << 8); /* PERF_REG_X86_SP, PERF_REG_X86_IP */
+#elif defined(__aarch64__)
+	return (1ULL << 31) | (1ULL << 32); /* PERF_REG_ARM64_SP, PERF_REG_ARM64_PC */
+#else
+	return 0;
+#endif
+}

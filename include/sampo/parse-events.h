@@ -136,8 +136,10 @@ struct sampo_event_attr_opts {
 	bool namespaces;     /* --namespaces: NAMESPACES records (tracking event) */
 	bool sample_address; /* -d: ADDR and DATA_SRC, and the data maps (mmap_data) */
 	bool sample_cpu;     /* --sample-cpu: CPU in every sample, not system-wide only */
+	uint64_t intr_regs;  /* -I: registers sampled at the interrupt (REGS_INTR), a mask */
+	uint64_t user_regs;  /* --user-regs: user registers (REGS_USER); dwarf's are added */
 };
-#define sampo_event_attr_opts__last_field sample_cpu
+#define sampo_event_attr_opts__last_field user_regs
 
 /**
  * sampo_event_specs__attrs() - the attrs perf record opens for @specs

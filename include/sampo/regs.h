@@ -33,4 +33,12 @@ SAMPO_API const char *sampo_reg__name(const char *arch, unsigned int idx);
  */
 SAMPO_API uint64_t sampo_reg__user_mask(void);
 
+/**
+ * sampo_reg__dwarf_minimal_mask() - perf's DWARF_MINIMAL_REGS: the stack
+ * pointer and the instruction pointer, which `--call-graph dwarf` adds to
+ * the registers --user-regs names (x86_64: SP, IP; arm64: sp, pc)
+ * Return: the mask, or 0 where sampo cannot unwind.
+ */
+SAMPO_API uint64_t sampo_reg__dwarf_minimal_mask(void);
+
 #endif /* SAMPO_REGS_H */

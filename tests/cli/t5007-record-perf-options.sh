@@ -5,6 +5,7 @@
 # events of each), the modifiers u, k and p (exclude_hv, and exclude_guest
 # unless k alone), --all-user, --all-kernel (over the modifiers),
 # -i/--no-inherit, --switch-events, --namespaces, -d/--data, --sample-cpu,
+# -I/--intr-regs and --user-regs (with dwarf call graphs: SP and IP added),
 # -T and -P (always on). And each does what it says: --all-user leaves no
 # kernel sample and --all-kernel no user one in a workload of system calls,
 # --no-inherit no sample of a child, --switch-events SWITCH records,
@@ -50,6 +51,14 @@ attrs -e cpu-clock -d
 attrs -e cpu-clock --sample-cpu
 attrs -e cpu-clock -T -P
 attrs -e cpu-clock -d --switch-events --namespaces --sample-cpu --no-inherit
+if [ "$(uname -m)" = x86_64 ]; then
+	attrs -e cpu-clock -I
+	attrs -e cpu-clock -Iax,bx
+	attrs -e cpu-clock --intr-regs=AX,sp,ip
+	attrs -e cpu-clock --user-regs=ax,bx
+	attrs -e cpu-clock --user-regs
+	attrs -e cpu-clock --call-graph=dwarf --user-regs=ax # ax, and SP and IP for the unwinding
+fi
 [ "$fails" -eq 0 ] || die "$fails sets of attributes differ from perf's"
 
 # what they do. A workload of system calls: dd copying a byte at a time
@@ -121,6 +130,17 @@ if [ -x "$burn" ]; then
 	awk -v e="$exec_t" -v f="$first_t" 'BEGIN { exit !(f - e >= 0.3) }' ||
 		die "-D 300: the first sample at $first_t, $exec_t the exec"
 	"$PERF" report -i delay.data --stdio 2>/dev/null | grep -q 'burn_leaf' || die "-D: perf names no sample"
+fi
+# -I: the registers at each sample, which perf prints as sampo does
+if [ "$(uname -m)" = x86_64 ] && [ -x "$burn" ]; then
+	run_sampo record -q -N -I -e cpu-clock -o regs.data -- "$burn" 100 >/dev/null
+	"$PERF" script -i regs.data -F ip,sym,iregs >want 2>/dev/null
+	"$SAMPO" script -i regs.data -F ip,sym,iregs >got 2>/dev/null
+	grep -q ' ABI:2 .* R15:0x' want || die "-I: perf prints no registers: $(head -2 want)"
+	compare_files want got
+	expect_status 129 record -Ifoo -o x.data -- true
+	grep -q "unknown register 'foo' ('sampo record -I?' lists them)" "$tmpdir/stderr" ||
+		die "$(cat "$tmpdir/stderr")"
 fi
 expect_status 129 record --max-size=100 -o x.data -- true
 grep -q "invalid size '100' (a number with its unit: B, K, M or G" "$tmpdir/stderr" || die "$(cat "$tmpdir/stderr")"

@@ -219,6 +219,28 @@ static void test_parse_events__attrs_as_perf_record(void **state)
 		assert_true(a[0].flags & SAMPO_ATTR_EXCLUDE_KERNEL);
 		assert_false(a[0].flags & SAMPO_ATTR_EXCLUDE_USER);
 	}
+	/* -I, --user-regs; with dwarf call graphs the minimal set joins the user's list */
+	{
+		struct sampo_callgraph cg;
+		SAMPO_OPTS(sampo_event_attr_opts, o, .intr_regs = 0x3, .user_regs = 0x1);
+
+		build("cpu-clock", &o, a, &nr);
+		assert_int_equal(a[0].sample_type &
+					 (SAMPO_SAMPLE_REGS_INTR | SAMPO_SAMPLE_REGS_USER),
+				 SAMPO_SAMPLE_REGS_INTR | SAMPO_SAMPLE_REGS_USER);
+		assert_int_equal(a[0].sample_regs_intr, 0x3);
+		assert_int_equal(a[0].sample_regs_user, 0x1);
+		if (sampo_reg__user_mask()) {
+			assert_int_equal(sampo_callgraph__parse("dwarf", 127, &cg), 0);
+			o.callgraph = &cg;
+			build("cpu-clock", &o, a, &nr);
+			assert_int_equal(a[0].sample_regs_user,
+					 0x1 | sampo_reg__dwarf_minimal_mask());
+			o.user_regs = 0;
+			build("cpu-clock", &o, a, &nr);
+			assert_int_equal(a[0].sample_regs_user, sampo_reg__user_mask());
+		}
+	}
 
 	/* a command, -g, -c: enable on exec, callchains, a period */
 	{

@@ -45,8 +45,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <sys/types.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -55,10 +57,12 @@
 #include <sampo/dsohits.h>
 #include <sampo/event.h>
 #include <sampo/evlist.h>
+#include <sampo/feature.h>
 #include <sampo/inject.h>
 #include <sampo/modsections.h>
 #include <sampo/parse-events.h>
 #include <sampo/reader.h>
+#include <sampo/regs.h>
 #include <sampo/proc-modules.h>
 #include <sampo/recover.h>
 #include <sampo/synthesize.h>
@@ -114,6 +118,7 @@ struct record_opts {
 	uint64_t max_size;  /* --max-size: stop once the file has this many bytes (0: none) */
 	int comp_level;	    /* -z: zstd level of the COMPRESSED records, -1: none */
 	int delay_ms;	    /* -D: no samples in the first ms after the start (the exec) */
+	uint64_t intr_regs, user_regs; /* -I, --user-regs: register masks */
 	int verbose;
 };
 
@@ -278,6 +283,64 @@ static int opt_comp_level(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/*
+ * -I[=REGS], --user-regs[=REGS]: perf's parse_regs(). The registers this
+ * machine can sample (those --call-graph dwarf samples: AX ... R15 on
+ * x86_64), all without a list, else the ones named, in any case; "?" lists
+ * them.
+ */
+static int opt_regs(const struct option *opt, const char *arg, bool unset)
+{
+	uint64_t *mask = opt->value, avail = sampo_reg__user_mask();
+	const char *flag = opt->short_name ? "-I" : "--user-regs";
+	const char *arch;
+	struct utsname uts;
+	char *copy, *save = NULL;
+
+	if (unset) {
+		*mask = 0;
+		return 0;
+	}
+	if (!avail) {
+		parse_opt_fail("%s: sampo samples no registers on this architecture", flag);
+		return -EINVAL;
+	}
+	if (!arg) {
+		*mask = avail;
+		return 0;
+	}
+	arch = sampo_arch__normalize(uname(&uts) ? "" : uts.machine);
+	if (!strcmp(arg, "?")) {
+		fprintf(stderr, "available registers:");
+		for (unsigned int r = 0; r < 64; r++)
+			if (avail & (1ULL << r))
+				fprintf(stderr, " %s", sampo_reg__name(arch, r));
+		fputc('\n', stderr);
+		parse_opt_fail("%s: those are the registers sampo samples here", flag);
+		return -EINVAL;
+	}
+	copy = strdup(arg);
+	if (!copy)
+		return -ENOMEM;
+	*mask = 0;
+	for (char *name = strtok_r(copy, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		unsigned int r;
+
+		for (r = 0; r < 64; r++)
+			if ((avail & (1ULL << r)) && !strcasecmp(sampo_reg__name(arch, r), name))
+				break;
+		if (r == 64) {
+			parse_opt_fail("%s: unknown register '%s' ('sampo record %s?' lists them)",
+				       flag, name, opt->short_name ? "-I" : "--user-regs=");
+			free(copy);
+			return -EINVAL;
+		}
+		*mask |= 1ULL << r;
+	}
+	free(copy);
+	return 0;
+}
+
 /* --max-size N[BKMG]: perf's parse_output_max_size() wants the unit */
 static int opt_max_size(const struct option *opt, const char *arg, bool unset)
 {
@@ -387,7 +450,8 @@ static int make_attrs(struct record_ctx *ctx, struct sampo_event_attr *attrs)
 		   .all_user = o->all_user, .all_kernel = o->all_kernel,
 		   .no_inherit = o->no_inherit, .switch_events = o->switch_events,
 		   .namespaces = o->namespaces, .sample_address = o->sample_address,
-		   .sample_cpu = o->sample_cpu);
+		   .sample_cpu = o->sample_cpu, .intr_regs = o->intr_regs,
+		   .user_regs = o->user_regs);
 
 	return sampo_event_specs__attrs(ctx->events, ctx->nr_events, &ao, attrs);
 }
@@ -1121,6 +1185,12 @@ static int setup_events(struct record_ctx *ctx)
 	}
 	if ((o->freq || o->freq_max) && o->period)
 		return usage_error(record_usage, NULL, "-F and -c cannot be used together");
+	if (o->callgraph.mode == SAMPO_CALLGRAPH_DWARF && o->user_regs &&
+	    (o->user_regs | sampo_reg__dwarf_minimal_mask()) != sampo_reg__user_mask())
+		cli_warn(
+			"--call-graph dwarf with --user-regs naming some registers: only those, the "
+			"stack pointer and the instruction pointer are sampled, and DWARF unwinding "
+			"may stop early (perf warns the same)");
 	if (o->freq_max) {
 		sampo_event_limits__read(NULL, NULL, &max_rate);
 		if (!max_rate)
@@ -1311,6 +1381,16 @@ int cmd_record(int argc, const char **argv)
 			OPT_BOOLEAN('d', "data", &o->sample_address,
 				    "record the sampled data addresses (ADDR, DATA_SRC) and the "
 				    "data maps"),
+			OPT_CALLBACK_OPTARG(
+				'I', "intr-regs", &o->intr_regs, "regs",
+				"sample these registers at the interrupt (all without a "
+				"list; -I? lists them)",
+				opt_regs),
+			OPT_CALLBACK_OPTARG(
+				0, "user-regs", &o->user_regs, "regs",
+				"sample these user-space registers (all without a list; "
+				"--user-regs=? lists them)",
+				opt_regs),
 			OPT_BOOLEAN(0, "sample-cpu", &o->sample_cpu,
 				    "record the CPU of every sample (always with -a and -C)"),
 			OPT_BOOLEAN('T', "timestamp", &o->always,
