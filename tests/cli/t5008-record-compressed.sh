@@ -60,8 +60,10 @@ compare_files want got
 # SIGKILL: readable up to its last round, by both
 "$SAMPO" record -q -N -z -e cpu-clock -F 4000 -o zk.data -- "$burn" 100000 >/dev/null 2>&1 &
 pid=$!
-for _ in $(seq 50); do
-	[ "$(stat -c %s zk.data 2>/dev/null || echo 0)" -gt 8192 ] && break
+# (wait for samples of burn in the file: its header is rewritten at each round)
+for _ in $(seq 100); do
+	"$SAMPO" script -i zk.data -F sym >zk.txt 2>/dev/null || true
+	grep -q burn_leaf zk.txt && break
 	sleep 0.2
 done
 kill -9 "$pid"
