@@ -246,8 +246,11 @@ static int opt_event(const struct option *opt, const char *arg, bool unset)
 
 	if (unset)
 		return -EINVAL;
-	if (o->events_arg ? asprintf(&joined, "%s,%s", o->events_arg, arg) < 0 :
-			    !(joined = strdup(arg))) {
+	if (!o->events_arg)
+		joined = strdup(arg);
+	else if (asprintf(&joined, "%s,%s", o->events_arg, arg) < 0)
+		joined = NULL;
+	if (!joined) {
 		parse_opt_fail("out of memory");
 		return -EINVAL;
 	}
