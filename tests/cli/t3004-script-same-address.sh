@@ -55,7 +55,12 @@ for fields in "comm,pid,tid,ip,sym,dso" "comm,tid,ip,sym"; do
 			>"$tmpdir/perf.txt" 2>/dev/null || die "perf script failed"
 		# shellcheck disable=SC2086
 		run_sampo script -i "$tmpdir/x.data" -F $fields $g >"$tmpdir/sampo.txt"
-		compare_files "$tmpdir/perf.txt" "$tmpdir/sampo.txt"
+		# a chain that runs through a PLT stub: perf 6.1 may call it _init, sampo
+		# NAME@plt (docs/report-differences.md)
+		cmp -s "$tmpdir/perf.txt" "$tmpdir/sampo.txt" ||
+			python3 "$SAMPO_SRCDIR/tests/cli/plt-canon.py" script "$tmpdir/perf.txt" \
+				"$tmpdir/sampo.txt" >/dev/null ||
+			compare_files "$tmpdir/perf.txt" "$tmpdir/sampo.txt"
 	done
 done
 

@@ -137,7 +137,9 @@ if [ "$(uname -m)" = x86_64 ] && [ -x "$burn" ]; then
 	"$PERF" script -i regs.data -F ip,sym,iregs >want 2>/dev/null
 	"$SAMPO" script -i regs.data -F ip,sym,iregs >got 2>/dev/null
 	grep -q ' ABI:2 .* R15:0x' want || die "-I: perf prints no registers: $(head -2 want)"
-	compare_files want got
+	# a sample in a PLT stub: perf 6.1 may call it _init (docs/report-differences.md)
+	cmp -s want got || python3 "$SAMPO_SRCDIR/tests/cli/plt-canon.py" script want got >/dev/null ||
+		compare_files want got
 	expect_status 129 record -Ifoo -o x.data -- true
 	grep -q "unknown register 'foo' ('sampo record -I?' lists them)" "$tmpdir/stderr" ||
 		die "$(cat "$tmpdir/stderr")"
