@@ -21,19 +21,9 @@ mkdir -p symfs/tmp/pfx home
 cp "$dir/burn" symfs/tmp/pfx/burn
 printf 'ffffffff81000000 T _text\nffffffff81000100 T kfn\nffffffff81000200 T kfn2\nffffffff81100000 T _etext\n' >kallsyms
 cat >gen.py <<'PYEOF'
-import struct, sys
-
-def rec(type, misc, body):
-    return struct.pack('<IHH', type, misc, 8 + len(body)) + body
-
-def cstr(s):
-    b = s.encode() + b'\0'
-    return b + bytes((-len(b)) % 8)
-
-def perf_string(s):
-    b = s.encode() + b'\0'
-    b += bytes((-len(b)) % 64)
-    return struct.pack('<I', len(b)) + b
+import os, struct, sys
+sys.path.insert(0, os.environ["SAMPO_SRCDIR"] + "/tests/cli")
+from perfdata_gen import cstr, rec, write_file
 
 IP, TID, TIME, PERIOD, BRANCH = 1, 2, 4, 0x100, 0x800
 ST = IP | TID | TIME | PERIOD | BRANCH
@@ -79,15 +69,7 @@ for misc, ip, br in stacks:
 # attr: cycles-like hardware event, sample_id_all | mmap | comm, branch_sample_type ANY
 attr = struct.pack('<IIQQQQQIIQQQQIiQIHHIIQ', 0, 128, 0, 1000, ST, 0,
                    (1 << 18) | (1 << 8) | (1 << 9), 0, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-attrs_off = 104
-data_off = attrs_off + 128 + 16
-data = b''.join(R)
-ed = struct.pack('<II', 1, 128) + attr + struct.pack('<I', 0) + perf_string('cycles')
-feat_off = data_off + len(data) + 16
-h = struct.pack('<9Q', 0x32454c4946524550, 104, 144, attrs_off, 128 + 16, data_off, len(data),
-                0, 0) + struct.pack('<4Q', 1 << 12, 0, 0, 0)
-open(sys.argv[1], 'wb').write(h + attr + struct.pack('<QQ', 0, 0) + data +
-                              struct.pack('<QQ', feat_off, len(ed)) + ed)
+write_file(sys.argv[1], attr, R, {}, 'cycles')
 PYEOF
 python3 gen.py b.data
 

@@ -14,19 +14,9 @@ need_cmd python3
 cd "$tmpdir"
 mkdir -p home
 cat >gen.py <<'PYEOF'
-import struct, sys
-
-def rec(type, misc, body):
-    return struct.pack('<IHH', type, misc, 8 + len(body)) + body
-
-def cstr(s):
-    b = s.encode() + b'\0'
-    return b + bytes((-len(b)) % 8)
-
-def perf_string(s):
-    b = s.encode() + b'\0'
-    b += bytes((-len(b)) % 64)
-    return struct.pack('<I', len(b)) + b
+import os, struct, sys
+sys.path.insert(0, os.environ["SAMPO_SRCDIR"] + "/tests/cli")
+from perfdata_gen import cstr, perf_string, rec, write_file
 
 out, arch = sys.argv[1], sys.argv[2]
 IP, TID, TIME, PERIOD, REGS_USER, REGS_INTR = 1, 2, 4, 0x100, 0x1000, 0x40000
@@ -51,19 +41,7 @@ for abi_u, abi_i in ((2, 2), (1, 0), (0, 2), (0, 0)):
     t += 1
 attr = struct.pack('<IIQQQQQIIQQQQIiQIHHIIQ', 1, 128, 0, 1000, ST, 0, (1 << 18) | (1 << 9),
                    0, 0, 0, 0, 0, umask, 0, 0, imask, 0, 0, 0, 0, 0, 0)
-attrs_off = 104
-data_off = attrs_off + 128 + 16
-data = b''.join(R)
-feats = [perf_string(arch),
-         struct.pack('<II', 1, 128) + attr + struct.pack('<I', 0) + perf_string('cpu-clock')]
-feat_off = data_off + len(data) + 16 * len(feats)
-table, payload = b'', b''
-for f in feats:
-    table += struct.pack('<QQ', feat_off + len(payload), len(f))
-    payload += f
-h = struct.pack('<9Q', 0x32454c4946524550, 104, 144, attrs_off, 128 + 16, data_off, len(data),
-                0, 0) + struct.pack('<4Q', (1 << 6) | (1 << 12), 0, 0, 0)
-open(out, 'wb').write(h + attr + struct.pack('<QQ', 0, 0) + data + table + payload)
+write_file(out, attr, R, {6: perf_string(arch)}, 'cpu-clock')
 PYEOF
 
 fails=0
