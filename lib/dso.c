@@ -175,6 +175,11 @@ int32_t sampo_dso__machine_pid(const struct sampo_dso *dso)
 	return dso->machine_pid;
 }
 
+uint64_t sampo_dso__inode(const struct sampo_dso *dso)
+{
+	return dso->id.ino;
+}
+
 const uint8_t *sampo_dso__build_id(const struct sampo_dso *dso, size_t *size)
 {
 	*size = dso->build_id_size;

@@ -34,6 +34,8 @@ SAMPO_API const char *sampo_dso__short_name(const struct sampo_dso *dso);
 SAMPO_API bool sampo_dso__is_kernel(const struct sampo_dso *dso);
 /** sampo_dso__machine_pid() - the pid of the machine it belongs to: -1 the host, else a guest */
 SAMPO_API int32_t sampo_dso__machine_pid(const struct sampo_dso *dso);
+/** sampo_dso__inode() - the file's inode number an MMAP2 gave (0 when unknown) */
+SAMPO_API uint64_t sampo_dso__inode(const struct sampo_dso *dso);
 /**
  * sampo_dso__build_id() - the build-id an MMAP2 carried, if any
  * @size: set to its length in bytes (0 when unknown)

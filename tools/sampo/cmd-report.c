@@ -46,6 +46,7 @@
 #include "report-hosts.h"
 #include "unwind-cli.h"
 #include "report-provenance.h"
+#include "report-tasks.h"
 #include "resolve.h"
 
 static const char *const report_usage[] = {
@@ -87,6 +88,7 @@ struct report_ctx {
 	bool quiet;		/* -q: the rows alone, no warnings */
 	bool force;
 	bool provenance; /* --provenance: where each object's symbols came from, no table */
+	bool tasks, mmaps; /* --tasks, --mmaps: the process tree (with maps), no table */
 	int max_stack;
 	const char *format; /* --format: NULL or "stdio"/"text", "json", "pprof" */
 	const char *output; /* -o: the file of --format pprof */
@@ -1506,6 +1508,10 @@ int cmd_report(int argc, const char **argv)
 			    "only the header)"),
 		OPT_BOOLEAN('I', "show-info", &ctx.show_info,
 			    "with --header: the CPU and NUMA topologies, caches and memory too"),
+		OPT_BOOLEAN(0, "tasks", &ctx.tasks,
+			    "the recorded threads as a process tree, instead of the table"),
+		OPT_BOOLEAN(0, "mmaps", &ctx.mmaps,
+			    "the process tree with each process's maps (implies --tasks)"),
 		OPT_BOOLEAN('n', "show-nr-samples", &ctx.show_nr_samples,
 			    "show the number of samples of each entry"),
 		OPT_STRING(0, "percent-limit", &ctx.percent_limit, "percent",
@@ -1647,6 +1653,13 @@ int cmd_report(int argc, const char **argv)
 				  "--provenance reads one file and prints its own table: no --format");
 		goto out;
 	}
+	if ((ctx.tasks || ctx.mmaps) &&
+	    (ctx.format || ctx.provenance || ctx.nr_inputs > 1 || sorts_by_host(ctx.sort))) {
+		ret = usage_error(report_usage, opts,
+				  "--tasks and --mmaps read one file and print its process tree: "
+				  "no --format or --provenance");
+		goto out;
+	}
 	if ((ctx.nr_inputs > 1 || sorts_by_host(ctx.sort)) && evswitch_active(&ctx.evswitch)) {
 		ret = usage_error(report_usage, opts,
 				  "--switch-on and --switch-off read one file (its events)");
@@ -1669,6 +1682,10 @@ int cmd_report(int argc, const char **argv)
 	}
 	if (ctx.format && !strcmp(ctx.format, "pprof")) {
 		ret = report_pprof(&ctx);
+		goto out;
+	}
+	if (ctx.tasks || ctx.mmaps) {
+		ret = report_tasks(ctx.input, ctx.mmaps);
 		goto out;
 	}
 
