@@ -31,14 +31,18 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <sampo/machine.h>
 #include <sampo/proc-modules.h>
 #include <sampo/synthesize.h>
 
+#include "internal/dso.h"
 #include "internal/kmodule.h"
 #include "internal/log.h"
+#include "internal/map.h"
 #include "internal/util.h"
 #include "internal/opts.h"
 #include "internal/synthesize.h"
+#include "internal/thread.h"
 
 #define KERNEL_PID ((uint32_t)-1)
 
@@ -104,13 +108,15 @@ static int emit_comm(struct sampo_synth *s, uint32_t pid, uint32_t tid, const ch
 	return synth_emit(s, put_name(s, sizeof(rec->comm), comm));
 }
 
-static int emit_fork(struct sampo_synth *s, uint32_t pid, uint32_t ppid, uint32_t tid,
-		     uint32_t ptid)
+/* @misc: SAMPO_MISC_FORK_EXEC says the maps follow (a reader copies none from the parent) */
+static int emit_fork(struct sampo_synth *s, uint16_t misc, uint32_t pid, uint32_t ppid,
+		     uint32_t tid, uint32_t ptid)
 {
 	union sampo_record *rec = (union sampo_record *)s->buf;
 
 	memset(rec, 0, sizeof(rec->fork));
 	rec->header.type = SAMPO_RECORD_FORK;
+	rec->header.misc = misc;
 	rec->fork.pid = pid;
 	rec->fork.ppid = ppid;
 	rec->fork.tid = tid;
@@ -387,7 +393,7 @@ static int synth_process(struct sampo_synth *s, int pid)
 		pid = st.tgid; /* a thread id: describe its whole process */
 
 	read_comm(s, pid, pid, comm, sizeof(comm), st.name);
-	err = emit_fork(s, (uint32_t)pid, (uint32_t)st.ppid, (uint32_t)pid, (uint32_t)st.ppid);
+	err = emit_fork(s, 0, (uint32_t)pid, (uint32_t)st.ppid, (uint32_t)pid, (uint32_t)st.ppid);
 	if (!err)
 		err = emit_namespaces(s, (uint32_t)pid, (uint32_t)pid);
 	if (!err)
@@ -404,7 +410,8 @@ static int synth_process(struct sampo_synth *s, int pid)
 		if (tids[i] == pid)
 			continue;
 		read_comm(s, pid, tids[i], comm, sizeof(comm), st.name);
-		err = emit_fork(s, (uint32_t)pid, (uint32_t)pid, (uint32_t)tids[i], (uint32_t)pid);
+		err = emit_fork(s, 0, (uint32_t)pid, (uint32_t)pid, (uint32_t)tids[i],
+				(uint32_t)pid);
 		if (!err)
 			err = emit_namespaces(s, (uint32_t)pid, (uint32_t)tids[i]);
 		if (!err)
@@ -470,6 +477,107 @@ int sampo_synthesize__all_processes(const struct sampo_synth_opts *opts, sampo_s
 }
 
 /* ---- kernel and modules --------------------------------------------------- */
+
+/* ---- a machine's threads ------------------------------------------------ */
+
+/* by process, its first thread (the leader when it is there) first, then by tid */
+static int cmp_thread_order(const void *a, const void *b)
+{
+	const struct sampo_thread *x = *(const struct sampo_thread *const *)a;
+	const struct sampo_thread *y = *(const struct sampo_thread *const *)b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if ((x->tid == x->pid) != (y->tid == y->pid))
+		return x->tid == x->pid ? -1 : 1;
+	return (x->tid > y->tid) - (x->tid < y->tid);
+}
+
+static int emit_map(struct sampo_synth *s, uint32_t pid, const struct sampo_map *map)
+{
+	union sampo_record *rec = (union sampo_record *)s->buf;
+	const struct sampo_dso *dso = map->dso;
+	const char *name = dso->long_name;
+	uint16_t misc = SAMPO_CPUMODE_USER;
+
+	memset(rec, 0, sizeof(rec->mmap2));
+	if (!(map->prot & PROT_EXEC))
+		misc |= SAMPO_MISC_MMAP_DATA;
+	/* anonymous memory: the reader names it after the pid again */
+	if (map->identity && !strncmp(name, "/tmp/perf-", 10))
+		name = "//anon";
+	if (dso->build_id_size) {
+		misc |= SAMPO_MISC_MMAP_BUILD_ID;
+		rec->mmap2.build_id_size = dso->build_id_size;
+		memcpy(rec->mmap2.build_id, dso->build_id, dso->build_id_size);
+	} else {
+		rec->mmap2.maj = dso->id.maj;
+		rec->mmap2.min = dso->id.min;
+		rec->mmap2.ino = dso->id.ino;
+		rec->mmap2.ino_generation = dso->id.ino_generation;
+	}
+	rec->header.type = SAMPO_RECORD_MMAP2;
+	rec->header.misc = misc;
+	rec->mmap2.pid = pid;
+	rec->mmap2.tid = pid;
+	rec->mmap2.start = map->start;
+	rec->mmap2.len = map->end - map->start;
+	rec->mmap2.pgoff = map->pgoff;
+	rec->mmap2.prot = map->prot;
+	rec->mmap2.flags = map->flags;
+	return synth_emit(s, put_name(s, sizeof(rec->mmap2), name));
+}
+
+static int synth_machine_threads(struct sampo_synth *s, const struct sampo_machine *machine)
+{
+	size_t cap = sampo_machine__nr_threads(machine), nr = 0;
+	struct sampo_thread **threads = malloc((cap ? cap : 1) * sizeof(*threads));
+	struct sampo_thread *t;
+	int err = 0;
+
+	if (!threads)
+		return -ENOMEM;
+	sampo_machine__for_each_thread(machine, t) {
+		/* the idle task, and threads the records named without a process */
+		if (nr < cap && !t->exited && t->pid > 0 && t->tid > 0)
+			threads[nr++] = t;
+	}
+	qsort(threads, nr, sizeof(*threads), cmp_thread_order);
+	for (size_t i = 0; i < nr && !err; i++) {
+		const struct sampo_thread *th = threads[i];
+		uint32_t pid = (uint32_t)th->pid, tid = (uint32_t)th->tid;
+		bool first = !i || threads[i - 1]->pid != th->pid;
+
+		/* FORK_EXEC, as perf's synthesized FORKs: the maps follow */
+		if (first && th->ppid >= 0)
+			err = emit_fork(s, SAMPO_MISC_FORK_EXEC, pid, (uint32_t)th->ppid, tid,
+					(uint32_t)th->ppid);
+		else if (!first)
+			err = emit_fork(s, SAMPO_MISC_FORK_EXEC, pid, pid, tid, pid);
+		if (!err)
+			err = emit_comm(s, pid, tid, th->comm);
+		for (size_t m = 0; first && th->maps && !err && m < sampo_maps__nr(th->maps); m++)
+			err = emit_map(s, pid, sampo_maps__at(th->maps, m));
+	}
+	free(threads);
+	return err;
+}
+
+int sampo_synthesize__machine_threads(const struct sampo_synth_opts *opts,
+				      const struct sampo_machine *machine, sampo_synth_fn fn,
+				      void *ctx)
+{
+	struct sampo_synth *s = malloc(sizeof(*s));
+	int err;
+
+	if (!s)
+		return -ENOMEM;
+	err = sampo_synthesize__init(s, opts, fn, ctx);
+	if (!err)
+		err = synth_machine_threads(s, machine);
+	free(s);
+	return err;
+}
 
 /* What PROC/kallsyms says of the kernel's text: _text, _stext and _etext */
 struct kallsyms_refs {

@@ -82,6 +82,25 @@ SAMPO_API int sampo_synthesize__namespaces(const struct sampo_synth_opts *opts, 
 SAMPO_API int sampo_synthesize__all_processes(const struct sampo_synth_opts *opts,
 					      sampo_synth_fn fn, void *ctx);
 
+struct sampo_machine;
+
+/**
+ * sampo_synthesize__machine_threads() - what @machine knows of the threads
+ * that have not exited, as sampo_synthesize__process() writes them: per
+ * process by increasing pid, its first thread's FORK (when its parent is
+ * known) and COMM, the process's user maps as MMAP2 records (with the
+ * build-id the recorded MMAP2 carried, else its device and inode), then the
+ * FORK and COMM of each other thread by increasing tid.
+ *
+ * For a recorder that starts a new file (record --switch-output): the state
+ * its records so far made, where /proc would miss a process that has ended
+ * since while its last samples are still to be read.
+ * Return: 0, -ENOMEM, or the callback's error.
+ */
+SAMPO_API int sampo_synthesize__machine_threads(const struct sampo_synth_opts *opts,
+						const struct sampo_machine *machine,
+						sampo_synth_fn fn, void *ctx);
+
 /** What sampo_synthesize__kernel_mmap() found. */
 struct sampo_synth_kernel {
 	uint64_t text;	   /* run-time address of _text (0 when hidden) */

@@ -21,10 +21,16 @@
 
 #include <cmocka.h>
 
+#include <sampo/dso.h>
 #include <sampo/feature.h>
+#include <sampo/machine.h>
+#include <sampo/map.h>
 #include <sampo/reader.h>
 #include <sampo/synthesize.h>
+#include <sampo/thread.h>
 #include <sampo/writer.h>
+
+#include "fixture-machine.h"
 
 static char tmpdir[] = "/tmp/sampo-synth-XXXXXX";
 
@@ -553,6 +559,137 @@ static void test_synthesize__vdso_build_id(void **state)
 	free(image);
 }
 
+/* a FORK or EXIT of (pid, tid) from (ppid, ptid) */
+static void feed_task(struct sampo_machine *m, uint32_t type, uint32_t pid, uint32_t tid,
+		      uint32_t ppid, uint32_t ptid)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.fork.pid = pid;
+	b.u.rec.fork.tid = tid;
+	b.u.rec.fork.ppid = ppid;
+	b.u.rec.fork.ptid = ptid;
+	fixture_process(m, &b, type, sizeof(b.u.rec.fork));
+}
+
+/* feed @c's records to @m, as a reader of the new file would */
+static void feed_collected(struct sampo_machine *m, const struct collected *c)
+{
+	for (size_t i = 0; i < c->nr; i++) {
+		struct sampo_event ev = { .record = c->recs[i] };
+
+		ev.sample.cpumode = SAMPO_CPUMODE_USER;
+		ev.sample.time = (uint64_t)-1;
+		assert_int_equal(sampo_machine__process_event(m, &ev), 0);
+	}
+}
+
+/* the same pid, ppid, comm and maps (range, offset, file, build-id) in both */
+static void assert_same_thread(struct sampo_machine *a, struct sampo_machine *b, int32_t tid)
+{
+	struct sampo_thread *x = sampo_machine__find_thread(a, -1, tid);
+	struct sampo_thread *y = sampo_machine__find_thread(b, -1, tid);
+
+	assert_non_null(x);
+	assert_non_null(y);
+	assert_int_equal(sampo_thread__pid(x), sampo_thread__pid(y));
+	assert_int_equal(sampo_thread__ppid(x), sampo_thread__ppid(y));
+	assert_string_equal(sampo_thread__comm(x), sampo_thread__comm(y));
+	assert_int_equal(sampo_thread__nr_maps(x), sampo_thread__nr_maps(y));
+	for (size_t i = 0; i < sampo_thread__nr_maps(x); i++) {
+		const struct sampo_map *mx = sampo_thread__map(x, i), *my = sampo_thread__map(y, i);
+		size_t nx, ny;
+		const uint8_t *bx = sampo_dso__build_id(sampo_map__dso(mx), &nx);
+		const uint8_t *by = sampo_dso__build_id(sampo_map__dso(my), &ny);
+
+		assert_int_equal(sampo_map__start(mx), sampo_map__start(my));
+		assert_int_equal(sampo_map__end(mx), sampo_map__end(my));
+		assert_int_equal(sampo_map__pgoff(mx), sampo_map__pgoff(my));
+		assert_int_equal(sampo_map__prot(mx), sampo_map__prot(my));
+		assert_string_equal(sampo_dso__long_name(sampo_map__dso(mx)),
+				    sampo_dso__long_name(sampo_map__dso(my)));
+		assert_int_equal(nx, ny);
+		if (nx)
+			assert_memory_equal(bx, by, nx);
+	}
+	sampo_thread__put(x);
+	sampo_thread__put(y);
+}
+
+/*
+ * record --switch-output starts each new file with what its records so far
+ * made: the threads that have not exited, each process's maps (a build-id
+ * map keeps its build-id, anonymous memory is //anon again), in pid order,
+ * and a reader of those records alone has the same threads and maps
+ */
+static void test_synthesize__machine_threads_read_back(void **state)
+{
+	struct sampo_machine *rec = sampo_machine__new(), *back = sampo_machine__new();
+	static const uint8_t bid[20] = { 0xde, 0xad, 0xbe, 0xef, 1,  2,	 3,  4,	 5,  6,
+					 7,    8,    9,	   10,	 11, 12, 13, 14, 15, 16 };
+	SAMPO_OPTS(sampo_synth_opts, o, .sample_id_size = 0);
+	struct collected c = { 0 };
+	struct rec_buf b = { 0 };
+	struct sampo_thread *gone;
+
+	(void)state;
+	assert_non_null(rec);
+	assert_non_null(back);
+	fixture_comm(rec, 100, "shell");
+	fixture_mmap2(rec, 100, 0x400000, 0, 7, "/bin/shell");
+	feed_task(rec, SAMPO_RECORD_FORK, 200, 200, 100, 100); /* a copy of shell's maps */
+	fixture_comm(rec, 200, "child");
+	fixture_mmap2(rec, 200, 0x500000, 0x1000, 8, "/bin/child");
+	fixture_mmap2(rec, 200, 0x7f0000000000, 0, 0, "//anon");
+	b.u.rec.mmap2.pid = b.u.rec.mmap2.tid = 200;
+	b.u.rec.mmap2.start = 0x7f1000000000;
+	b.u.rec.mmap2.len = 0x2000;
+	b.u.rec.mmap2.build_id_size = sizeof(bid);
+	memcpy(b.u.rec.mmap2.build_id, bid, sizeof(bid));
+	b.u.rec.mmap2.prot = 5;
+	strcpy(b.u.rec.mmap2.filename, "/lib/libfoo.so");
+	b.u.rec.header.type = SAMPO_RECORD_MMAP2;
+	b.u.rec.header.misc = SAMPO_CPUMODE_USER | SAMPO_MISC_MMAP_BUILD_ID;
+	b.u.rec.header.size = sizeof(b.u.rec.mmap2) + 16;
+	b.ev.record = &b.u.rec;
+	b.ev.sample.cpumode = SAMPO_CPUMODE_USER;
+	b.ev.sample.time = (uint64_t)-1;
+	assert_int_equal(sampo_machine__process_event(rec, &b.ev), 0);
+	feed_task(rec, SAMPO_RECORD_FORK, 200, 201, 200, 200); /* a thread */
+	feed_task(rec, SAMPO_RECORD_FORK, 300, 300, 100, 100);
+	feed_task(rec, SAMPO_RECORD_EXIT, 300, 300, 100, 100);
+
+	assert_int_equal(sampo_synthesize__machine_threads(&o, rec, collect, &c), 0);
+	/* shell: no FORK (its parent is unknown); child: FORK, COMM, 4 maps; 201 */
+	assert_int_equal(c.nr, 2 + 6 + 2);
+	assert_int_equal(c.recs[0]->header.type, SAMPO_RECORD_COMM);
+	assert_string_equal(c.recs[0]->comm.comm, "shell");
+	assert_int_equal(c.recs[1]->header.type, SAMPO_RECORD_MMAP2);
+	assert_int_equal(c.recs[2]->header.type, SAMPO_RECORD_FORK);
+	assert_int_equal(c.recs[2]->fork.pid, 200);
+	assert_int_equal(c.recs[2]->fork.ppid, 100);
+	assert_true(c.recs[2]->header.misc & SAMPO_MISC_FORK_EXEC);
+	assert_string_equal(c.recs[3]->comm.comm, "child");
+	for (size_t i = 4; i < 8; i++)
+		assert_int_equal(c.recs[i]->header.type, SAMPO_RECORD_MMAP2);
+	assert_string_equal(c.recs[4]->mmap2.filename, "/bin/shell"); /* the copy */
+	assert_string_equal(c.recs[6]->mmap2.filename, "//anon");
+	assert_true(c.recs[7]->header.misc & SAMPO_MISC_MMAP_BUILD_ID);
+	assert_int_equal(c.recs[7]->mmap2.build_id_size, sizeof(bid));
+	assert_int_equal(c.recs[8]->fork.tid, 201);
+	assert_int_equal(c.recs[9]->comm.tid, 201);
+
+	feed_collected(back, &c);
+	assert_same_thread(rec, back, 100);
+	assert_same_thread(rec, back, 200);
+	assert_same_thread(rec, back, 201);
+	gone = sampo_machine__find_thread(back, -1, 300);
+	assert_null(gone);
+	collected_free(&c);
+	sampo_machine__delete(rec);
+	sampo_machine__delete(back);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -566,6 +703,7 @@ int main(void)
 		cmocka_unit_test(test_synthesize__features_read_back),
 		cmocka_unit_test(test_synthesize__host_features_from_a_root),
 		cmocka_unit_test(test_synthesize__vdso_build_id),
+		cmocka_unit_test(test_synthesize__machine_threads_read_back),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

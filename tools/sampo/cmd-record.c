@@ -47,6 +47,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/types.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -59,6 +60,7 @@
 #include <sampo/evlist.h>
 #include <sampo/feature.h>
 #include <sampo/inject.h>
+#include <sampo/machine.h>
 #include <sampo/modsections.h>
 #include <sampo/parse-events.h>
 #include <sampo/reader.h>
@@ -95,6 +97,15 @@ static const char *const record_usage[] = {
 static volatile sig_atomic_t record_done;
 static volatile sig_atomic_t record_child_exited;
 static volatile sig_atomic_t record_signal;
+static volatile sig_atomic_t record_switch; /* SIGUSR2 with --switch-output */
+
+/* --switch-output: the file changes on SIGUSR2, at a size, or every so often */
+enum switch_mode {
+	SWITCH_NONE,
+	SWITCH_SIGNAL,
+	SWITCH_SIZE,
+	SWITCH_TIME,
+};
 
 struct record_opts {
 	const char *output;
@@ -119,6 +130,10 @@ struct record_opts {
 	int comp_level;	    /* -z: zstd level of the COMPRESSED records, -1: none */
 	int delay_ms;	    /* -D: no samples in the first ms after the start (the exec) */
 	uint64_t intr_regs, user_regs; /* -I, --user-regs: register masks */
+	enum switch_mode switch_output; /* --switch-output: what starts a new file */
+	uint64_t switch_size;		/* its bytes (SWITCH_SIZE) */
+	uint64_t switch_secs;		/* its seconds (SWITCH_TIME) */
+	int switch_max_files;		/* --switch-max-files: keep the last n (0: all) */
 	int verbose;
 };
 
@@ -140,6 +155,7 @@ struct record_ctx {
 	bool child_reaped;
 
 	struct record_compress *comp; /* -z */
+	size_t comp_cap;	      /* what one COMPRESSED record may inflate to */
 	/*
 	 * -D: the samples of the first delay_ms are dropped as they are read,
 	 * by their own time: from the first record of the recording (the
@@ -166,6 +182,33 @@ struct record_ctx {
 	struct sampo_module_watch *modwatch; /* NULL: not tracked */
 	struct sampo_module_sections *modsecs;
 	struct timespec modules_checked;
+
+	/*
+	 * --switch-output: each finished file is renamed OUTPUT.<timestamp>;
+	 * the names kept (--switch-max-files: the last n, in a ring)
+	 */
+	struct timespec file_start;
+	char **dumped;
+	size_t nr_dumped;
+	char last_name[PATH_MAX];	/* the file the summary names */
+	union sampo_record *kernel_map; /* the first synthesis's, written again */
+	/*
+	 * The threads and maps the records so far made (--switch-output): a
+	 * new file starts with them, not with /proc, where a process that has
+	 * just ended would be missing while its last samples are in the rings
+	 */
+	struct sampo_machine *state;
+	bool resynthesizing; /* what is written is the state again: not news to it */
+	int switch_err;	     /* a new file failed (said) */
+};
+
+/* What is one output file's: start_next_file() trades it with swap_file(). */
+struct output_state {
+	struct sampo_writer *writer;
+	struct sampo_dsohits *hits;
+	struct record_compress *comp;
+	uint64_t data_offset, nr_samples, nr_lost;
+	int write_err;
 };
 
 /* ---- argument parsing ------------------------------------------------- */
@@ -372,6 +415,54 @@ static int opt_max_size(const struct option *opt, const char *arg, bool unset)
 	return 0;
 }
 
+/*
+ * --switch-output[=signal|SIZE|TIME], perf's switch_output_setup(): SIGUSR2
+ * (the default), a size with its unit (B, K, M, G: 100M), or a time with its
+ * (s, m, h, d: 30s)
+ */
+static int opt_switch_output(const struct option *opt, const char *arg, bool unset)
+{
+	static const char sizes[] = "BKMG";
+	static const struct {
+		char unit;
+		uint64_t secs;
+	} times[] = { { 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 } };
+	struct record_opts *o = opt->value;
+	const char *unit;
+	uint64_t n;
+	char *end;
+
+	if (unset) {
+		o->switch_output = SWITCH_NONE;
+		return 0;
+	}
+	if (!arg || !strcmp(arg, "signal")) {
+		o->switch_output = SWITCH_SIGNAL;
+		return 0;
+	}
+	errno = 0;
+	n = strtoull(arg, &end, 10);
+	if (!errno && end != arg && arg[0] != '-' && n && *end && !end[1]) {
+		unit = strchr(sizes, *end);
+		if (unit && n <= (UINT64_MAX >> (10 * (unit - sizes)))) {
+			o->switch_output = SWITCH_SIZE;
+			o->switch_size = n << (10 * (unit - sizes));
+			return 0;
+		}
+		for (size_t i = 0; i < ARRAY_SIZE(times); i++) {
+			if (*end == times[i].unit && n <= UINT64_MAX / times[i].secs) {
+				o->switch_output = SWITCH_TIME;
+				o->switch_secs = n * times[i].secs;
+				return 0;
+			}
+		}
+	}
+	parse_opt_fail("--switch-output: invalid value '%s' (signal, a size with its unit: B, K, "
+		       "M or G, as 100M, or a time with its: s, m, h or d, as 30s)",
+		       arg);
+	return -EINVAL;
+}
+
 /* -F N or -F max (perf's record__parse_freq()) */
 static int opt_freq(const struct option *opt, const char *arg, bool unset)
 {
@@ -402,13 +493,19 @@ static void on_signal(int sig)
 	record_done = 1;
 }
 
+static void on_sigusr2(int sig)
+{
+	(void)sig;
+	record_switch = 1;
+}
+
 static void on_sigchld(int sig)
 {
 	(void)sig;
 	record_child_exited = 1;
 }
 
-static void install_signals(void)
+static void install_signals(const struct record_opts *o)
 {
 	struct sigaction sa;
 
@@ -418,6 +515,10 @@ static void install_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	if (o->switch_output == SWITCH_SIGNAL) {
+		sa.sa_handler = on_sigusr2;
+		sigaction(SIGUSR2, &sa, NULL);
+	}
 	sa.sa_handler = on_sigchld;
 	sa.sa_flags = SA_NOCLDSTOP;
 	sigaction(SIGCHLD, &sa, NULL);
@@ -536,14 +637,53 @@ static int open_events(struct record_ctx *ctx)
 
 /* ---- the record stream --------------------------------------------------- */
 
+/* --switch-output: @rec changes the threads and maps a new file starts with */
+static int track_state(struct record_ctx *ctx, const union sampo_record *rec)
+{
+	struct sampo_event ev = { .record = rec, .attr_idx = 0, .has_sample_id = true };
+	int err;
+
+	switch (rec->header.type) {
+	case SAMPO_RECORD_COMM:
+	case SAMPO_RECORD_FORK:
+	case SAMPO_RECORD_EXIT:
+	case SAMPO_RECORD_MMAP:
+	case SAMPO_RECORD_MMAP2:
+		break;
+	default:
+		return 0;
+	}
+	if (!ctx->state || ctx->resynthesizing ||
+	    sampo_sample__parse(&ctx->attr0, rec, false, &ev.sample))
+		return 0;
+	err = sampo_machine__process_event(ctx->state, &ev);
+	return err == -ENOMEM ? err : 0;
+}
+
 static int on_synth(void *opaque, const union sampo_record *rec)
 {
 	struct record_ctx *ctx = opaque;
 	int err = sampo_writer__write_record(ctx->writer, rec);
 
 	if (!err)
+		err = track_state(ctx, rec);
+	if (!err)
 		err = sampo_dsohits__add(ctx->hits, &ctx->attr0, rec);
 	return err == -SAMPO_ERR_MALFORMED ? 0 : err;
+}
+
+/* the kernel map, kept for the next files of --switch-output (_text does not move) */
+static int on_synth_kernel(void *opaque, const union sampo_record *rec)
+{
+	struct record_ctx *ctx = opaque;
+
+	if (ctx->opts.switch_output && !ctx->kernel_map && rec->header.type == SAMPO_RECORD_MMAP) {
+		ctx->kernel_map = malloc(rec->header.size);
+		if (!ctx->kernel_map)
+			return -ENOMEM;
+		memcpy(ctx->kernel_map, rec, rec->header.size);
+	}
+	return on_synth(opaque, rec);
 }
 
 /* -D: whether @rec is a sample of the delay, to be dropped */
@@ -587,6 +727,11 @@ static int on_record(void *opaque, const union sampo_record *rec, size_t ring)
 	if (err) {
 		ctx->write_err = err;
 		return err;
+	}
+	if (rec->header.type != SAMPO_RECORD_SAMPLE) {
+		err = track_state(ctx, rec);
+		if (err)
+			return err;
 	}
 	err = sampo_dsohits__add(ctx->hits, &ctx->attr0, rec);
 	return err == -SAMPO_ERR_MALFORMED ? 0 : err;
@@ -688,7 +833,13 @@ static void track_modules(struct record_ctx *ctx, bool first)
 		cli_warn("cannot write the maps of modules loaded while recording");
 }
 
-static int synthesize_state(struct record_ctx *ctx)
+/*
+ * The machine as it is now: the kernel and its modules, and the processes
+ * recorded (every one with -a). Again (@again) at the start of each file of
+ * --switch-output, so that each reads alone: the kernel map kept, the
+ * modules read anew, the threads and maps as the records so far left them.
+ */
+static int synthesize_state(struct record_ctx *ctx, bool again)
 {
 	SAMPO_OPTS(sampo_synth_opts, so,
 		   .sample_id_size = sampo_evlist__sample_id_size(&ctx->attr0),
@@ -696,12 +847,18 @@ static int synthesize_state(struct record_ctx *ctx)
 	struct sampo_synth_kernel k;
 	int err;
 
-	err = sampo_synthesize__kernel_mmap(&so, on_synth, ctx, &k);
+	if (again && ctx->kernel_map) {
+		err = on_synth(ctx, ctx->kernel_map);
+		k.hidden = false;
+	} else {
+		err = sampo_synthesize__kernel_mmap(&so, on_synth_kernel, ctx, &k);
+	}
 	if (err == -EACCES || err == -ENOENT) {
-		cli_warn("cannot read /proc/kallsyms: kernel samples will not be resolved");
+		if (!again)
+			cli_warn("cannot read /proc/kallsyms: kernel samples will not be resolved");
 	} else if (err) {
 		return cli_err(err, "cannot write the kernel map");
-	} else if (k.hidden) {
+	} else if (k.hidden && !again) {
 		cli_warn("kernel addresses are hidden from this user (kptr_restrict=%d): the "
 			 "kernel map is written without its address, so kernel samples will not "
 			 "resolve to symbols (run as root, or with CAP_SYSLOG)",
@@ -712,10 +869,14 @@ static int synthesize_state(struct record_ctx *ctx)
 		return cli_err(err, "cannot write the module maps");
 	if (err > 0)
 		save_module_sections(ctx);
-	if (err >= 0)
+	if (err >= 0 && !again)
 		track_modules(ctx, true);
 
-	if (ctx->opts.all_cpus) {
+	if (again) {
+		ctx->resynthesizing = true;
+		err = sampo_synthesize__machine_threads(&so, ctx->state, on_synth, ctx);
+		ctx->resynthesizing = false;
+	} else if (ctx->opts.all_cpus) {
 		err = sampo_synthesize__all_processes(&so, on_synth, ctx);
 	} else {
 		err = 0;
@@ -728,11 +889,11 @@ static int synthesize_state(struct record_ctx *ctx)
 				err = 0;
 		}
 	}
-	if (!err && ctx->child > 0)
+	if (!err && ctx->child > 0 && !again)
 		err = sampo_writer__write_comm(ctx->writer, (uint32_t)ctx->child,
 					       (uint32_t)ctx->child, "sampo-exec", false, NULL);
 	/* perf synthesizes the command's namespaces after its COMM */
-	if (!err && ctx->child > 0 && ctx->opts.namespaces)
+	if (!err && ctx->child > 0 && !again && ctx->opts.namespaces)
 		err = sampo_synthesize__namespaces(&so, ctx->child, ctx->child, on_synth, ctx);
 	if (!err)
 		err = sampo_writer__write_finished_init(ctx->writer);
@@ -937,6 +1098,337 @@ static int delay_poll(struct record_ctx *ctx)
 	return 500;
 }
 
+static double elapsed_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+/*
+ * The file could not be written to the end (full disk, I/O error): make what
+ * reached the disk readable up to the last complete record, and say so.
+ */
+static int write_failed(struct record_ctx *ctx, const char *path, int err)
+{
+	uint64_t kept = 0;
+	int rerr;
+
+	if (ctx->pipe_output || !ctx->data_offset)
+		return cli_err(err, "cannot write '%s'", path);
+	if (ctx->comp) {
+		/* COMPRESSED records are read only with their feature */
+		uint32_t comp[5];
+
+		record_compress__feature(ctx->comp, comp);
+		rerr = sampo_perfdata__recover_feature(
+			path, ctx->data_offset, sampo_evlist__nr_events(ctx->evlist),
+			SAMPO_FEAT_COMPRESSED, comp, sizeof(comp), &kept);
+	} else {
+		rerr = sampo_perfdata__recover(path, ctx->data_offset,
+					       sampo_evlist__nr_events(ctx->evlist), &kept);
+	}
+	if (rerr) {
+		cli_err(err, "cannot write '%s'", path);
+		return cli_err(rerr, "cannot make '%s' readable", path);
+	}
+	err = cli_err(err, "cannot write '%s'", path);
+	cli_warn("'%s' holds the %.3f MB of complete records written before the error "
+		 "(without header features%s and build-ids)",
+		 path, (double)kept / 1024.0 / 1024.0, ctx->comp ? " but COMPRESSED" : "");
+	return err;
+}
+
+
+/*
+ * --embed-symbols: the finished file read once more and written again with
+ * the symbols its samples hit (sampo inject --embed-symbols, lib/inject.c),
+ * from the files just copied into the build-id cache.
+ */
+static int embed_symbols(struct record_ctx *ctx, const char *path)
+{
+	struct sampo_inject_stats stats = { 0 };
+	char errbuf[1024] = "";
+	int err;
+
+	SAMPO_OPTS(sampo_inject_opts, io, .embed_symbols = true, .stats = &stats,
+		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
+	err = sampo_inject__file(path, path, &io);
+	if (err) {
+		(void)cli_err(0, "%s (the profile is written, without its symbols)",
+			      errbuf[0] ? errbuf : "cannot embed the symbols");
+		return err;
+	}
+	if (ctx->opts.verbose)
+		fprintf(stderr,
+			"sampo record: embedded %zu symbols of %zu DSOs (%zu bytes) into '%s'\n",
+			stats.nr_symbols, stats.nr_tables, stats.section_bytes, path);
+	return 0;
+}
+
+/*
+ * The end of an output file, at @path now: its last records, features and
+ * build-ids, closed.
+ */
+static int close_output(struct record_ctx *ctx, const char *path)
+{
+	uint64_t times[2] = { 0, 0 };
+	int err;
+
+	err = sampo_dsohits__flush(ctx->hits);
+	/* the last records, and in a file the ratio (a pipe said its feature at the start) */
+	if (!err && !ctx->write_err && ctx->comp) {
+		err = record_compress__flush(ctx->comp, ctx->writer);
+		if (!err && !ctx->pipe_output)
+			err = record_compress__set_feature(ctx->comp, ctx->writer);
+	}
+	(void)sampo_dsohits__time_range(ctx->hits, &times[0], &times[1]);
+	if (!err && !ctx->write_err)
+		err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_SAMPLE_TIME, times, 2);
+	if (!err && !ctx->write_err)
+		err = write_build_ids(ctx);
+	if (!err && !ctx->write_err && ctx->modsecs)
+		save_module_sections(ctx); /* now with the modules loaded while recording */
+	join_kallsyms_snapshot(ctx);
+	if (!err)
+		err = ctx->write_err;
+	{
+		int cerr = sampo_writer__close(ctx->writer);
+
+		ctx->writer = NULL;
+		if (!err)
+			err = cerr;
+	}
+	if (err)
+		return write_failed(ctx, path, err);
+	if (ctx->opts.embed_symbols)
+		return embed_symbols(ctx, path);
+	return 0;
+}
+
+/*
+ * --switch-output: the output renamed with perf's timestamp (local time to the
+ * hundredth of a second: OUTPUT.2026112912294158) into @name; its writer
+ * writes on through its descriptor. A name taken already (two switches in one
+ * hundredth) waits for the next.
+ */
+static int rename_output(struct record_ctx *ctx, char *name, size_t size)
+{
+	const char *out = ctx->opts.output;
+
+	for (int tries = 0;; tries++) {
+		struct timeval tv;
+		struct tm tm;
+		char date[32];
+
+		gettimeofday(&tv, NULL);
+		localtime_r(&tv.tv_sec, &tm);
+		strftime(date, sizeof(date), "%Y%m%d%H%M%S", &tm);
+		if ((size_t)snprintf(name, size, "%s.%s%02u", out, date,
+				     (unsigned)(tv.tv_usec / 10000)) >= size)
+			return cli_err(-ENAMETOOLONG, "cannot name the file after '%s'", out);
+		if (!renameat2(AT_FDCWD, out, AT_FDCWD, name, RENAME_NOREPLACE))
+			return 0;
+		if (errno != EEXIST || tries == 100)
+			return cli_err(-errno, "cannot rename '%s' to '%s'", out, name);
+		usleep(10000);
+	}
+}
+
+/*
+ * A file of --switch-output is complete: said, the summary's from now on;
+ * --switch-max-files keeps the last n names in a ring, the one it drops goes
+ */
+static int dumped(struct record_ctx *ctx, const char *name)
+{
+	size_t n = (size_t)ctx->opts.switch_max_files;
+	char **slot;
+
+	if (!ctx->opts.quiet)
+		fprintf(stderr, "[ sampo record: Dump %s ]\n", name);
+	snprintf(ctx->last_name, sizeof(ctx->last_name), "%s", name);
+	if (!n)
+		return 0;
+	if (!ctx->dumped) {
+		ctx->dumped = calloc(n, sizeof(*ctx->dumped));
+		if (!ctx->dumped)
+			return cli_err(-ENOMEM, "out of memory");
+	}
+	slot = &ctx->dumped[ctx->nr_dumped++ % n];
+	if (*slot && unlink(*slot) && errno != ENOENT)
+		cli_warn("cannot remove '%s' (--switch-max-files): %s", *slot, strerror(errno));
+	free(*slot);
+	*slot = strdup(name);
+	return *slot ? 0 : cli_err(-ENOMEM, "out of memory");
+}
+
+static void swap_file(struct record_ctx *ctx, struct output_state *o)
+{
+	const struct output_state mine = {
+		.writer = ctx->writer,
+		.hits = ctx->hits,
+		.comp = ctx->comp,
+		.data_offset = ctx->data_offset,
+		.nr_samples = ctx->nr_samples,
+		.nr_lost = ctx->nr_lost,
+		.write_err = ctx->write_err,
+	};
+
+	ctx->writer = o->writer;
+	ctx->hits = o->hits;
+	ctx->comp = o->comp;
+	ctx->data_offset = o->data_offset;
+	ctx->nr_samples = o->nr_samples;
+	ctx->nr_lost = o->nr_lost;
+	ctx->write_err = o->write_err;
+	*o = mine;
+}
+
+/* a fresh compressor, as perf's: each file says its own ratio */
+static int new_compressor(struct record_ctx *ctx)
+{
+	int err;
+
+	record_compress__delete(ctx->comp);
+	ctx->comp = NULL;
+	err = record_compress__new(ctx->opts.comp_level, ctx->comp_cap, &ctx->comp);
+	if (err)
+		return cli_err(err, "cannot set up the compression (-z %d)", ctx->opts.comp_level);
+	return 0;
+}
+
+/* the new file of start_next_file(): the machine's state, then the rings */
+static int open_next_file(struct record_ctx *ctx, bool compress)
+{
+	int err;
+
+	ctx->hits = sampo_dsohits__new();
+	if (!ctx->hits)
+		return cli_err(-ENOMEM, "out of memory");
+	err = compress ? new_compressor(ctx) : 0;
+	if (!err)
+		err = open_output(ctx);
+	if (!err)
+		err = add_attrs(ctx);
+	if (!err)
+		err = synthesize_state(ctx, true);
+	if (!err)
+		err = set_features(ctx);
+	if (!err && (err = sampo_writer__flush(ctx->writer)))
+		return cli_err(err, "cannot write '%s'", ctx->opts.output);
+	if (!err)
+		(void)sampo_dsohits__flush(ctx->hits);
+	return err;
+}
+
+/*
+ * --switch-output: the file so far is renamed, a new one takes its name and
+ * gets the machine's state synthesized again, so that it reads alone (its
+ * build-ids are those of its own samples); then the file so far gets its
+ * end. The state is read first: a process that ends while the old file is
+ * closed is in the new one, and names its last samples there.
+ */
+static int start_next_file(struct record_ctx *ctx)
+{
+	struct output_state old = { 0 };
+	char name[PATH_MAX];
+	int err, cerr;
+
+	err = rename_output(ctx, name, sizeof(name));
+	if (err)
+		return err;
+	swap_file(ctx, &old); /* ctx: an empty file; old: the file so far */
+	err = open_next_file(ctx, old.comp != NULL);
+	swap_file(ctx, &old);
+	cerr = close_output(ctx, name);
+	sampo_dsohits__delete(ctx->hits);
+	record_compress__delete(ctx->comp);
+	ctx->hits = NULL;
+	ctx->comp = NULL;
+	swap_file(ctx, &old); /* the new file's */
+	if (!cerr)
+		cerr = dumped(ctx, name);
+	clock_gettime(CLOCK_MONOTONIC, &ctx->file_start);
+	return err ? err : cerr;
+}
+
+static bool switch_due(struct record_ctx *ctx)
+{
+	struct timespec now;
+
+	switch (ctx->opts.switch_output) {
+	case SWITCH_SIGNAL:
+		if (!record_switch)
+			return false;
+		record_switch = 0;
+		return true;
+	case SWITCH_SIZE:
+		return sampo_writer__offset(ctx->writer) >= ctx->opts.switch_size;
+	case SWITCH_TIME:
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		return (double)(now.tv_sec - ctx->file_start.tv_sec) +
+			       (double)(now.tv_nsec - ctx->file_start.tv_nsec) / 1e9 >=
+		       (double)ctx->opts.switch_secs;
+	default:
+		return false;
+	}
+}
+
+static int finish(struct record_ctx *ctx)
+{
+	char name[PATH_MAX];
+	uint64_t unresolved = 0;
+	int err = close_output(ctx, ctx->opts.output);
+
+	if (!err && ctx->opts.switch_output) {
+		err = rename_output(ctx, name, sizeof(name));
+		if (!err)
+			err = dumped(ctx, name);
+	}
+	if (err)
+		return err;
+
+	(void)sampo_dsohits__nr_samples(ctx->hits, &unresolved);
+	if (ctx->opts.verbose && unresolved)
+		fprintf(stderr, "sampo record: %" PRIu64 " user samples outside every known map\n",
+			unresolved);
+	if (ctx->opts.verbose && ctx->child_reaped)
+		fprintf(stderr, "sampo record: %.3f s after the workload ended\n",
+			elapsed_since(&ctx->t_workload_end));
+	if (!ctx->opts.quiet) {
+		struct stat st;
+		double mb = 0;
+
+		if (!ctx->pipe_output && !stat(ctx->last_name, &st))
+			mb = (double)st.st_size / 1024.0 / 1024.0;
+		char comp[128] = "";
+
+		if (ctx->comp) {
+			uint64_t in, out;
+
+			record_compress__bytes(ctx->comp, &in, &out);
+			snprintf(comp, sizeof(comp),
+				 ", compressed (original %.3f MB, ratio is %.3f)",
+				 (double)in / 1024.0 / 1024.0,
+				 out ? (double)in / (double)out : 0.0);
+		}
+		if (ctx->nr_lost)
+			fprintf(stderr,
+				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
+				" samples, %" PRIu64 " lost)%s ]\n",
+				mb, ctx->pipe_output ? "(pipe)" : ctx->last_name, ctx->nr_samples,
+				ctx->nr_lost, comp);
+		else
+			fprintf(stderr,
+				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
+				" samples)%s ]\n",
+				mb, ctx->pipe_output ? "(pipe)" : ctx->last_name, ctx->nr_samples,
+				comp);
+	}
+	return 0;
+}
+
 static int record_loop(struct record_ctx *ctx)
 {
 	bool all_hup = false;
@@ -944,6 +1436,13 @@ static int record_loop(struct record_ctx *ctx)
 
 	while (!record_done) {
 		err = drain_round(ctx);
+		if (!err && switch_due(ctx)) {
+			err = start_next_file(ctx);
+			if (err) {
+				ctx->switch_err = err;
+				break;
+			}
+		}
 		if (err)
 			break;
 		if (ctx->opts.max_size && sampo_writer__offset(ctx->writer) >= ctx->opts.max_size) {
@@ -974,153 +1473,6 @@ static int record_loop(struct record_ctx *ctx)
 		return err;
 	(void)sampo_evlist__disable(ctx->evlist);
 	return drain_round(ctx);
-}
-
-static double elapsed_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) + (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
-}
-
-/*
- * The file could not be written to the end (full disk, I/O error): make what
- * reached the disk readable up to the last complete record, and say so.
- */
-static int write_failed(struct record_ctx *ctx, int err)
-{
-	uint64_t kept = 0;
-	int rerr;
-
-	if (ctx->pipe_output || !ctx->data_offset)
-		return cli_err(err, "cannot write '%s'", ctx->opts.output);
-	if (ctx->comp) {
-		/* COMPRESSED records are read only with their feature */
-		uint32_t comp[5];
-
-		record_compress__feature(ctx->comp, comp);
-		rerr = sampo_perfdata__recover_feature(
-			ctx->opts.output, ctx->data_offset, sampo_evlist__nr_events(ctx->evlist),
-			SAMPO_FEAT_COMPRESSED, comp, sizeof(comp), &kept);
-	} else {
-		rerr = sampo_perfdata__recover(ctx->opts.output, ctx->data_offset,
-					       sampo_evlist__nr_events(ctx->evlist), &kept);
-	}
-	if (rerr) {
-		cli_err(err, "cannot write '%s'", ctx->opts.output);
-		return cli_err(rerr, "cannot make '%s' readable", ctx->opts.output);
-	}
-	err = cli_err(err, "cannot write '%s'", ctx->opts.output);
-	cli_warn("'%s' holds the %.3f MB of complete records written before the error "
-		 "(without header features%s and build-ids)",
-		 ctx->opts.output, (double)kept / 1024.0 / 1024.0,
-		 ctx->comp ? " but COMPRESSED" : "");
-	return err;
-}
-
-
-/*
- * --embed-symbols: the finished file read once more and written again with
- * the symbols its samples hit (sampo inject --embed-symbols, lib/inject.c),
- * from the files just copied into the build-id cache.
- */
-static int embed_symbols(struct record_ctx *ctx)
-{
-	struct sampo_inject_stats stats = { 0 };
-	char errbuf[1024] = "";
-	int err;
-
-	SAMPO_OPTS(sampo_inject_opts, io, .embed_symbols = true, .stats = &stats,
-		   .errbuf = errbuf, .errbuf_sz = sizeof(errbuf));
-	err = sampo_inject__file(ctx->opts.output, ctx->opts.output, &io);
-	if (err) {
-		(void)cli_err(0, "%s (the profile is written, without its symbols)",
-			      errbuf[0] ? errbuf : "cannot embed the symbols");
-		return err;
-	}
-	if (ctx->opts.verbose)
-		fprintf(stderr,
-			"sampo record: embedded %zu symbols of %zu DSOs (%zu bytes) into '%s'\n",
-			stats.nr_symbols, stats.nr_tables, stats.section_bytes, ctx->opts.output);
-	return 0;
-}
-
-static int finish(struct record_ctx *ctx)
-{
-	uint64_t unresolved = 0, times[2] = { 0, 0 };
-	int err;
-
-	err = sampo_dsohits__flush(ctx->hits);
-	/* the last records, and in a file the ratio (a pipe said its feature at the start) */
-	if (!err && !ctx->write_err && ctx->comp) {
-		err = record_compress__flush(ctx->comp, ctx->writer);
-		if (!err && !ctx->pipe_output)
-			err = record_compress__set_feature(ctx->comp, ctx->writer);
-	}
-	(void)sampo_dsohits__time_range(ctx->hits, &times[0], &times[1]);
-	if (!err && !ctx->write_err)
-		err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_SAMPLE_TIME, times, 2);
-	if (!err && !ctx->write_err)
-		err = write_build_ids(ctx);
-	if (!err && !ctx->write_err && ctx->modsecs)
-		save_module_sections(ctx); /* now with the modules loaded while recording */
-	join_kallsyms_snapshot(ctx);
-	if (!err)
-		err = ctx->write_err;
-	{
-		int cerr = sampo_writer__close(ctx->writer);
-
-		ctx->writer = NULL;
-		if (!err)
-			err = cerr;
-	}
-	if (err)
-		return write_failed(ctx, err);
-	if (ctx->opts.embed_symbols) {
-		err = embed_symbols(ctx);
-		if (err)
-			return err;
-	}
-
-	(void)sampo_dsohits__nr_samples(ctx->hits, &unresolved);
-	if (ctx->opts.verbose && unresolved)
-		fprintf(stderr, "sampo record: %" PRIu64 " user samples outside every known map\n",
-			unresolved);
-	if (ctx->opts.verbose && ctx->child_reaped)
-		fprintf(stderr, "sampo record: %.3f s after the workload ended\n",
-			elapsed_since(&ctx->t_workload_end));
-	if (!ctx->opts.quiet) {
-		struct stat st;
-		double mb = 0;
-
-		if (!ctx->pipe_output && !stat(ctx->opts.output, &st))
-			mb = (double)st.st_size / 1024.0 / 1024.0;
-		char comp[128] = "";
-
-		if (ctx->comp) {
-			uint64_t in, out;
-
-			record_compress__bytes(ctx->comp, &in, &out);
-			snprintf(comp, sizeof(comp),
-				 ", compressed (original %.3f MB, ratio is %.3f)",
-				 (double)in / 1024.0 / 1024.0,
-				 out ? (double)in / (double)out : 0.0);
-		}
-		if (ctx->nr_lost)
-			fprintf(stderr,
-				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
-				" samples, %" PRIu64 " lost)%s ]\n",
-				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output, ctx->nr_samples,
-				ctx->nr_lost, comp);
-		else
-			fprintf(stderr,
-				"[ sampo record: Captured and wrote %.3f MB %s (%" PRIu64
-				" samples)%s ]\n",
-				mb, ctx->pipe_output ? "(pipe)" : ctx->opts.output, ctx->nr_samples,
-				comp);
-	}
-	return 0;
 }
 
 /* ---- setup ------------------------------------------------------------- */
@@ -1230,13 +1582,24 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 		return usage_error(record_usage, NULL,
 				   "--embed-symbols needs a file: perf would warn about its section "
 				   "in a pipe (use -o FILE, or sampo inject later)");
+	if (ctx->pipe_output && ctx->opts.switch_output)
+		return usage_error(record_usage, NULL,
+				   "--switch-output needs a file to rename: not -o -");
+	if (ctx->opts.max_size && ctx->opts.switch_output)
+		return usage_error(record_usage, NULL,
+				   "--max-size stops the recording; --switch-output=SIZE starts a "
+				   "new file at a size: one or the other");
+	if (ctx->opts.switch_max_files && !ctx->opts.switch_output)
+		return usage_error(record_usage, NULL,
+				   "--switch-max-files goes with --switch-output");
+	snprintf(ctx->last_name, sizeof(ctx->last_name), "%s", ctx->opts.output);
 	err = setup_events(ctx);
 	if (!err)
 		err = setup_targets(ctx, argc);
 	if (err)
 		return err;
 
-	install_signals();
+	install_signals(&ctx->opts);
 	if (argc) {
 		SAMPO_OPTS(sampo_workload_opts, wo, .stdout_to_stderr = ctx->pipe_output);
 
@@ -1258,17 +1621,18 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 	if (err)
 		return cli_err(err, "cannot map the ring buffers (-m %d)", ctx->opts.mmap_pages);
 	ctx->hits = sampo_dsohits__new();
-	if (!ctx->hits)
+	if (ctx->opts.switch_output)
+		ctx->state = sampo_machine__new();
+	if (!ctx->hits || (ctx->opts.switch_output && !ctx->state))
 		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->opts.comp_level >= 0) {
 		/* perf's mmap_len: what one COMPRESSED record may inflate to */
 		size_t pages = ctx->opts.mmap_pages ? (size_t)ctx->opts.mmap_pages : 128;
 
-		err = record_compress__new(ctx->opts.comp_level,
-					   (pages + 1) * (size_t)sysconf(_SC_PAGESIZE), &ctx->comp);
+		ctx->comp_cap = (pages + 1) * (size_t)sysconf(_SC_PAGESIZE);
+		err = new_compressor(ctx);
 		if (err)
-			return cli_err(err, "cannot set up the compression (-z %d)",
-				       ctx->opts.comp_level);
+			return err;
 	}
 	err = open_output(ctx);
 	if (err)
@@ -1276,7 +1640,7 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 	start_kallsyms_snapshot(ctx);
 	err = add_attrs(ctx);
 	if (!err)
-		err = synthesize_state(ctx);
+		err = synthesize_state(ctx, false);
 	if (!err)
 		err = set_features(ctx);
 	if (!err && !ctx->pipe_output) {
@@ -1289,6 +1653,7 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 		return err;
 	(void)sampo_dsohits__flush(ctx->hits);
 	join_kallsyms_snapshot(ctx); /* before the workload: it must not compete with it */
+	clock_gettime(CLOCK_MONOTONIC, &ctx->file_start);
 
 	if (system_wide(ctx) || ctx->child <= 0) {
 		err = sampo_evlist__enable(ctx->evlist);
@@ -1315,6 +1680,8 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 			(void)sampo_workload__kill(ctx->workload, SIGTERM);
 		reap_child(ctx, true);
 	}
+	if (ctx->switch_err)
+		return ctx->switch_err;
 	if (err && !ctx->write_err)
 		return cli_err(err, "cannot read the ring buffers");
 	return finish(ctx);
@@ -1332,6 +1699,11 @@ static void record_ctx_release(struct record_ctx *ctx)
 	sampo_target__delete(ctx->target);
 	free(ctx->opts.events_arg);
 	record_compress__delete(ctx->comp);
+	for (int i = 0; ctx->dumped && i < ctx->opts.switch_max_files; i++)
+		free(ctx->dumped[i]);
+	free(ctx->dumped);
+	free(ctx->kernel_map);
+	sampo_machine__delete(ctx->state);
 }
 
 int cmd_record(int argc, const char **argv)
@@ -1416,6 +1788,14 @@ int cmd_record(int argc, const char **argv)
 			OPT_CALLBACK(0, "max-size", o, "size",
 				     "stop once the file has this size (B, K, M or G: 512M)",
 				     opt_max_size),
+			OPT_CALLBACK_OPTARG(
+				0, "switch-output", o, "signal|size|time",
+				"start a new file on SIGUSR2 (the default), at a size (100M) "
+				"or every so often (30s); each is renamed OUTPUT.<timestamp>",
+				opt_switch_output),
+			OPT_INTEGER_RANGE(0, "switch-max-files", &o->switch_max_files, "n",
+					  "with --switch-output: keep the last n files only", 1,
+					  INT_MAX),
 			OPT_STRING(
 				'o', "output", &o->output, "file",
 				"output file, '-' for stdout in pipe format (default perf.data)"),
