@@ -26,6 +26,18 @@ void fixture_process(struct sampo_machine *m, struct rec_buf *b, uint32_t type, 
 	assert_int_equal(sampo_machine__process_event(m, &b->ev), 0);
 }
 
+void fixture_task(struct sampo_machine *m, uint32_t type, uint32_t pid, uint32_t tid, uint32_t ppid,
+		  uint32_t ptid)
+{
+	struct rec_buf b = { 0 };
+
+	b.u.rec.fork.pid = pid;
+	b.u.rec.fork.tid = tid;
+	b.u.rec.fork.ppid = ppid;
+	b.u.rec.fork.ptid = ptid;
+	fixture_process(m, &b, type, sizeof(b.u.rec.fork));
+}
+
 void fixture_comm(struct sampo_machine *m, uint32_t pid, const char *name)
 {
 	struct rec_buf b = { 0 };

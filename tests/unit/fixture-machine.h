@@ -28,6 +28,9 @@ struct rec_buf {
 
 /* process @b's record as a user-mode record of @type and @size (rounded up to 8) */
 void fixture_process(struct sampo_machine *m, struct rec_buf *b, uint32_t type, size_t size);
+/* a FORK or EXIT (@type) of (@pid, @tid) from (@ppid, @ptid) */
+void fixture_task(struct sampo_machine *m, uint32_t type, uint32_t pid, uint32_t tid, uint32_t ppid,
+		  uint32_t ptid);
 /* COMM of process @pid (its main thread) */
 void fixture_comm(struct sampo_machine *m, uint32_t pid, const char *name);
 /* an r-x MMAP2 of 64 KiB of @name at @start */

@@ -559,19 +559,6 @@ static void test_synthesize__vdso_build_id(void **state)
 	free(image);
 }
 
-/* a FORK or EXIT of (pid, tid) from (ppid, ptid) */
-static void feed_task(struct sampo_machine *m, uint32_t type, uint32_t pid, uint32_t tid,
-		      uint32_t ppid, uint32_t ptid)
-{
-	struct rec_buf b = { 0 };
-
-	b.u.rec.fork.pid = pid;
-	b.u.rec.fork.tid = tid;
-	b.u.rec.fork.ppid = ppid;
-	b.u.rec.fork.ptid = ptid;
-	fixture_process(m, &b, type, sizeof(b.u.rec.fork));
-}
-
 /* feed @c's records to @m, as a reader of the new file would */
 static void feed_collected(struct sampo_machine *m, const struct collected *c)
 {
@@ -637,7 +624,7 @@ static void test_synthesize__machine_threads_read_back(void **state)
 	assert_non_null(back);
 	fixture_comm(rec, 100, "shell");
 	fixture_mmap2(rec, 100, 0x400000, 0, 7, "/bin/shell");
-	feed_task(rec, SAMPO_RECORD_FORK, 200, 200, 100, 100); /* a copy of shell's maps */
+	fixture_task(rec, SAMPO_RECORD_FORK, 200, 200, 100, 100); /* a copy of shell's maps */
 	fixture_comm(rec, 200, "child");
 	fixture_mmap2(rec, 200, 0x500000, 0x1000, 8, "/bin/child");
 	fixture_mmap2(rec, 200, 0x7f0000000000, 0, 0, "//anon");
@@ -655,9 +642,9 @@ static void test_synthesize__machine_threads_read_back(void **state)
 	b.ev.sample.cpumode = SAMPO_CPUMODE_USER;
 	b.ev.sample.time = (uint64_t)-1;
 	assert_int_equal(sampo_machine__process_event(rec, &b.ev), 0);
-	feed_task(rec, SAMPO_RECORD_FORK, 200, 201, 200, 200); /* a thread */
-	feed_task(rec, SAMPO_RECORD_FORK, 300, 300, 100, 100);
-	feed_task(rec, SAMPO_RECORD_EXIT, 300, 300, 100, 100);
+	fixture_task(rec, SAMPO_RECORD_FORK, 200, 201, 200, 200); /* a thread */
+	fixture_task(rec, SAMPO_RECORD_FORK, 300, 300, 100, 100);
+	fixture_task(rec, SAMPO_RECORD_EXIT, 300, 300, 100, 100);
 
 	assert_int_equal(sampo_synthesize__machine_threads(&o, rec, collect, &c), 0);
 	/* shell: no FORK (its parent is unknown); child: FORK, COMM, 4 maps; 201 */
