@@ -134,6 +134,7 @@ struct record_opts {
 	uint64_t switch_size;		/* its bytes (SWITCH_SIZE) */
 	uint64_t switch_secs;		/* its seconds (SWITCH_TIME) */
 	int switch_max_files;		/* --switch-max-files: keep the last n (0: all) */
+	int clockid;			/* -k: the sample times' clock, -1: perf_clock */
 	int verbose;
 };
 
@@ -200,6 +201,8 @@ struct record_ctx {
 	struct sampo_machine *state;
 	bool resynthesizing; /* what is written is the state again: not news to it */
 	int switch_err;	     /* a new file failed (said) */
+	/* -k: one instant on the time of day and on the sampling clock (CLOCK_DATA) */
+	uint64_t clock_tod_ns, clock_clockid_ns, clock_res_ns;
 };
 
 /* What is one output file's: start_next_file() trades it with swap_file(). */
@@ -416,6 +419,57 @@ static int opt_max_size(const struct option *opt, const char *arg, bool unset)
 }
 
 /*
+ * -k/--clockid NAME|NUMBER, perf's parse_clockid(): monotonic (mono),
+ * monotonic_raw (raw), realtime (real), boottime (boot), tai, with or
+ * without CLOCK_ in front, or the clock's number; one this kernel has
+ */
+static int opt_clockid(const struct option *opt, const char *arg, bool unset)
+{
+	static const struct {
+		const char *name;
+		clockid_t id;
+	} names[] = {
+		{ "monotonic", CLOCK_MONOTONIC },
+		{ "mono", CLOCK_MONOTONIC },
+		{ "monotonic_raw", CLOCK_MONOTONIC_RAW },
+		{ "raw", CLOCK_MONOTONIC_RAW },
+		{ "realtime", CLOCK_REALTIME },
+		{ "real", CLOCK_REALTIME },
+		{ "boottime", CLOCK_BOOTTIME },
+		{ "boot", CLOCK_BOOTTIME },
+		{ "tai", CLOCK_TAI },
+	};
+	struct record_opts *o = opt->value;
+	const char *name = arg;
+	struct timespec res;
+	char *end;
+	long n;
+
+	if (unset) {
+		o->clockid = -1;
+		return 0;
+	}
+	if (!strncasecmp(name, "CLOCK_", 6))
+		name += 6;
+	o->clockid = -1;
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		if (!strcasecmp(name, names[i].name))
+			o->clockid = names[i].id;
+	errno = 0;
+	n = strtol(name, &end, 10);
+	if (o->clockid < 0 && !errno && end != name && !*end && n >= 0 && n < INT_MAX)
+		o->clockid = (int)n;
+	if (o->clockid < 0 || clock_getres(o->clockid, &res)) {
+		parse_opt_fail("-k: unknown clock '%s' (monotonic, monotonic_raw, realtime, "
+			       "boottime, tai, or a number this kernel knows)",
+			       arg);
+		o->clockid = -1;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * --switch-output[=signal|SIZE|TIME], perf's switch_output_setup(): SIGUSR2
  * (the default), a size with its unit (B, K, M, G: 100M), or a time with its
  * (s, m, h, d: 30s)
@@ -557,7 +611,13 @@ static int make_attrs(struct record_ctx *ctx, struct sampo_event_attr *attrs)
 		   .sample_cpu = o->sample_cpu, .intr_regs = o->intr_regs,
 		   .user_regs = o->user_regs);
 
-	return sampo_event_specs__attrs(ctx->events, ctx->nr_events, &ao, attrs);
+	int err = sampo_event_specs__attrs(ctx->events, ctx->nr_events, &ao, attrs);
+
+	for (size_t i = 0; !err && o->clockid >= 0 && i < ctx->nr_events; i++) {
+		attrs[i].flags |= SAMPO_ATTR_USE_CLOCKID;
+		attrs[i].clockid = o->clockid;
+	}
+	return err;
 }
 
 /* The notice for perf's fallbacks (sampo_event_specs__fallback()). */
@@ -975,6 +1035,25 @@ static int set_cmdline(struct record_ctx *ctx)
 	return sampo_writer__set_feature_strings(ctx->writer, SAMPO_FEAT_CMDLINE, v, n);
 }
 
+/*
+ * -k: CLOCKID (the clock's resolution) and CLOCK_DATA (version 1, the clock,
+ * then one instant as time of day and on that clock, in ns), which turn the
+ * sample times into times of day (script -F tod)
+ */
+static int set_clock_features(struct record_ctx *ctx)
+{
+	struct {
+		uint32_t version, clockid;
+		uint64_t tod_ns, clockid_ns;
+	} data = { 1, (uint32_t)ctx->opts.clockid, ctx->clock_tod_ns, ctx->clock_clockid_ns };
+	int err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_CLOCKID,
+						 &ctx->clock_res_ns, 1);
+
+	return err ? err :
+		     sampo_writer__set_feature(ctx->writer, SAMPO_FEAT_CLOCK_DATA, &data,
+					       sizeof(data));
+}
+
 /* The features known before the first sample (all but SAMPLE_TIME and BUILD_ID). */
 static int set_features(struct record_ctx *ctx)
 {
@@ -992,6 +1071,8 @@ static int set_features(struct record_ctx *ctx)
 		names[i] = sampo_evlist__name(ctx->evlist, i);
 	if (!err)
 		err = sampo_writer__set_feature_event_desc(ctx->writer, names, ctx->nr_events);
+	if (!err && ctx->opts.clockid >= 0)
+		err = set_clock_features(ctx);
 	/* before the first COMPRESSED record: how to read them (a pipe's reader needs it first) */
 	if (!err && ctx->comp)
 		err = record_compress__set_feature(ctx->comp, ctx->writer);
@@ -1634,6 +1715,19 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 		if (err)
 			return err;
 	}
+	if (ctx->opts.clockid >= 0) {
+		struct timespec tod, clk, res;
+
+		/* perf's record__init_clock(): the two clocks read back to back */
+		clock_gettime(CLOCK_REALTIME, &tod);
+		clock_gettime(ctx->opts.clockid, &clk);
+		clock_getres(ctx->opts.clockid, &res);
+		if (ctx->opts.clockid == CLOCK_REALTIME)
+			tod = clk; /* the same clock: one reading, exactly the same instant */
+		ctx->clock_tod_ns = (uint64_t)tod.tv_sec * 1000000000u + (uint64_t)tod.tv_nsec;
+		ctx->clock_clockid_ns = (uint64_t)clk.tv_sec * 1000000000u + (uint64_t)clk.tv_nsec;
+		ctx->clock_res_ns = (uint64_t)res.tv_sec * 1000000000u + (uint64_t)res.tv_nsec;
+	}
 	err = open_output(ctx);
 	if (err)
 		return err;
@@ -1715,6 +1809,7 @@ int cmd_record(int argc, const char **argv)
 	if (!ctx)
 		return cli_err(-ENOMEM, "out of memory");
 	ctx->opts.output = "perf.data";
+	ctx->opts.clockid = -1;
 	ctx->opts.comp_level = -1;
 	{
 		struct record_opts *o = &ctx->opts;
@@ -1785,6 +1880,11 @@ int cmd_record(int argc, const char **argv)
 					  "no samples in the first ms after the command starts "
 					  "(its exec), as perf's -D",
 					  0, INT_MAX),
+			OPT_CALLBACK('k', "clockid", o, "clockid",
+				     "sample times from this clock (monotonic, monotonic_raw, "
+				     "realtime, boottime, tai), with its tie to the time of day "
+				     "(script -F tod)",
+				     opt_clockid),
 			OPT_CALLBACK(0, "max-size", o, "size",
 				     "stop once the file has this size (B, K, M or G: 512M)",
 				     opt_max_size),

@@ -43,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sampo/cpuset.h>
@@ -101,6 +102,7 @@ enum script_field {
 	F_TID,
 	F_PID,
 	F_CPU,
+	F_TOD,
 	F_TIME,
 	F_PERIOD,
 	F_EVENT,
@@ -132,6 +134,8 @@ static const struct {
 	[F_TID] = { "tid", SAMPO_SAMPLE_TID, "TID" },
 	[F_PID] = { "pid", SAMPO_SAMPLE_TID, "TID" },
 	[F_CPU] = { "cpu", SAMPO_SAMPLE_CPU, "CPU" },
+	/* the time of day, from CLOCK_DATA (record -k): checked by check_evsel() */
+	[F_TOD] = { "tod", 0, NULL },
 	[F_TIME] = { "time", SAMPO_SAMPLE_TIME, "TIME" },
 	/* without PERIOD in sample_type a sample's period is the event's fixed
 	 * sample_period (sample.c): perf prints that column too */
@@ -476,6 +480,12 @@ static int check_evsel(struct script_ctx *ctx, size_t idx)
 				field_info[f].attr_name, field_info[f].name);
 		fields &= ~(1u << f);
 	}
+	if ((fields & (1u << F_TOD)) &&
+	    !sampo_reader__has_feature(ctx->reader, SAMPO_FEAT_CLOCK_DATA))
+		return cli_err(0,
+			       "'%s' has no clock data (CLOCK_DATA) for field 'tod': record with "
+			       "-k/--clockid",
+			       ctx->input);
 	if ((fields & (1u << F_SYMOFF)) && !(fields & (1u << F_SYM))) {
 		if (ctx->user_fields)
 			return cli_err(0, "field 'symoff' needs field 'sym'");
@@ -1156,6 +1166,36 @@ static int dump_finish(struct script_ctx *ctx)
  * with --reltime the time since the first sample printed, with --deltatime
  * since the previous one (0 for the first)
  */
+/*
+ * -F tod: perf's tod_scnprintf(): the sample time moved to the time of day
+ * by CLOCK_DATA's reference (the same instant on both clocks), in local time,
+ * to the microsecond (the nanosecond with --ns)
+ */
+static void print_tod(struct script_ctx *ctx, struct outbuf *ob, uint64_t t)
+{
+	const struct sampo_features *f = sampo_session__features(ctx->session);
+	uint64_t tod = f->clock_tod_ns;
+	char date[64], buf[96];
+	struct tm tm;
+	time_t sec;
+
+	if (t > f->clock_clockid_ns)
+		tod += t - f->clock_clockid_ns;
+	else
+		tod -= f->clock_clockid_ns - t;
+	sec = (time_t)(tod / 1000000000u);
+	if (!localtime_r(&sec, &tm)) {
+		OB_LIT(ob, "failed ");
+		return;
+	}
+	strftime(date, sizeof(date), "%Y-%m-%d %H:%M:%S", &tm);
+	if (ctx->ns)
+		snprintf(buf, sizeof(buf), "%s.%09u ", date, (unsigned)(tod % 1000000000u));
+	else
+		snprintf(buf, sizeof(buf), "%s.%06u ", date, (unsigned)(tod % 1000000000u / 1000u));
+	ob_puts(ob, buf);
+}
+
 static void print_time(struct script_ctx *ctx, struct outbuf *ob, uint64_t t)
 {
 	char buf[32], *p = buf + sizeof(buf);
@@ -1235,6 +1275,8 @@ static void print_start(struct script_ctx *ctx, unsigned fields, int attr_idx, c
 		ob_dec_s64_width(ob, (int32_t)s->cpu, 3, true);
 		ob_puts(ob, "] ");
 	}
+	if (fields & (1u << F_TOD))
+		print_tod(ctx, ob, s->time);
 	if (fields & (1u << F_TIME))
 		print_time(ctx, ob, s->time);
 }
@@ -2061,7 +2103,7 @@ int cmd_script(int argc, const char **argv)
 				"input file, '-' for stdin (default: perf.data, or stdin if a pipe)"),
 			OPT_CALLBACK(
 				'F', "fields", ctx, "fields",
-				"fields to print (comm,tid,pid,time,cpu,event,period,trace,ip,sym,"
+				"fields to print (comm,tid,pid,tod,time,cpu,event,period,trace,ip,sym,"
 				"symoff,dso,srcline,addr,data_src,weight,ins_lat,phys_addr,iregs,"
 				"uregs,brstack,brstacksym)",
 				fields_cb),
