@@ -12,7 +12,11 @@
 # --namespaces NAMESPACES records, -d sample addresses; --max-size stops a
 # long command once the file has that size (perf 6.1 checks it at each write
 # and may never stop) and leaves a file perf reads; -D drops the samples of
-# the first milliseconds after the command's exec.
+# the first milliseconds after the command's exec. -W, --phys-data,
+# --sample-identifier, --kernel-callchains, --user-callchains and -k set perf's
+# attributes too; -B writes no build-id table and copies nothing into the cache,
+# --timestamp-filename renames the file as perf does, and --strict-freq refuses a
+# frequency above the kernel's limit where perf does.
 . "$(dirname "$0")/lib.sh"
 
 export HOME=$tmpdir/home
@@ -51,6 +55,16 @@ attrs -e cpu-clock -d
 attrs -e cpu-clock --sample-cpu
 attrs -e cpu-clock -T -P
 attrs -e cpu-clock -d --switch-events --namespaces --sample-cpu --no-inherit
+attrs -e cpu-clock -W
+attrs -e cpu-clock --phys-data
+attrs -e cpu-clock --sample-identifier
+attrs -e cpu-clock -e task-clock --sample-identifier
+attrs -e cpu-clock -g --kernel-callchains
+attrs -e cpu-clock -g --user-callchains
+attrs -e cpu-clock -g --kernel-callchains --user-callchains
+attrs -e cpu-clock --kernel-callchains # without -g: nothing
+attrs -e cpu-clock -k mono
+attrs -e cpu-clock -k CLOCK_BOOTTIME
 if [ "$(uname -m)" = x86_64 ]; then
 	attrs -e cpu-clock -I
 	attrs -e cpu-clock -Iax,bx
@@ -144,6 +158,29 @@ if [ "$(uname -m)" = x86_64 ] && [ -x "$burn" ]; then
 	grep -q "unknown register 'foo' ('sampo record -I?' lists them)" "$tmpdir/stderr" ||
 		die "$(cat "$tmpdir/stderr")"
 fi
+# -B: no BUILD_ID feature, nothing in ~/.debug; a recording without it has both
+rm -rf "$HOME/.debug"
+run_sampo record -q -B -e cpu-clock -o nob.data -- "$burn" 50 >/dev/null
+"$PERF" report --header-only -i nob.data 2>/dev/null | grep -q '^# missing features:.* BUILD_ID ' ||
+	die "-B: a build-id table"
+[ ! -e "$HOME/.debug" ] || die "-B: copies in the cache: $(find "$HOME/.debug" | head -3)"
+run_sampo record -q -e cpu-clock -o b.data -- "$burn" 50 >/dev/null
+"$PERF" report --header-only -i b.data 2>/dev/null | grep -q '^# missing features:.* BUILD_ID ' &&
+	die "no build-id table without -B"
+# --timestamp-filename: OUTPUT.<16 digits>, said, and named by the summary
+run_sampo record -e cpu-clock --timestamp-filename -o ts.data -- "$burn" 50 >/dev/null 2>ts.err
+name=$(ls ts.data.*)
+[[ $name =~ ^ts\.data\.[0-9]{16}$ ]] && [ ! -e ts.data ] || die "--timestamp-filename: $name"
+grep -q "^\[ sampo record: Dump $name \]\$" ts.err && grep -q "MB $name (" ts.err ||
+	die "--timestamp-filename: $(cat ts.err)"
+# --strict-freq: above perf_event_max_sample_rate, an error (perf's too); without it, lowered
+max=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+"$PERF" record -q -F $((max + 1)) --strict-freq -e cpu-clock -o p.data -- true >/dev/null 2>&1 &&
+	die "perf takes -F above the limit with --strict-freq"
+expect_status 1 record -q -F $((max + 1)) --strict-freq -e cpu-clock -o x.data -- true
+grep -q "above the kernel's limit of $max Hz" "$tmpdir/stderr" || die "--strict-freq: $(cat "$tmpdir/stderr")"
+run_sampo record -q -F $((max + 1)) -e cpu-clock -o x.data -- true >/dev/null
+
 expect_status 129 record --max-size=100 -o x.data -- true
 grep -q "invalid size '100' (a number with its unit: B, K, M or G" "$tmpdir/stderr" || die "$(cat "$tmpdir/stderr")"
 pass

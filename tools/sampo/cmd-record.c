@@ -135,6 +135,12 @@ struct record_opts {
 	uint64_t switch_secs;		/* its seconds (SWITCH_TIME) */
 	int switch_max_files;		/* --switch-max-files: keep the last n (0: all) */
 	int clockid;			/* -k: the sample times' clock, -1: perf_clock */
+	bool no_buildid;		/* -B: no build-id table (and no cache) */
+	bool timestamp_filename;	/* OUTPUT.<timestamp>, as --switch-output names them */
+	bool kernel_callchains;		/* only the kernel part of the call chains */
+	bool user_callchains;		/* only the user part */
+	bool weight, phys_data, sample_identifier; /* -W, --phys-data, --sample-identifier */
+	bool strict_freq;			   /* -F above the kernel's limit is an error */
 	int verbose;
 };
 
@@ -613,9 +619,32 @@ static int make_attrs(struct record_ctx *ctx, struct sampo_event_attr *attrs)
 
 	int err = sampo_event_specs__attrs(ctx->events, ctx->nr_events, &ao, attrs);
 
-	for (size_t i = 0; !err && o->clockid >= 0 && i < ctx->nr_events; i++) {
-		attrs[i].flags |= SAMPO_ATTR_USE_CLOCKID;
-		attrs[i].clockid = o->clockid;
+	for (size_t i = 0; !err && i < ctx->nr_events; i++) {
+		struct sampo_event_attr *a = &attrs[i];
+
+		if (o->clockid >= 0) {
+			a->flags |= SAMPO_ATTR_USE_CLOCKID;
+			a->clockid = o->clockid;
+		}
+		/* perf's evsel__config_callchain(): both flags may be set */
+		if ((a->sample_type & SAMPO_SAMPLE_CALLCHAIN) && o->kernel_callchains)
+			a->flags |= SAMPO_ATTR_EXCLUDE_CALLCHAIN_USER;
+		if ((a->sample_type & SAMPO_SAMPLE_CALLCHAIN) && o->user_callchains)
+			a->flags |= SAMPO_ATTR_EXCLUDE_CALLCHAIN_KERNEL;
+			/* perf's arch_evsel__set_sample_weight(): x86 has the struct of weights */
+#if defined(__x86_64__) || defined(__i386__)
+		if (o->weight)
+			a->sample_type |= SAMPO_SAMPLE_WEIGHT_STRUCT;
+#else
+		if (o->weight)
+			a->sample_type |= SAMPO_SAMPLE_WEIGHT;
+#endif
+		if (o->phys_data)
+			a->sample_type |= SAMPO_SAMPLE_PHYS_ADDR;
+		/* perf's evsel__set_sample_id(): the identifier stands for ID */
+		if (o->sample_identifier)
+			a->sample_type = (a->sample_type & ~(uint64_t)SAMPO_SAMPLE_ID) |
+					 SAMPO_SAMPLE_IDENTIFIER;
 	}
 	return err;
 }
@@ -1267,7 +1296,7 @@ static int close_output(struct record_ctx *ctx, const char *path)
 	(void)sampo_dsohits__time_range(ctx->hits, &times[0], &times[1]);
 	if (!err && !ctx->write_err)
 		err = sampo_writer__set_feature_u64s(ctx->writer, SAMPO_FEAT_SAMPLE_TIME, times, 2);
-	if (!err && !ctx->write_err)
+	if (!err && !ctx->write_err && !ctx->opts.no_buildid)
 		err = write_build_ids(ctx);
 	if (!err && !ctx->write_err && ctx->modsecs)
 		save_module_sections(ctx); /* now with the modules loaded while recording */
@@ -1462,7 +1491,7 @@ static int finish(struct record_ctx *ctx)
 	uint64_t unresolved = 0;
 	int err = close_output(ctx, ctx->opts.output);
 
-	if (!err && ctx->opts.switch_output) {
+	if (!err && (ctx->opts.switch_output || ctx->opts.timestamp_filename)) {
 		err = rename_output(ctx, name, sizeof(name));
 		if (!err)
 			err = dumped(ctx, name);
@@ -1640,6 +1669,12 @@ static int setup_events(struct record_ctx *ctx)
 		if (!o->freq)
 			o->freq = DEFAULT_FREQ;
 		sampo_event_limits__read(NULL, NULL, &max_rate);
+		if (max_rate && o->freq > max_rate && o->strict_freq)
+			return cli_err(0,
+				       "-F %" PRIu64 " is above the kernel's limit of %" PRIu64
+				       " Hz (perf_event_max_sample_rate) and --strict-freq is "
+				       "given: use a lower -F, or raise the limit",
+				       o->freq, max_rate);
 		if (max_rate && o->freq > max_rate) {
 			if (!o->quiet)
 				fprintf(stderr,
@@ -1663,9 +1698,13 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 		return usage_error(record_usage, NULL,
 				   "--embed-symbols needs a file: perf would warn about its section "
 				   "in a pipe (use -o FILE, or sampo inject later)");
-	if (ctx->pipe_output && ctx->opts.switch_output)
-		return usage_error(record_usage, NULL,
-				   "--switch-output needs a file to rename: not -o -");
+	if (ctx->pipe_output && (ctx->opts.switch_output || ctx->opts.timestamp_filename))
+		return usage_error(
+			record_usage, NULL,
+			"--switch-output and --timestamp-filename need a file to rename: "
+			"not -o -");
+	if (ctx->opts.no_buildid)
+		ctx->opts.no_buildid_cache = true; /* as perf's -B: nothing to copy by */
 	if (ctx->opts.max_size && ctx->opts.switch_output)
 		return usage_error(record_usage, NULL,
 				   "--max-size stops the recording; --switch-output=SIZE starts a "
@@ -1885,6 +1924,18 @@ int cmd_record(int argc, const char **argv)
 				     "realtime, boottime, tai), with its tie to the time of day "
 				     "(script -F tod)",
 				     opt_clockid),
+			OPT_BOOLEAN(0, "kernel-callchains", &o->kernel_callchains,
+				    "with -g: only the kernel part of each call chain"),
+			OPT_BOOLEAN(0, "user-callchains", &o->user_callchains,
+				    "with -g: only the user part of each call chain"),
+			OPT_BOOLEAN('W', "weight", &o->weight,
+				    "sample the weight (the events that have one: memory loads)"),
+			OPT_BOOLEAN(0, "phys-data", &o->phys_data,
+				    "sample the physical addresses of the data addresses"),
+			OPT_BOOLEAN(0, "sample-identifier", &o->sample_identifier,
+				    "samples say their event's id first (IDENTIFIER)"),
+			OPT_BOOLEAN(0, "strict-freq", &o->strict_freq,
+				    "-F above the kernel's limit is an error, not lowered"),
 			OPT_CALLBACK(0, "max-size", o, "size",
 				     "stop once the file has this size (B, K, M or G: 512M)",
 				     opt_max_size),
@@ -1899,6 +1950,8 @@ int cmd_record(int argc, const char **argv)
 			OPT_STRING(
 				'o', "output", &o->output, "file",
 				"output file, '-' for stdout in pipe format (default perf.data)"),
+			OPT_BOOLEAN(0, "timestamp-filename", &o->timestamp_filename,
+				    "rename the output OUTPUT.<timestamp> at the end"),
 			OPT_BOOLEAN('q', "quiet", &o->quiet, "print no summary"),
 			{ .type = OPTION_BOOLEAN,
 			  .short_name = 'N',
@@ -1906,6 +1959,12 @@ int cmd_record(int argc, const char **argv)
 			  .value = &o->no_buildid_cache,
 			  .flags = OPT_F_NONEG,
 			  .help = "do not copy the DSOs with samples into ~/.debug" },
+			{ .type = OPTION_BOOLEAN,
+			  .short_name = 'B',
+			  .long_name = "no-buildid",
+			  .value = &o->no_buildid,
+			  .flags = OPT_F_NONEG,
+			  .help = "no build-id table at the end (and no copies into ~/.debug)" },
 			{ .type = OPTION_BOOLEAN,
 			  .long_name = "no-buildid-mmap",
 			  .value = &o->no_buildid_mmap,
