@@ -1318,7 +1318,7 @@ static int close_output(struct record_ctx *ctx, const char *path)
 }
 
 /*
- * --switch-output: the output renamed with perf's timestamp (local time to the
+ * --switch-output, --timestamp-filename: the output renamed with perf's timestamp (local time to the
  * hundredth of a second: OUTPUT.2026112912294158) into @name; its writer
  * writes on through its descriptor. A name taken already (two switches in one
  * hundredth) waits for the next.
@@ -1347,8 +1347,9 @@ static int rename_output(struct record_ctx *ctx, char *name, size_t size)
 }
 
 /*
- * A file of --switch-output is complete: said, the summary's from now on;
- * --switch-max-files keeps the last n names in a ring, the one it drops goes
+ * A file of --switch-output (or --timestamp-filename) is complete: said, the
+ * summary's from now on; --switch-max-files keeps the last n names in a ring,
+ * the one it drops goes
  */
 static int dumped(struct record_ctx *ctx, const char *name)
 {
