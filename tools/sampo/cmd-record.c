@@ -1318,10 +1318,11 @@ static int close_output(struct record_ctx *ctx, const char *path)
 }
 
 /*
- * --switch-output, --timestamp-filename: the output renamed with perf's timestamp (local time to the
- * hundredth of a second: OUTPUT.2026112912294158) into @name; its writer
- * writes on through its descriptor. A name taken already (two switches in one
- * hundredth) waits for the next.
+ * --switch-output, --timestamp-filename: the output renamed with perf's
+ * timestamp (local time to the hundredth of a second:
+ * OUTPUT.2026112912294158) into @name; its writer writes on through its
+ * descriptor. A name taken already (two switches in one hundredth) waits for
+ * the next.
  */
 static int rename_output(struct record_ctx *ctx, char *name, size_t size)
 {
