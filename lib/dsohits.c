@@ -631,9 +631,11 @@ int sampo_dsohits__build_ids(const struct sampo_dsohits *hits,
 {
 	size_t nr = sampo_dsohits__nr(hits), nv = 0;
 	struct sampo_dsohit_build_id *v;
+	bool all;
 
-	if (!hits || !ret_rows || !ret_nr)
+	if (!hits || !ret_rows || !ret_nr || !OPTS_VALID(opts, sampo_dsohit_bid_opts))
 		return -EINVAL;
+	all = OPTS_GET(opts, all, false);
 	if (!nr) {
 		*ret_rows = NULL;
 		*ret_nr = 0;
@@ -647,7 +649,7 @@ int sampo_dsohits__build_ids(const struct sampo_dsohits *hits,
 		for (size_t i = 0; i < nr; i++) {
 			const struct sampo_dsohit *hit = sampo_dsohits__dso(hits, i);
 
-			if (!hit->nr_samples || hit->kernel != (pass == 0))
+			if ((!hit->nr_samples && !all) || hit->kernel != (pass == 0))
 				continue;
 			if (sampo_dsohit__build_id(hit, opts, &v[nv].bid))
 				continue;

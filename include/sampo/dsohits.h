@@ -81,8 +81,9 @@ struct sampo_dsohit_bid_opts {
 	size_t sz;
 	const char *sys_dir;		       /* NULL: "/sys" (kernel/notes, module/NAME/notes) */
 	const struct sampo_build_id *vdso_bid; /* the vDSO's, for "[vdso]"; NULL: unknown */
+	bool all; /* sampo_dsohits__build_ids(): every DSO mapped, hit or not (--buildid-all) */
 };
-#define sampo_dsohit_bid_opts__last_field vdso_bid
+#define sampo_dsohit_bid_opts__last_field all
 
 /**
  * sampo_dsohit__build_id() - the build-id perf record writes for a DSO with samples
@@ -115,9 +116,9 @@ struct sampo_dsohit_build_id {
  *	      @hits and stay valid until its next add or flush), NULL when none
  * @ret_nr: on success, how many
  *
- * The DSOs with samples whose build-id is known (sampo_dsohit__build_id()),
- * the kernel first, then the others in the order their maps appeared, as
- * perf record writes them.
+ * The DSOs with samples (every DSO mapped with @opts->all) whose build-id
+ * is known (sampo_dsohit__build_id()), the kernel first, then the others in
+ * the order their maps appeared, as perf record writes them.
  * Return: 0, -EINVAL, -ENOMEM
  */
 SAMPO_API int sampo_dsohits__build_ids(const struct sampo_dsohits *hits,

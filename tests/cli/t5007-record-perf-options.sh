@@ -15,6 +15,7 @@
 # the first milliseconds after the command's exec. -W, --phys-data,
 # --sample-identifier, --kernel-callchains, --user-callchains and -k set perf's
 # attributes too; -B writes no build-id table and copies nothing into the cache,
+# --buildid-all lists every object mapped as perf's does,
 # --timestamp-filename renames the file as perf does, and --strict-freq refuses a
 # frequency above the kernel's limit where perf does.
 . "$(dirname "$0")/lib.sh"
@@ -167,6 +168,15 @@ run_sampo record -q -B -e cpu-clock -o nob.data -- "$burn" 50 >/dev/null
 run_sampo record -q -e cpu-clock -o b.data -- "$burn" 50 >/dev/null
 "$PERF" report --header-only -i b.data 2>/dev/null | grep -q '^# missing features:.* BUILD_ID ' &&
 	die "no build-id table without -B"
+# --buildid-all: the build-ids of every object mapped, as perf's --buildid-all lists them
+"$PERF" record -q -N --buildid-all -F 97 -e cpu-clock -o pall.data -- sleep 0.2 >/dev/null 2>&1 ||
+	die "perf record --buildid-all failed"
+run_sampo record -q -N --buildid-all -F 97 -e cpu-clock -o sall.data -- sleep 0.2 >/dev/null
+"$PERF" buildid-list -i pall.data >want 2>/dev/null
+"$PERF" buildid-list -i sall.data >got 2>/dev/null
+grep -q ' /usr/bin/sleep$' want || die "perf's --buildid-all has no sleep: $(cat want)"
+compare_files want got
+expect_status 129 record -B --buildid-all -o x.data -- true
 # --timestamp-filename: OUTPUT.<16 digits>, said, and named by the summary
 run_sampo record -e cpu-clock --timestamp-filename -o ts.data -- "$burn" 50 >/dev/null 2>ts.err
 name=$(ls ts.data.*)

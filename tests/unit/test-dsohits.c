@@ -145,6 +145,7 @@ static void test_dsohits__user_kernel_and_module_samples(void **state)
 		  "/lib/modules/x/foo.ko", NULL, 0);
 	add_mmap2(h, SAMPO_CPUMODE_USER, 10, 0x400000, 0x1000, "/bin/prog", bid, 5);
 	add_mmap2(h, SAMPO_CPUMODE_USER, 10, 0x7f0000000000ULL, 0x2000, "/lib/libc.so", NULL, 6);
+	add_mmap2(h, SAMPO_CPUMODE_USER, 10, 0x7f1000000000ULL, 0x2000, "/lib/libbar.so", bid, 7);
 	add_sample(h, SAMPO_CPUMODE_USER, 10, 0x400010, 10);
 	add_sample(h, SAMPO_CPUMODE_USER, 10, 0x400ff0, 11);
 	add_sample(h, SAMPO_CPUMODE_KERNEL, 10, 0xffffffff81000100ULL, 12);
@@ -179,7 +180,8 @@ static void test_dsohits__user_kernel_and_module_samples(void **state)
 
 		assert_non_null(mkdtemp(sys));
 		assert_int_equal(sampo_dsohits__build_ids(h, &o, &rows, &nr), 0);
-		assert_int_equal(nr, 1); /* libc has no sample; the kernel and foo.ko no build-id */
+		assert_int_equal(
+			nr, 1); /* no sample in libc, libbar; no build-id for the kernel, foo.ko */
 		assert_string_equal(rows[0].hit->name, "/bin/prog");
 		assert_memory_equal(rows[0].bid.data, bid, 20);
 		free(rows);
@@ -208,6 +210,14 @@ static void test_dsohits__user_kernel_and_module_samples(void **state)
 		assert_int_equal(rows[0].bid.size, 2);
 		assert_int_equal(rows[0].bid.data[0], 0xaa);
 		assert_string_equal(rows[1].hit->name, "/bin/prog");
+		free(rows);
+		/* --buildid-all: libbar too, without a sample; libc still has no build-id */
+		o.all = true;
+		assert_int_equal(sampo_dsohits__build_ids(h, &o, &rows, &nr), 0);
+		assert_int_equal(nr, 3);
+		assert_string_equal(rows[0].hit->name, "[kernel.kallsyms]");
+		assert_string_equal(rows[1].hit->name, "/bin/prog");
+		assert_string_equal(rows[2].hit->name, "/lib/libbar.so");
 		free(rows);
 		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sys);
 		assert_int_equal(system(cmd), 0);

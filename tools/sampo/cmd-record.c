@@ -136,6 +136,7 @@ struct record_opts {
 	int switch_max_files;		/* --switch-max-files: keep the last n (0: all) */
 	int clockid;			/* -k: the sample times' clock, -1: perf_clock */
 	bool no_buildid;		/* -B: no build-id table (and no cache) */
+	bool buildid_all;		/* the build-ids of every DSO mapped, hit or not */
 	bool timestamp_filename;	/* OUTPUT.<timestamp>, as --switch-output names them */
 	bool kernel_callchains;		/* only the kernel part of the call chains */
 	bool user_callchains;		/* only the user part */
@@ -1127,7 +1128,7 @@ static void add_to_cache(struct record_ctx *ctx, const struct sampo_dsohit_build
 static int write_build_ids(struct record_ctx *ctx)
 {
 	struct sampo_build_id vdso = { .size = 0 };
-	SAMPO_OPTS(sampo_dsohit_bid_opts, bo, .vdso_bid = &vdso);
+	SAMPO_OPTS(sampo_dsohit_bid_opts, bo, .vdso_bid = &vdso, .all = ctx->opts.buildid_all);
 	struct sampo_dsohit_build_id *rows = NULL;
 	void *vdso_image = NULL;
 	size_t vdso_size = 0, nr = 0;
@@ -1707,6 +1708,8 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 			"not -o -");
 	if (ctx->opts.no_buildid)
 		ctx->opts.no_buildid_cache = true; /* as perf's -B: nothing to copy by */
+	if (ctx->opts.no_buildid && ctx->opts.buildid_all)
+		return usage_error(record_usage, NULL, "-B and --buildid-all conflict");
 	if (ctx->opts.max_size && ctx->opts.switch_output)
 		return usage_error(record_usage, NULL,
 				   "--max-size stops the recording; --switch-output=SIZE starts a "
@@ -1967,6 +1970,10 @@ int cmd_record(int argc, const char **argv)
 			  .value = &o->no_buildid,
 			  .flags = OPT_F_NONEG,
 			  .help = "no build-id table at the end (and no copies into ~/.debug)" },
+			OPT_BOOLEAN(
+				0, "buildid-all", &o->buildid_all,
+				"the build-ids of every object mapped, with samples or not (and "
+				"their copies in ~/.debug)"),
 			{ .type = OPTION_BOOLEAN,
 			  .long_name = "no-buildid-mmap",
 			  .value = &o->no_buildid_mmap,
