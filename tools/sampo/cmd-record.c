@@ -35,11 +35,13 @@
  * modules loaded while recording (proc-modules.h), the build-id table
  * (dsohits.h) and what goes into the build-id cache (buildid-cache.h).
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
+#include <pwd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -87,9 +89,9 @@
 
 static const char *const record_usage[] = {
 	"sampo record [<options>] [--] <command> [<args>]",
-	"sampo record [<options>] (-a | -p <pid> | -t <tid>)",
+	"sampo record [<options>] (-a | -p <pid> | -t <tid> | -u <user>)",
 	"",
-	"Sample a command (or processes, threads, every CPU) into perf.data.",
+	"Sample a command (or processes, threads, a user's processes, every CPU) into perf.data.",
 	NULL,
 };
 
@@ -113,6 +115,7 @@ struct record_opts {
 	const char *pids_arg;
 	const char *tids_arg;
 	const char *cpus_arg;
+	const char *uid_arg; /* -u: the processes of this user */
 	uint64_t freq;
 	uint64_t period;
 	int mmap_pages;
@@ -1590,6 +1593,53 @@ static int record_loop(struct record_ctx *ctx)
 
 /* ---- setup ------------------------------------------------------------- */
 
+/* -u NAME|UID: the user's id; -1 when there is no such user */
+static long user_id(const char *arg)
+{
+	const struct passwd *pw = getpwnam(arg);
+	char *end;
+	long n;
+
+	if (pw)
+		return (long)pw->pw_uid;
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	return !errno && end != arg && !*end && n >= 0 && n <= UINT32_MAX ? n : -1;
+}
+
+/*
+ * -u: every process of the user now (perf's thread_map__new_by_uid(): the
+ * owner of /proc/PID, its effective uid), each with its threads; one that
+ * ends meanwhile is skipped. Return: how many, or a negative errno.
+ */
+static int add_user_processes(struct record_ctx *ctx, uid_t uid)
+{
+	DIR *dir = opendir("/proc");
+	const struct dirent *d;
+	int nr = 0, err = 0;
+
+	if (!dir)
+		return -errno;
+	while (!err && (d = readdir(dir))) {
+		char path[64], *end;
+		long pid = strtol(d->d_name, &end, 10);
+		struct stat st;
+
+		if (*end || pid <= 0 || pid > INT_MAX)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%ld", pid);
+		if (stat(path, &st) || st.st_uid != uid)
+			continue;
+		err = sampo_target__add_process(ctx->target, (int)pid);
+		if (!err)
+			nr++;
+		else if (err == -ESRCH || err == -ENOENT)
+			err = 0; /* it ended */
+	}
+	closedir(dir);
+	return err ? err : nr;
+}
+
 static int setup_targets(struct record_ctx *ctx, int argc)
 {
 	struct record_opts *o = &ctx->opts;
@@ -1627,10 +1677,25 @@ static int setup_targets(struct record_ctx *ctx, int argc)
 		if (err)
 			return cli_err(err, "cannot attach to thread %d", bad);
 	}
+	if (o->uid_arg) {
+		long uid = user_id(o->uid_arg);
+
+		if (o->pids_arg || o->tids_arg || o->all_cpus || o->cpus_arg || argc)
+			return usage_error(record_usage, NULL,
+					   "-u records a user's processes: not with -p, -t, -a, "
+					   "-C or a command");
+		if (uid < 0)
+			return usage_error(record_usage, NULL, "-u: no user '%s'", o->uid_arg);
+		err = add_user_processes(ctx, (uid_t)uid);
+		if (err < 0)
+			return cli_err(err, "cannot list the processes of user '%s'", o->uid_arg);
+		if (!err)
+			return cli_err(0, "user '%s' has no process to record", o->uid_arg);
+	}
 	(void)sampo_target__threads(ctx->target, &nr_threads);
 	if (!argc && !o->all_cpus && !o->cpus_arg && !nr_threads)
 		return usage_error(record_usage, NULL,
-				   "nothing to record: give a command, -a, -C, -p or -t");
+				   "nothing to record: give a command, -a, -C, -p, -t or -u");
 	if (argc && nr_threads)
 		return usage_error(record_usage, NULL,
 				   "a command cannot be combined with -p or -t");
@@ -1876,6 +1941,8 @@ int cmd_record(int argc, const char **argv)
 			OPT_BOOLEAN('a', "all-cpus", &o->all_cpus, "system-wide, on every CPU"),
 			OPT_STRING('p', "pid", &o->pids_arg, "pid", "record existing processes"),
 			OPT_STRING('t', "tid", &o->tids_arg, "tid", "record existing threads"),
+			OPT_STRING('u', "uid", &o->uid_arg, "user",
+				   "record the processes of this user (name or uid)"),
 			OPT_STRING('C', "cpu", &o->cpus_arg, "cpu",
 				   "only these CPUs (list, ranges: 0-2,4); system-wide on them"),
 			OPT_BOOLEAN(0, "all-user", &o->all_user,
