@@ -13,7 +13,8 @@
 # long command once the file has that size (perf 6.1 checks it at each write
 # and may never stop) and leaves a file perf reads; -D drops the samples of
 # the first milliseconds after the command's exec. -W, --phys-data,
-# --sample-identifier, --kernel-callchains, --user-callchains and -k set perf's
+# --sample-identifier, --kernel-callchains, --user-callchains, -k, --no-bpf-event,
+# -n, -R, --running-time, --data-page-size and --code-page-size set perf's
 # attributes too; -B writes no build-id table and copies nothing into the cache,
 # --buildid-all lists every object mapped as perf's does,
 # --timestamp-filename renames the file as perf does, and --strict-freq refuses a
@@ -65,6 +66,12 @@ attrs -e cpu-clock -g --user-callchains
 attrs -e cpu-clock -g --kernel-callchains --user-callchains
 attrs -e cpu-clock --kernel-callchains # without -g: nothing
 attrs -e cpu-clock -k mono
+attrs -e cpu-clock --no-bpf-event
+attrs -e cpu-clock -n
+attrs -e cpu-clock -R
+attrs -e cpu-clock --running-time
+attrs -e cpu-clock --data-page-size --code-page-size
+attrs -e cpu-clock --timestamp-boundary
 attrs -e cpu-clock -k CLOCK_BOOTTIME
 if [ "$(uname -m)" = x86_64 ]; then
 	attrs -e cpu-clock -I

@@ -145,6 +145,9 @@ struct record_opts {
 	bool user_callchains;		/* only the user part */
 	bool weight, phys_data, sample_identifier; /* -W, --phys-data, --sample-identifier */
 	bool strict_freq;			   /* -F above the kernel's limit is an error */
+	bool no_bpf_event, no_samples, raw_samples, running_time, data_page_size,
+		code_page_size;	 /* perf's attribute switches of the same names */
+	bool timestamp_boundary; /* always: SAMPLE_TIME is written anyway */
 	int verbose;
 };
 
@@ -645,6 +648,21 @@ static int make_attrs(struct record_ctx *ctx, struct sampo_event_attr *attrs)
 #endif
 		if (o->phys_data)
 			a->sample_type |= SAMPO_SAMPLE_PHYS_ADDR;
+		if (o->data_page_size)
+			a->sample_type |= SAMPO_SAMPLE_DATA_PAGE_SIZE;
+		if (o->code_page_size)
+			a->sample_type |= SAMPO_SAMPLE_CODE_PAGE_SIZE;
+		/* perf's -R: the raw data, with the time and the CPU */
+		if (o->raw_samples)
+			a->sample_type |= SAMPO_SAMPLE_RAW | SAMPO_SAMPLE_TIME | SAMPO_SAMPLE_CPU;
+		if (o->running_time)
+			a->read_format |=
+				SAMPO_FORMAT_TOTAL_TIME_ENABLED | SAMPO_FORMAT_TOTAL_TIME_RUNNING;
+		if (o->no_bpf_event)
+			a->flags &= ~SAMPO_ATTR_BPF_EVENT;
+		/* perf's -n: the events count, nothing samples them (the frequency stays set) */
+		if (o->no_samples)
+			a->sample_period = 0;
 		/* perf's evsel__set_sample_id(): the identifier stands for ID */
 		if (o->sample_identifier)
 			a->sample_type = (a->sample_type & ~(uint64_t)SAMPO_SAMPLE_ID) |
@@ -2008,6 +2026,24 @@ int cmd_record(int argc, const char **argv)
 				    "samples say their event's id first (IDENTIFIER)"),
 			OPT_BOOLEAN(0, "strict-freq", &o->strict_freq,
 				    "-F above the kernel's limit is an error, not lowered"),
+			OPT_BOOLEAN('n', "no-samples", &o->no_samples,
+				    "no samples: only the records of what ran (COMM, MMAP, ...)"),
+			OPT_BOOLEAN(
+				'R', "raw-samples", &o->raw_samples,
+				"sample the raw data (tracepoints' fields), the time and the CPU"),
+			OPT_BOOLEAN(0, "running-time", &o->running_time,
+				    "read the times enabled and running with the counts"),
+			OPT_BOOLEAN(0, "data-page-size", &o->data_page_size,
+				    "sample the page size of the data addresses"),
+			OPT_BOOLEAN(0, "code-page-size", &o->code_page_size,
+				    "sample the page size of the code addresses"),
+			{ .type = OPTION_BOOLEAN,
+			  .long_name = "no-bpf-event",
+			  .value = &o->no_bpf_event,
+			  .flags = OPT_F_NONEG,
+			  .help = "no BPF_EVENT records (BPF programs loaded and unloaded)" },
+			OPT_BOOLEAN(0, "timestamp-boundary", &o->timestamp_boundary,
+				    "the first and last sample times in the header (always)"),
 			OPT_CALLBACK(0, "max-size", o, "size",
 				     "stop once the file has this size (B, K, M or G: 512M)",
 				     opt_max_size),
