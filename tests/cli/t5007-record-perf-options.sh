@@ -14,11 +14,12 @@
 # and may never stop) and leaves a file perf reads; -D drops the samples of
 # the first milliseconds after the command's exec. -W, --phys-data,
 # --sample-identifier, --kernel-callchains, --user-callchains, -k, --no-bpf-event,
-# -n, -R, --running-time, --data-page-size and --code-page-size set perf's
+# -n, -R, --running-time, --data-page-size, --code-page-size and --no-buffering set perf's
 # attributes too; -B writes no build-id table and copies nothing into the cache,
 # --buildid-all lists every object mapped as perf's does,
 # --timestamp-filename renames the file as perf does, and --strict-freq refuses a
-# frequency above the kernel's limit where perf does.
+# frequency above the kernel's limit where perf does; -r runs the recorder
+# SCHED_FIFO, --dry-run records nothing, --buildid-mmap is the default.
 . "$(dirname "$0")/lib.sh"
 
 export HOME=$tmpdir/home
@@ -72,6 +73,7 @@ attrs -e cpu-clock -R
 attrs -e cpu-clock --running-time
 attrs -e cpu-clock --data-page-size --code-page-size
 attrs -e cpu-clock --timestamp-boundary
+attrs -e cpu-clock --no-buffering
 attrs -e cpu-clock -k CLOCK_BOOTTIME
 if [ "$(uname -m)" = x86_64 ]; then
 	attrs -e cpu-clock -I
@@ -184,6 +186,23 @@ run_sampo record -q -N --buildid-all -F 97 -e cpu-clock -o sall.data -- sleep 0.
 grep -q ' /usr/bin/sleep$' want || die "perf's --buildid-all has no sleep: $(cat want)"
 compare_files want got
 expect_status 129 record -B --buildid-all -o x.data -- true
+# -r: the recorder runs SCHED_FIFO at that priority, the command as it would
+if command -v chrt >/dev/null; then
+	run_sampo record -q -N -r 3 -e cpu-clock -o rt.data -- sh -c 'chrt -p $PPID; chrt -p $$' >rt.out
+	grep -q "^pid [0-9]*'s current scheduling policy: SCHED_FIFO$" rt.out &&
+		grep -q "^pid [0-9]*'s current scheduling priority: 3$" rt.out &&
+		grep -q "^pid [0-9]*'s current scheduling policy: SCHED_OTHER$" rt.out ||
+		die "-r 3: $(cat rt.out)"
+fi
+# --dry-run: the options and events checked, nothing recorded
+run_sampo record --dry-run -e cpu-clock -o dry.data -- true
+[ ! -e dry.data ] || die "--dry-run wrote a file"
+expect_status 1 record --dry-run -e no-such-event -o dry.data -- true
+grep -q "unknown event .no-such-event." "$tmpdir/stderr" || die "--dry-run: $(cat "$tmpdir/stderr")"
+# --buildid-mmap: the default, which --no-buildid-mmap turns off
+run_sampo record -q -N --buildid-mmap -e cpu-clock -o bm.data -- true >/dev/null
+"$PERF" evlist -v -i bm.data 2>/dev/null | grep -q 'build_id: 1' || die "--buildid-mmap: no build_id attr"
+expect_status 129 record --buildid-mmap --no-buildid-mmap -o x.data -- true
 # --timestamp-filename: OUTPUT.<16 digits>, said, and named by the summary
 run_sampo record -e cpu-clock --timestamp-filename -o ts.data -- "$burn" 50 >/dev/null 2>ts.err
 name=$(ls ts.data.*)

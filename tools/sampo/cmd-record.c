@@ -42,6 +42,7 @@
 #include <limits.h>
 #include <poll.h>
 #include <pwd.h>
+#include <sched.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -148,6 +149,10 @@ struct record_opts {
 	bool no_bpf_event, no_samples, raw_samples, running_time, data_page_size,
 		code_page_size;	 /* perf's attribute switches of the same names */
 	bool timestamp_boundary; /* always: SAMPLE_TIME is written anyway */
+	bool no_buffering;	 /* a wakeup for every sample (perf's --no-buffering) */
+	bool buildid_mmap;	 /* the default: said against --no-buildid-mmap */
+	bool dry_run;		 /* check the options and the events, record nothing */
+	int realtime_prio;	 /* -r: the recorder runs SCHED_FIFO at this priority */
 	int verbose;
 };
 
@@ -663,6 +668,8 @@ static int make_attrs(struct record_ctx *ctx, struct sampo_event_attr *attrs)
 		/* perf's -n: the events count, nothing samples them (the frequency stays set) */
 		if (o->no_samples)
 			a->sample_period = 0;
+		if (o->no_buffering)
+			a->wakeup_events = 1;
 		/* perf's evsel__set_sample_id(): the identifier stands for ID */
 		if (o->sample_identifier)
 			a->sample_type = (a->sample_type & ~(uint64_t)SAMPO_SAMPLE_ID) |
@@ -1800,11 +1807,14 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 	if (ctx->opts.switch_max_files && !ctx->opts.switch_output)
 		return usage_error(record_usage, NULL,
 				   "--switch-max-files goes with --switch-output");
+	if (ctx->opts.buildid_mmap && ctx->opts.no_buildid_mmap)
+		return usage_error(record_usage, NULL,
+				   "--buildid-mmap and --no-buildid-mmap conflict");
 	snprintf(ctx->last_name, sizeof(ctx->last_name), "%s", ctx->opts.output);
 	err = setup_events(ctx);
 	if (!err)
 		err = setup_targets(ctx, argc);
-	if (err)
+	if (err || ctx->opts.dry_run)
 		return err;
 
 	install_signals(&ctx->opts);
@@ -1821,6 +1831,14 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 			if (err)
 				return cli_err(err, "cannot record '%s'", argv[0]);
 		}
+	}
+	/* -r: the recorder, not the command (forked already), keeps up under load */
+	if (ctx->opts.realtime_prio) {
+		struct sched_param sp = { .sched_priority = ctx->opts.realtime_prio };
+
+		if (sched_setscheduler(0, SCHED_FIFO, &sp))
+			return cli_err(-errno, "-r %d: cannot run at SCHED_FIFO priority %d",
+				       ctx->opts.realtime_prio, ctx->opts.realtime_prio);
 	}
 	err = open_events(ctx);
 	if (err)
@@ -2044,6 +2062,13 @@ int cmd_record(int argc, const char **argv)
 			  .help = "no BPF_EVENT records (BPF programs loaded and unloaded)" },
 			OPT_BOOLEAN(0, "timestamp-boundary", &o->timestamp_boundary,
 				    "the first and last sample times in the header (always)"),
+			OPT_BOOLEAN(0, "no-buffering", &o->no_buffering,
+				    "wake the recorder at every sample (a wakeup per record)"),
+			OPT_INTEGER_RANGE('r', "realtime", &o->realtime_prio, "priority",
+					  "run the recorder SCHED_FIFO at this priority (1-99)", 1,
+					  99),
+			OPT_BOOLEAN(0, "dry-run", &o->dry_run,
+				    "check the options and the events, then exit"),
 			OPT_CALLBACK(0, "max-size", o, "size",
 				     "stop once the file has this size (B, K, M or G: 512M)",
 				     opt_max_size),
@@ -2077,6 +2102,8 @@ int cmd_record(int argc, const char **argv)
 				0, "buildid-all", &o->buildid_all,
 				"the build-ids of every object mapped, with samples or not (and "
 				"their copies in ~/.debug)"),
+			OPT_BOOLEAN(0, "buildid-mmap", &o->buildid_mmap,
+				    "build-ids in MMAP2 records (the default)"),
 			{ .type = OPTION_BOOLEAN,
 			  .long_name = "no-buildid-mmap",
 			  .value = &o->no_buildid_mmap,
