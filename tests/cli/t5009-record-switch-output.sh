@@ -134,7 +134,7 @@ done <files
 
 # errors
 expect_status 129 record --switch-output -o - -- true
-grep -q 'needs a file to rename' "$tmpdir/stderr" || die "pipe: $(cat "$tmpdir/stderr")"
+grep -q 'need a file to rename' "$tmpdir/stderr" || die "pipe: $(cat "$tmpdir/stderr")"
 expect_status 129 record --switch-output=10X -o x.data -- true
 grep -q "invalid value '10X'" "$tmpdir/stderr" || die "10X: $(cat "$tmpdir/stderr")"
 expect_status 129 record --switch-output=1G --max-size 1M -o x.data -- true
