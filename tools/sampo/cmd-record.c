@@ -217,8 +217,7 @@ struct record_ctx {
 	 * just ended would be missing while its last samples are in the rings
 	 */
 	struct sampo_machine *state;
-	bool resynthesizing; /* what is written is the state again: not news to it */
-	int switch_err;	     /* a new file failed (said) */
+	int switch_err; /* a new file failed (said) */
 	/* -k: one instant on the time of day and on the sampling clock (CLOCK_DATA) */
 	uint64_t clock_tod_ns, clock_clockid_ns, clock_res_ns;
 };
@@ -771,8 +770,7 @@ static int track_state(struct record_ctx *ctx, const union sampo_record *rec)
 	default:
 		return 0;
 	}
-	if (!ctx->state || ctx->resynthesizing ||
-	    sampo_sample__parse(&ctx->attr0, rec, false, &ev.sample))
+	if (!ctx->state || sampo_sample__parse(&ctx->attr0, rec, false, &ev.sample))
 		return 0;
 	err = sampo_machine__process_event(ctx->state, &ev);
 	return err == -ENOMEM ? err : 0;
@@ -991,9 +989,20 @@ static int synthesize_state(struct record_ctx *ctx, bool again)
 		track_modules(ctx, true);
 
 	if (again) {
-		ctx->resynthesizing = true;
-		err = sampo_synthesize__machine_threads(&so, ctx->state, on_synth, ctx);
-		ctx->resynthesizing = false;
+		/*
+		 * The state written again goes into a new machine, which holds
+		 * the live threads alone: the ended ones go, and in a long
+		 * recording of many short processes the state stays their size
+		 */
+		struct sampo_machine *old = ctx->state;
+
+		ctx->state = sampo_machine__new();
+		if (!ctx->state) {
+			ctx->state = old;
+			return cli_err(-ENOMEM, "out of memory");
+		}
+		err = sampo_synthesize__machine_threads(&so, old, on_synth, ctx);
+		sampo_machine__delete(old);
 	} else if (ctx->opts.all_cpus) {
 		err = sampo_synthesize__all_processes(&so, on_synth, ctx);
 	} else {
