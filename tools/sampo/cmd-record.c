@@ -699,6 +699,21 @@ static void say_fallback(const struct record_ctx *ctx, enum sampo_event_fallback
 		paranoid);
 }
 
+/* the threads of @threads still there (a tid has its /proc entry too); how many */
+static size_t live_threads(const int *threads, size_t nr, int *live)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < nr; i++) {
+		char path[32];
+
+		snprintf(path, sizeof(path), "/proc/%d", threads[i]);
+		if (!access(path, F_OK))
+			live[n++] = threads[i];
+	}
+	return n;
+}
+
 static int open_events(struct record_ctx *ctx)
 {
 	size_t nr_cpus, nr_threads;
@@ -707,7 +722,7 @@ static int open_events(struct record_ctx *ctx)
 	struct sampo_event_attr attrs[MAX_EVENTS];
 	enum sampo_event_fallback what;
 	char old_name[SAMPO_EVENT_SPEC_NAME_SIZE];
-	int err, idx;
+	int *live = NULL, err, idx, tries = 0;
 
 	for (;;) {
 		ctx->evlist = sampo_evlist__new();
@@ -722,8 +737,27 @@ static int open_events(struct record_ctx *ctx)
 				return cli_err(err, "cannot add event '%s'", ctx->events[i].name);
 		}
 		err = sampo_evlist__open(ctx->evlist, cpus, nr_cpus, threads, nr_threads);
-		if (!err)
+		if (!err) {
+			free(live);
 			return 0;
+		}
+		/*
+		 * -p, -u: a thread that ended since it was listed is left out, as
+		 * perf's ignore_missing_thread does (a user's short-lived processes)
+		 */
+		if (err == -ESRCH && (ctx->opts.pids_arg || ctx->opts.uid_arg) && tries++ < 100) {
+			if (!live)
+				live = malloc((nr_threads ? nr_threads : 1) * sizeof(*live));
+			if (!live)
+				return cli_err(-ENOMEM, "out of memory");
+			nr_threads = live_threads(threads, nr_threads, live);
+			threads = live;
+			sampo_evlist__delete(ctx->evlist);
+			ctx->evlist = NULL;
+			if (nr_threads)
+				continue;
+			return cli_err(err, "every process to record has ended");
+		}
 		idx = sampo_evlist__failed_event(ctx->evlist);
 		snprintf(old_name, sizeof(old_name), "%s",
 			 idx >= 0 && (size_t)idx < ctx->nr_events ? ctx->events[idx].name : "?");
@@ -733,6 +767,7 @@ static int open_events(struct record_ctx *ctx)
 		sampo_evlist__delete(ctx->evlist);
 		ctx->evlist = NULL;
 	}
+	free(live);
 	if (ctx->opts.callgraph.mode == SAMPO_CALLGRAPH_LBR &&
 	    (err == -EOPNOTSUPP || err == -EINVAL || err == -ENOENT))
 		return cli_err(err,
