@@ -726,21 +726,25 @@ static int open_events(struct record_ctx *ctx)
 
 	for (;;) {
 		ctx->evlist = sampo_evlist__new();
-		if (!ctx->evlist)
-			return cli_err(-ENOMEM, "out of memory");
+		if (!ctx->evlist) {
+			err = cli_err(-ENOMEM, "out of memory");
+			goto out;
+		}
 		err = make_attrs(ctx, attrs);
-		if (err)
-			return cli_err(err, "cannot set up the events");
+		if (err) {
+			err = cli_err(err, "cannot set up the events");
+			goto out;
+		}
 		for (size_t i = 0; i < ctx->nr_events; i++) {
 			err = sampo_evlist__add(ctx->evlist, &attrs[i], ctx->events[i].name);
-			if (err < 0)
-				return cli_err(err, "cannot add event '%s'", ctx->events[i].name);
+			if (err < 0) {
+				err = cli_err(err, "cannot add event '%s'", ctx->events[i].name);
+				goto out;
+			}
 		}
 		err = sampo_evlist__open(ctx->evlist, cpus, nr_cpus, threads, nr_threads);
-		if (!err) {
-			free(live);
-			return 0;
-		}
+		if (!err)
+			goto out;
 		/*
 		 * -p, -u: a thread that ended since it was listed is left out, as
 		 * perf's ignore_missing_thread does (a user's short-lived processes)
@@ -748,15 +752,18 @@ static int open_events(struct record_ctx *ctx)
 		if (err == -ESRCH && (ctx->opts.pids_arg || ctx->opts.uid_arg) && tries++ < 100) {
 			if (!live)
 				live = malloc((nr_threads ? nr_threads : 1) * sizeof(*live));
-			if (!live)
-				return cli_err(-ENOMEM, "out of memory");
+			if (!live) {
+				err = cli_err(-ENOMEM, "out of memory");
+				goto out;
+			}
 			nr_threads = live_threads(threads, nr_threads, live);
 			threads = live;
 			sampo_evlist__delete(ctx->evlist);
 			ctx->evlist = NULL;
 			if (nr_threads)
 				continue;
-			return cli_err(err, "every process to record has ended");
+			err = cli_err(err, "every process to record has ended");
+			goto out;
 		}
 		idx = sampo_evlist__failed_event(ctx->evlist);
 		snprintf(old_name, sizeof(old_name), "%s",
@@ -767,24 +774,27 @@ static int open_events(struct record_ctx *ctx)
 		sampo_evlist__delete(ctx->evlist);
 		ctx->evlist = NULL;
 	}
-	free(live);
 	if (ctx->opts.callgraph.mode == SAMPO_CALLGRAPH_LBR &&
 	    (err == -EOPNOTSUPP || err == -EINVAL || err == -ENOENT))
-		return cli_err(err,
-			       "%s: PMU Hardware or event type doesn't support branch stack "
-			       "sampling: --call-graph lbr needs a hardware event on a CPU with "
-			       "LBR call stacks (Intel Haswell or later); use fp or dwarf",
-			       old_name);
-	if (err == -EACCES || err == -EPERM)
-		return cli_err(err,
-			       "cannot open event '%s' (check "
-			       "/proc/sys/kernel/perf_event_paranoid)",
-			       old_name);
-	if (err == -ESRCH)
-		return cli_err(err, "cannot open event '%s': no such process", old_name);
-	if (sampo_event_open_error__missing(err))
-		return cli_err(err, "event '%s' is not supported here", old_name);
-	return cli_err(err, "cannot open event '%s'", old_name);
+		err = cli_err(err,
+			      "%s: PMU Hardware or event type doesn't support branch stack "
+			      "sampling: --call-graph lbr needs a hardware event on a CPU with "
+			      "LBR call stacks (Intel Haswell or later); use fp or dwarf",
+			      old_name);
+	else if (err == -EACCES || err == -EPERM)
+		err = cli_err(err,
+			      "cannot open event '%s' (check "
+			      "/proc/sys/kernel/perf_event_paranoid)",
+			      old_name);
+	else if (err == -ESRCH)
+		err = cli_err(err, "cannot open event '%s': no such process", old_name);
+	else if (sampo_event_open_error__missing(err))
+		err = cli_err(err, "event '%s' is not supported here", old_name);
+	else
+		err = cli_err(err, "cannot open event '%s'", old_name);
+out:
+	free(live);
+	return err;
 }
 
 /* ---- the record stream --------------------------------------------------- */
