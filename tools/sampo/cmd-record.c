@@ -63,7 +63,6 @@
 #include <sampo/evlist.h>
 #include <sampo/feature.h>
 #include <sampo/inject.h>
-#include <sampo/machine.h>
 #include <sampo/modsections.h>
 #include <sampo/parse-events.h>
 #include <sampo/reader.h>
@@ -79,6 +78,7 @@
 #include "cli.h"
 #include "options.h"
 #include "record-compress.h"
+#include "record-state.h"
 
 #ifndef SAMPO_VERSION
 #define SAMPO_VERSION "unknown"
@@ -216,7 +216,7 @@ struct record_ctx {
 	 * new file starts with them, not with /proc, where a process that has
 	 * just ended would be missing while its last samples are in the rings
 	 */
-	struct sampo_machine *state;
+	struct record_state *state;
 	int switch_err; /* a new file failed (said) */
 	/* -k: one instant on the time of day and on the sampling clock (CLOCK_DATA) */
 	uint64_t clock_tod_ns, clock_clockid_ns, clock_res_ns;
@@ -799,35 +799,14 @@ out:
 
 /* ---- the record stream --------------------------------------------------- */
 
-/* --switch-output: @rec changes the threads and maps a new file starts with */
-static int track_state(struct record_ctx *ctx, const union sampo_record *rec)
-{
-	struct sampo_event ev = { .record = rec, .attr_idx = 0, .has_sample_id = true };
-	int err;
-
-	switch (rec->header.type) {
-	case SAMPO_RECORD_COMM:
-	case SAMPO_RECORD_FORK:
-	case SAMPO_RECORD_EXIT:
-	case SAMPO_RECORD_MMAP:
-	case SAMPO_RECORD_MMAP2:
-		break;
-	default:
-		return 0;
-	}
-	if (!ctx->state || sampo_sample__parse(&ctx->attr0, rec, false, &ev.sample))
-		return 0;
-	err = sampo_machine__process_event(ctx->state, &ev);
-	return err == -ENOMEM ? err : 0;
-}
-
 static int on_synth(void *opaque, const union sampo_record *rec)
 {
 	struct record_ctx *ctx = opaque;
 	int err = sampo_writer__write_record(ctx->writer, rec);
 
-	if (!err)
-		err = track_state(ctx, rec);
+	/* --switch-output: what a new file starts with (synthesized records come in order) */
+	if (!err && ctx->state)
+		err = record_state__apply(ctx->state, rec);
 	if (!err)
 		err = sampo_dsohits__add(ctx->hits, &ctx->attr0, rec);
 	return err == -SAMPO_ERR_MALFORMED ? 0 : err;
@@ -889,8 +868,8 @@ static int on_record(void *opaque, const union sampo_record *rec, size_t ring)
 		ctx->write_err = err;
 		return err;
 	}
-	if (rec->header.type != SAMPO_RECORD_SAMPLE) {
-		err = track_state(ctx, rec);
+	if (ctx->state && rec->header.type != SAMPO_RECORD_SAMPLE) {
+		err = record_state__queue(ctx->state, rec);
 		if (err)
 			return err;
 	}
@@ -909,6 +888,8 @@ static int drain_round(struct record_ctx *ctx)
 	if (n == 0)
 		return 0;
 	err = sampo_dsohits__flush(ctx->hits);
+	if (!err && ctx->state)
+		err = record_state__end_round(ctx->state);
 	if (!err && ctx->comp)
 		err = record_compress__flush(ctx->comp, ctx->writer);
 	if (!err)
@@ -1034,20 +1015,7 @@ static int synthesize_state(struct record_ctx *ctx, bool again)
 		track_modules(ctx, true);
 
 	if (again) {
-		/*
-		 * The state written again goes into a new machine, which holds
-		 * the live threads alone: the ended ones go, and in a long
-		 * recording of many short processes the state stays their size
-		 */
-		struct sampo_machine *old = ctx->state;
-
-		ctx->state = sampo_machine__new();
-		if (!ctx->state) {
-			ctx->state = old;
-			return cli_err(-ENOMEM, "out of memory");
-		}
-		err = sampo_synthesize__machine_threads(&so, old, on_synth, ctx);
-		sampo_machine__delete(old);
+		err = record_state__synthesize(ctx->state, &so, on_synth, ctx);
 	} else if (ctx->opts.all_cpus) {
 		err = sampo_synthesize__all_processes(&so, on_synth, ctx);
 	} else {
@@ -1902,7 +1870,7 @@ static int record_run(struct record_ctx *ctx, int argc, const char **argv)
 		return cli_err(err, "cannot map the ring buffers (-m %d)", ctx->opts.mmap_pages);
 	ctx->hits = sampo_dsohits__new();
 	if (ctx->opts.switch_output)
-		ctx->state = sampo_machine__new();
+		(void)record_state__new(sampo_evlist__attr(ctx->evlist, 0), &ctx->state);
 	if (!ctx->hits || (ctx->opts.switch_output && !ctx->state))
 		return cli_err(-ENOMEM, "out of memory");
 	if (ctx->opts.comp_level >= 0) {
@@ -1996,7 +1964,7 @@ static void record_ctx_release(struct record_ctx *ctx)
 		free(ctx->dumped[i]);
 	free(ctx->dumped);
 	free(ctx->kernel_map);
-	sampo_machine__delete(ctx->state);
+	record_state__delete(ctx->state);
 }
 
 int cmd_record(int argc, const char **argv)
