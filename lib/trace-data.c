@@ -8,9 +8,10 @@
  * libtraceevent trusts the formats it parsed when it prints a record: a
  * field's offset, a dynamic array's 16-bit offset and length, a string read
  * up to its NUL. So an event whose fields reach past FIELD_LIMIT is not
- * kept, and a sample's raw data is printed from a copy followed by zeros as
+ * used, and a sample's raw data is printed from a copy followed by zeros as
  * far as any field or dynamic array can reach: hostile raw data then reads
- * zeros, never past the buffer.
+ * zeros, never past the buffer. (libtraceevent cannot forget an event: the
+ * fields of one that reach too far are emptied, and the reading stops.)
  */
 #include <ctype.h>
 #include <errno.h>
@@ -156,6 +157,12 @@ static char *dup_text(const uint8_t *b, size_t n)
 	return s;
 }
 
+static bool field_bounded(const struct tep_format_field *f)
+{
+	return f->offset >= 0 && f->size >= 0 && f->offset <= FIELD_LIMIT &&
+	       f->size <= FIELD_LIMIT - f->offset;
+}
+
 /* every field of @ev ends within FIELD_LIMIT */
 static bool fields_bounded(struct tep_event *ev)
 {
@@ -163,12 +170,32 @@ static bool fields_bounded(struct tep_event *ev)
 
 	for (int l = 0; l < 2; l++) {
 		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
-			if (f->offset < 0 || f->size < 0 || f->offset > FIELD_LIMIT ||
-			    f->size > FIELD_LIMIT - f->offset)
+			if (!field_bounded(f))
 				return false;
 		}
 	}
 	return true;
+}
+
+/*
+ * libtraceevent keeps every event it has parsed (it has no call to forget
+ * one), and reads a record through the fields of the event the record's
+ * common_type names, whichever event was asked for: so the fields of @ev
+ * that reach too far are made empty (offset 0, size 0), and a record of
+ * it, or one that claims to be, reads nothing through them
+ */
+static void empty_unbounded_fields(struct tep_event *ev)
+{
+	struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+
+	for (int l = 0; l < 2; l++) {
+		for (struct tep_format_field *f = lists[l]; f; f = f->next) {
+			if (!field_bounded(f)) {
+				f->offset = 0;
+				f->size = 0;
+			}
+		}
+	}
 }
 
 static bool ident_char(char c)
@@ -361,6 +388,7 @@ static int parse_event(struct sampo_trace_data *td, struct cursor *c, const uint
 	if (!ev)
 		return 0; /* not parsed: its samples print no trace */
 	if (!fields_bounded(ev)) {
+		empty_unbounded_fields(ev);
 		c->pos -= n;
 		return fail(c, "event format '%s:%s' has a field past %#x bytes", sys,
 			    ev->name ? ev->name : "?", FIELD_LIMIT);

@@ -189,8 +189,8 @@ static void put_le(uint8_t *p, uint64_t v, size_t n)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* the tracing data of test_format, little-endian, longs of 8 bytes */
-static uint8_t *make_tracing_data(size_t *ret_size)
+/* the tracing data of one event's @format, little-endian, longs of 8 bytes */
+static uint8_t *make_tracing_data(const char *format, size_t *ret_size)
 {
 	static const char header_page[] =
 		"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -200,6 +200,7 @@ static uint8_t *make_tracing_data(size_t *ret_size)
 	uint8_t *b = calloc(1, 4096), *p = b;
 
 	assert_non_null(b);
+	assert_true(strlen(format) < 3000);
 	memcpy(p, "\027\010\104tracing0.6", 13);
 	p += 14;  /* the version's zero */
 	*p++ = 0; /* little-endian */
@@ -223,9 +224,9 @@ static uint8_t *make_tracing_data(size_t *ret_size)
 	p += 5;
 	put_le(p, 1, 4);
 	p += 4;
-	put_le(p, sizeof(test_format) - 1, 8);
-	memcpy(p + 8, test_format, sizeof(test_format) - 1);
-	p += 8 + sizeof(test_format) - 1;
+	put_le(p, strlen(format), 8);
+	memcpy(p + 8, format, strlen(format));
+	p += 8 + strlen(format);
 	put_le(p, 0, 4); /* kallsyms */
 	p += 4;
 	put_le(p, 0, 4); /* printk formats */
@@ -283,7 +284,7 @@ static void test_trace_data__fields(void **state)
 	uint8_t raw[74];
 	char err[256] = "", *text;
 	size_t size, len;
-	uint8_t *data = make_tracing_data(&size);
+	uint8_t *data = make_tracing_data(test_format, &size);
 
 	(void)state;
 	assert_int_equal(sampo_trace_data__parse(data, size, &td, NULL, err, sizeof(err)), 0);
@@ -347,6 +348,50 @@ static void test_trace_data__fields(void **state)
 	free(data);
 }
 
+/*
+ * An event whose field lies past FIELD_LIMIT (fuzz-trace-data's finding: an
+ * offset of 92149060) is an error, and the event is not used: libtraceevent
+ * keeps it all the same (it cannot forget an event), so a record of it, or
+ * one whose common_type names it, must read nothing through that field
+ * rather than 92 MB past the record
+ */
+static void test_trace_data__field_too_far_reads_nothing(void **state)
+{
+	static const char far[] = "offset:92149060;";
+	struct sampo_trace_data *td = NULL;
+	uint8_t raw[74];
+	char err[256] = "", *text, *format = malloc(sizeof(test_format) + sizeof(far)), *at;
+	size_t size;
+	uint8_t *data;
+
+	(void)state;
+	assert_non_null(format);
+	memcpy(format, test_format, sizeof(test_format));
+	at = strstr(format, "offset:56;"); /* u32's: the last field */
+	assert_non_null(at);
+	/* "offset:56;" (10 bytes) becomes far's */
+	memmove(at + sizeof(far) - 1, at + 10, strlen(at + 10) + 1);
+	memcpy(at, far, sizeof(far) - 1);
+	data = make_tracing_data(format, &size);
+	assert_int_equal(sampo_trace_data__parse(data, size, &td, NULL, err, sizeof(err)),
+			 -SAMPO_ERR_MALFORMED);
+	assert_non_null(strstr(err, "has a field past 0x10000 bytes"));
+	assert_non_null(td);
+	assert_int_equal(sampo_trace_data__nr_events(td), 0);
+	make_record(raw);
+	assert_int_equal(sampo_trace_data__format_field(td, 7, "u32", raw, sizeof(raw), &text), 0);
+	assert_string_equal(text, "0");
+	free(text);
+	assert_int_equal(sampo_trace_data__format_fields(td, 7, 0, raw, sizeof(raw), &text), 0);
+	assert_non_null(strstr(text, " u32=0"));
+	free(text);
+	assert_int_equal(sampo_trace_data__format(td, 7, 0, raw, sizeof(raw), &text), 0);
+	free(text);
+	sampo_trace_data__delete(td);
+	free(data);
+	free(format);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -354,6 +399,7 @@ int main(void)
 		cmocka_unit_test(test_trace_data__threaded_checks_in_a_new_process),
 		cmocka_unit_test(test_trace_data__recording_read),
 		cmocka_unit_test(test_trace_data__fields),
+		cmocka_unit_test(test_trace_data__field_too_far_reads_nothing),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
