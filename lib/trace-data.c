@@ -163,39 +163,28 @@ static bool field_bounded(const struct tep_format_field *f)
 	       f->size <= FIELD_LIMIT - f->offset;
 }
 
-/* every field of @ev ends within FIELD_LIMIT */
-static bool fields_bounded(struct tep_event *ev)
-{
-	const struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
-
-	for (int l = 0; l < 2; l++) {
-		for (const struct tep_format_field *f = lists[l]; f; f = f->next) {
-			if (!field_bounded(f))
-				return false;
-		}
-	}
-	return true;
-}
-
 /*
- * libtraceevent keeps every event it has parsed (it has no call to forget
- * one), and reads a record through the fields of the event the record's
- * common_type names, whichever event was asked for: so the fields of @ev
- * that reach too far are made empty (offset 0, size 0), and a record of
- * it, or one that claims to be, reads nothing through them
+ * Whether a field of @ev ends past FIELD_LIMIT. libtraceevent keeps every
+ * event it has parsed (it has no call to forget one), and reads a record
+ * through the fields of the event the record's common_type names, whichever
+ * event was asked for: so such fields are made empty (offset 0, size 0),
+ * and a record of @ev, or one that claims to be, reads nothing through them
  */
-static void empty_unbounded_fields(struct tep_event *ev)
+static bool empty_unbounded_fields(struct tep_event *ev)
 {
 	struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+	bool emptied = false;
 
 	for (int l = 0; l < 2; l++) {
 		for (struct tep_format_field *f = lists[l]; f; f = f->next) {
 			if (!field_bounded(f)) {
 				f->offset = 0;
 				f->size = 0;
+				emptied = true;
 			}
 		}
 	}
+	return emptied;
 }
 
 static bool ident_char(char c)
@@ -387,8 +376,7 @@ static int parse_event(struct sampo_trace_data *td, struct cursor *c, const uint
 		return -ENOMEM;
 	if (!ev)
 		return 0; /* not parsed: its samples print no trace */
-	if (!fields_bounded(ev)) {
-		empty_unbounded_fields(ev);
+	if (empty_unbounded_fields(ev)) {
 		c->pos -= n;
 		return fail(c, "event format '%s:%s' has a field past %#x bytes", sys,
 			    ev->name ? ev->name : "?", FIELD_LIMIT);
@@ -936,7 +924,7 @@ enum print_what {
 /*
  * @raw printed as @what says, into a malloc'ed *@ret. libtraceevent trusts
  * the offsets in the data, so it reads a copy with RAW_PAD zeros after it:
- * no field ends past FIELD_LIMIT (fields_bounded()), and a dynamic array
+ * no field ends past FIELD_LIMIT (empty_unbounded_fields()), and a dynamic array
  * lies within 0x20000 of its field.
  */
 static int print_raw(struct sampo_trace_data *td, uint64_t config, int cpu, const void *raw,

@@ -31,8 +31,8 @@ struct record_state {
 	struct queued *q;
 	size_t nr, cap;
 	uint64_t seq;
-	uint64_t round_max; /* the highest time queued in this pass */
-	uint64_t watermark; /* ... in the pass before: what is safe to apply */
+	uint64_t max_time;  /* the highest time queued so far */
+	uint64_t watermark; /* max_time when the last pass ended: what is safe to apply */
 };
 
 int record_state__new(const struct sampo_event_attr *attr, struct record_state **ret)
@@ -115,8 +115,8 @@ int record_state__queue(struct record_state *s, const union sampo_record *rec)
 	e->time = sample.time;
 	e->seq = s->seq++;
 	s->nr++;
-	if (sample.time > s->round_max)
-		s->round_max = sample.time;
+	if (sample.time > s->max_time)
+		s->max_time = sample.time;
 	return 0;
 }
 
@@ -152,8 +152,8 @@ int record_state__end_round(struct record_state *s)
 	int err = apply_upto(s, s->watermark);
 
 	/* perf's OE_FLUSH__ROUND: a pass's records may be overtaken only by the next pass's */
-	if (s->round_max > s->watermark)
-		s->watermark = s->round_max;
+	if (s->max_time > s->watermark)
+		s->watermark = s->max_time;
 	return err;
 }
 
